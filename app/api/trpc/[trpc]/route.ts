@@ -1,0 +1,19 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { createRequestContext } from '@/server/api/context';
+import { appRouter } from '@/server/api/root';
+import { getLogger } from '@/server/logger';
+
+export const dynamic = 'force-dynamic';
+
+const handler = (request: Request) =>
+  fetchRequestHandler({
+    endpoint: '/api/trpc',
+    req: request,
+    router: appRouter,
+    createContext: createRequestContext,
+    onError: ({ error, path }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') getLogger().error({ err: error.cause ?? error, path }, 'tRPC error');
+    },
+  });
+
+export { handler as GET, handler as POST };

@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../../errors';
+import type { Caller } from '../root';
+
+/** Cache policy of a read: derived from indexed_through_block by the handler that declares it. */
+export interface RestRoute {
+  method: 'GET' | 'POST';
+  /** OpenAPI path template: `/api/v1/tokens/{address}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** The procedure's input schema; `{name}` segments of `path` fill keys of the same name. */
+  input: z.ZodObject;
+  output: z.ZodType;
+  /** Error codes this route can answer with, besides `internal`. */
+  errors: ErrorCode[];
+  call(caller: Caller, input: Record<string, string>): Promise<unknown>;
+}
+
+/**
+ * Declares a REST route over a tRPC procedure. The declaration is all there is: routing, the
+ * OpenAPI document and the docs page read the registry of declared routes.
+ * @example
+ * defineRestRoute({ method: 'GET', path: '/api/v1/tokens', input: listTokensInput, output: tokenPage,
+ *   call: (caller, input) => caller.tokens.list(input), ... })
+ */
+export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(route: {
+  method: RestRoute['method'];
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  input: Input;
+  output: Output;
+  errors: ErrorCode[];
+  call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;
+}): RestRoute {
+  return {
+    ...route,
+    // Raw strings go in; the procedure's own schema turns them into typed values (or a 400).
+    call: (caller, input) => route.call(caller, input as z.input<Input>),
+  };
+}
+
+/** Names of the `{param}` segments of a path template. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[1] as string);
+}

@@ -1,0 +1,117 @@
+import { AppError } from '../../errors';
+import { getLogger } from '../../logger';
+import { createRequestContext } from '../context';
+import { type Caller, createCaller } from '../root';
+import { pathParamNames, type RestRoute } from './define';
+import { toAppError } from './errors';
+
+/** JSON with bigint as decimal text: amounts never pass through a lossy number. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' };
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(toJson(body), { status, headers: { ...jsonHeaders, ...headers } });
+}
+
+export function errorResponse(error: unknown): Response {
+  const { appError, unexpected } = toAppError(error);
+  if (unexpected) getLogger().error({ err: error }, 'unexpected error in REST handler');
+  return jsonResponse(appError.status, appError.toBody(), { 'cache-control': 'no-store', ...appError.headers });
+}
+
+interface CompiledRoute {
+  route: RestRoute;
+  segments: string[];
+  params: string[];
+  queryKeys: string[];
+}
+
+export interface RestDispatcher {
+  handle(request: Request): Promise<Response>;
+}
+
+export interface RestDispatcherOptions {
+  /** Builds the caller for a request; tests inject their own context here. */
+  caller?: () => Promise<Caller>;
+}
+
+/**
+ * Routes a request to the declared route whose template matches its path: unknown paths are a
+ * JSON 404 and known paths with another method a 405, never an HTML page.
+ */
+export function createRestDispatcher(routes: readonly RestRoute[], options: RestDispatcherOptions = {}): RestDispatcher {
+  const compiled: CompiledRoute[] = routes.map((route) => {
+    const params = pathParamNames(route.path);
+    return {
+      route,
+      segments: route.path.split('/').filter(Boolean),
+      params,
+      queryKeys: Object.keys(route.input.shape).filter((key) => !params.includes(key)),
+    };
+  });
+  const makeCaller = options.caller ?? (async () => createCaller(await createRequestContext()));
+
+  return {
+    async handle(request) {
+      try {
+        const url = new URL(request.url);
+        const segments = url.pathname.split('/').filter(Boolean);
+        const candidates = compiled
+          .map((entry) => ({ entry, values: matchSegments(entry.segments, segments) }))
+          .filter((m): m is { entry: CompiledRoute; values: Record<string, string> } => m.values !== null);
+        if (candidates.length === 0) throw new AppError('not_found', `no route ${url.pathname}`);
+        const method = request.method === 'HEAD' ? 'GET' : request.method;
+        const match = candidates.find((c) => c.entry.route.method === method);
+        if (!match) {
+          const allow = [...new Set(candidates.map((c) => c.entry.route.method))].join(', ');
+          throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}`, undefined, { allow });
+        }
+        const input = collectInput(match.entry, match.values, url.searchParams);
+        const result = await match.entry.route.call(await makeCaller(), input);
+        const response = jsonResponse(200, result);
+        return request.method === 'HEAD' ? new Response(null, { status: 200, headers: response.headers }) : response;
+      } catch (error) {
+        return errorResponse(error);
+      }
+    },
+  };
+}
+
+function matchSegments(template: string[], actual: string[]): Record<string, string> | null {
+  if (template.length !== actual.length) return null;
+  const values: Record<string, string> = {};
+  for (const [index, part] of template.entries()) {
+    const given = actual[index] as string;
+    if (part.startsWith('{') && part.endsWith('}')) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(given);
+      } catch {
+        return null;
+      }
+      values[part.slice(1, -1)] = decoded;
+    } else if (part !== given) {
+      return null;
+    }
+  }
+  return values;
+}
+
+/**
+ * Known query parameters only (unknown ones are ignored, DESIGN.md section 7); a known one given
+ * twice is ambiguous and rejected rather than silently picked.
+ */
+function collectInput(entry: CompiledRoute, pathValues: Record<string, string>, query: URLSearchParams) {
+  const input: Record<string, string> = { ...pathValues };
+  for (const key of entry.queryKeys) {
+    const values = query.getAll(key);
+    if (values.length > 1) {
+      throw new AppError('invalid_parameter', `${key} must be given at most once`, [{ field: key, message: 'given more than once' }]);
+    }
+    if (values.length === 1) input[key] = values[0] as string;
+  }
+  return input;
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { type ErrorCode, errorStatus } from '../../errors';
+import { openApiHints } from '../schemas/openapi-hints';
+import { pathParamNames, type RestRoute } from './define';
+
+type JsonSchema = Record<string, unknown>;
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      const hint = openApiHints.get(ctx.zodSchema);
+      if (!hint) return;
+      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[key];
+      Object.assign(ctx.jsonSchema, hint);
+    },
+  }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+const errorBodySchema: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(errorStatus) },
+        message: { type: 'string' },
+        details: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['message'],
+            properties: { field: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+/**
+ * The OpenAPI 3.1 document of the declared routes, derived from the same zod schemas the
+ * procedures validate with.
+ */
+export function buildOpenApiDocument(routes: readonly RestRoute[], info: { version: string; serverUrl?: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const pathNames = pathParamNames(route.path);
+    const inputJson = toSchema(route.input, 'input');
+    const properties = (inputJson.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((inputJson.required ?? []) as string[]);
+    const parameters = Object.entries(properties).map(([name, schema]) => {
+      const inPath = pathNames.includes(name);
+      const { description, ...rest } = schema;
+      return {
+        name,
+        in: inPath ? 'path' : 'query',
+        required: inPath || (required.has(name) && !('default' in schema)),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: rest,
+      };
+    });
+    const errorCodes: ErrorCode[] = [...route.errors, 'internal'];
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of errorCodes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+    const responses: Record<string, unknown> = {
+      '200': { description: 'OK', content: { 'application/json': { schema: toSchema(route.output, 'output') } } },
+    };
+    for (const [status, codes] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
+      responses[String(status)] = {
+        description: `Error: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/Error' },
+            examples: Object.fromEntries(
+              codes.map((code) => [code, { value: { error: { code, message: exampleMessage(code) } } }]),
+            ),
+          },
+        },
+      };
+    }
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = {
+      operationId: route.operationId,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      parameters,
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Launchdex API',
+      version: info.version,
+      description:
+        'Read API over an indexer of token launches (bonding curves graduating to Uniswap V3). Amounts are integers as decimal text; addresses and hashes are lowercase hex. Token metadata is supplied by creators and unverified; trending order is not an endorsement.',
+    },
+    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    paths,
+    components: { schemas: { Error: errorBodySchema } },
+  };
+}
+
+function exampleMessage(code: ErrorCode): string {
+  const messages: Partial<Record<ErrorCode, string>> = {
+    invalid_parameter: 'limit must be an integer from 1 to 100',
+    search_view_conflict: 'search and view cannot be combined',
+    invalid_cursor: 'cursor is not valid for this list; use next_cursor unchanged',
+    invalid_address: 'must be a 0x-prefixed 20-byte hex address',
+    not_found: 'no launched token at 0x…',
+    internal: 'Internal error',
+  };
+  return messages[code] ?? code;
+}

@@ -1,0 +1,17 @@
+import { systemRouter } from './routers/system/router';
+import { tokensRouter } from './routers/tokens/router';
+import { createCallerFactory, createTRPCRouter } from './trpc';
+
+export const appRouter = createTRPCRouter({
+  tokens: tokensRouter,
+  system: systemRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/**
+ * Calls procedures in-process: the REST adapter and server components use it.
+ * @example const caller = createCaller(await createRequestContext()); await caller.tokens.list({});
+ */
+export const createCaller = createCallerFactory(appRouter);
+export type Caller = ReturnType<typeof createCaller>;

@@ -1,0 +1,33 @@
+import { eq } from 'drizzle-orm';
+import { metadataDrafts, tokens } from '../../../db/schema';
+import { AppError } from '../../../errors';
+import type { Context } from '../../trpc';
+import { boundDraftJoin, indexedThroughBlockColumn, toTokenDetail } from './rows';
+import type { TokenDetail } from './schemas';
+
+/**
+ * One token with every group of DESIGN.md section 6. Excluded tokens still answer (with
+ * `excluded: true`): moderation hides them from lists, it does not pretend they do not exist.
+ */
+export async function getTokenDetail(ctx: Context, address: string): Promise<TokenDetail> {
+  const [row] = await ctx.db
+    .select({
+      token: tokens,
+      draft: {
+        id: metadataDrafts.id,
+        description: metadataDrafts.description,
+        imageKey: metadataDrafts.imageKey,
+        websiteUrl: metadataDrafts.websiteUrl,
+        xUrl: metadataDrafts.xUrl,
+        telegramUrl: metadataDrafts.telegramUrl,
+        discordUrl: metadataDrafts.discordUrl,
+      },
+      indexedThroughBlock: indexedThroughBlockColumn,
+    })
+    .from(tokens)
+    .leftJoin(metadataDrafts, boundDraftJoin)
+    .where(eq(tokens.address, address))
+    .limit(1);
+  if (!row) throw new AppError('not_found', `no launched token at ${address}`);
+  return toTokenDetail(row.token, row.draft?.id ? row.draft : null, row.indexedThroughBlock);
+}

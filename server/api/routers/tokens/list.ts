@@ -1,0 +1,152 @@
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
+import { AppError } from '../../../errors';
+import { escapeLikePattern, normalizeSearchText } from '../../../tokens/search-text';
+import { type CursorValue, decodeCursor, encodeCursor } from '../../cursor';
+import type { Context } from '../../trpc';
+import { boundDraftJoin, type TokenRow, toTokenListItem } from './rows';
+import type { ListTokensInput, TokenPage, TokenView } from './schemas';
+
+/**
+ * A keyset order over `tokens`: rows after `key` satisfy `after(key)`, and the order is served
+ * by one partial index whose predicate is `filter` (see docs/decisions.md, "Indexes").
+ */
+interface TokenOrder<Key extends CursorValue[]> {
+  list: string;
+  filter: SQL | undefined;
+  orderBy: SQL[];
+  keySchema: z.ZodType<Key>;
+  keyOf(row: TokenRow): Key;
+  after(key: Key): SQL;
+}
+
+const blockAndLog = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
+const decimalAndAddress = z.tuple([z.string().regex(/^\d{1,78}$/), z.string().regex(/^0x[0-9a-f]{40}$/)]);
+const integerAndAddress = z.tuple([z.number().int(), z.string().regex(/^0x[0-9a-f]{40}$/)]);
+
+const newest = (list: string, filter: SQL | undefined): TokenOrder<[number, number]> => ({
+  list,
+  filter,
+  orderBy: [desc(tokens.createdBlock), desc(tokens.createdLogIndex)],
+  keySchema: blockAndLog,
+  keyOf: (row) => [row.createdBlock, row.createdLogIndex],
+  after: ([block, log]) => sql`(${tokens.createdBlock}, ${tokens.createdLogIndex}) < (${block}, ${log})`,
+});
+
+const notExcluded = sql`not ${tokens.excluded}`;
+
+const orders = {
+  new: newest('tokens.new', notExcluded),
+  linked: newest('tokens.linked', sql`not ${tokens.excluded} and ${tokens.hasLinks}`),
+  top: {
+    list: 'tokens.top',
+    filter: notExcluded,
+    orderBy: [desc(tokens.marketCap), desc(tokens.address)],
+    keySchema: decimalAndAddress,
+    keyOf: (row) => [row.marketCap.toString(), row.address],
+    after: ([cap, address]) => sql`(${tokens.marketCap}, ${tokens.address}) < (${cap}::numeric, ${address})`,
+  } satisfies TokenOrder<[string, string]>,
+  near: {
+    list: 'tokens.near',
+    filter: sql`not ${tokens.excluded} and ${tokens.lifecycle} = 'curve'`,
+    orderBy: [desc(tokens.progressBps), desc(tokens.address)],
+    keySchema: integerAndAddress,
+    keyOf: (row) => [row.progressBps, row.address],
+    after: ([progress, address]) => sql`(${tokens.progressBps}, ${tokens.address}) < (${progress}, ${address})`,
+  } satisfies TokenOrder<[number, string]>,
+} as const;
+
+/**
+ * A page of a token list: the default newest order, one of the views, or a search.
+ * @dev fetches limit + 1 rows: the extra row only tells whether a next page exists.
+ */
+export async function listTokens(ctx: Context, input: ListTokensInput): Promise<TokenPage> {
+  const search = input.search === undefined ? '' : normalizeSearchText(input.search);
+  if (search !== '') return searchTokens(ctx, search, input);
+  const view: TokenView = input.view ?? 'new';
+  // `view=new` and no view share one list name, so their cursors are interchangeable.
+  return listByOrder(ctx, orders[view] as TokenOrder<CursorValue[]>, input);
+}
+
+/** A page of one keyset order with an extra filter (e.g. one creator's tokens). */
+export async function listByOrder(
+  ctx: Context,
+  order: TokenOrder<CursorValue[]>,
+  input: { limit: number; cursor?: string | undefined },
+  extraFilter?: SQL,
+): Promise<TokenPage> {
+  const key = input.cursor === undefined ? undefined : decodeCursor(input.cursor, order.list, order.keySchema, ctx.config.cursorSecret);
+  const rows = await ctx.db
+    .select({ token: tokens, imageKey: metadataDrafts.imageKey })
+    .from(tokens)
+    .leftJoin(metadataDrafts, boundDraftJoin)
+    .where(and(order.filter, extraFilter, key === undefined ? undefined : order.after(key)))
+    .orderBy(...order.orderBy)
+    .limit(input.limit + 1);
+  const pageRows = rows.slice(0, input.limit);
+  const last = pageRows.at(-1);
+  return {
+    items: pageRows.map((row) => toTokenListItem(row.token, row.imageKey)),
+    next_cursor:
+      rows.length > input.limit && last ? encodeCursor(order.list, order.keyOf(last.token), ctx.config.cursorSecret) : null,
+  };
+}
+
+export const creatorTokensOrder = newest('creator.tokens', undefined) as TokenOrder<CursorValue[]>;
+
+const searchKey = z.tuple([
+  z.string().max(64),
+  z.number().int().min(0).max(3),
+  z.string().regex(/^\d{1,78}$/),
+  z.string().regex(/^0x[0-9a-f]{40}$/),
+]);
+
+/**
+ * Prefix search ranked: exact symbol first, then symbol prefix, name prefix, name-word prefix,
+ * address prefix; ties by market cap, then address. Matches come from index range scans
+ * (token_search_terms.term and tokens.address with text_pattern_ops); only the matches are sorted.
+ * @dev the cursor carries the search text, so a cursor from another search is rejected.
+ */
+async function searchTokens(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
+  const list = 'tokens.search';
+  const key = input.cursor === undefined ? undefined : decodeCursor(input.cursor, list, searchKey, ctx.config.cursorSecret);
+  if (key && key[0] !== search) {
+    throw new AppError('invalid_cursor', 'cursor belongs to a different search');
+  }
+  const pattern = `${escapeLikePattern(search)}%`;
+  const addressPattern = /^0x[0-9a-f]*$/.test(search) || /^[0-9a-f]+$/.test(search) ? `${search.startsWith('0x') ? search : `0x${search}`}%` : null;
+  const matches = sql`
+    select ${tokenSearchTerms.tokenAddress} as address,
+           min(case when ${tokenSearchTerms.kind} = 0 and ${tokenSearchTerms.term} = ${search} then 0 else ${tokenSearchTerms.kind} + 1 end) as rank
+      from ${tokenSearchTerms}
+     where ${tokenSearchTerms.term} like ${pattern}
+     group by ${tokenSearchTerms.tokenAddress}
+    ${addressPattern === null ? sql`` : sql`union all select ${tokens.address}, 4 from ${tokens} where ${tokens.address} like ${addressPattern}`}`;
+  const ranked = sql`(select address, min(rank) as rank from (${matches}) m group by address)`;
+  const rankColumn = sql<number>`ranked.rank`.mapWith(Number);
+  const rows = await ctx.db
+    .select({ token: tokens, imageKey: metadataDrafts.imageKey, rank: rankColumn })
+    .from(sql`${ranked} as ranked`)
+    .innerJoin(tokens, eq(tokens.address, sql`ranked.address`))
+    .leftJoin(metadataDrafts, boundDraftJoin)
+    .where(
+      and(
+        notExcluded,
+        key === undefined
+          ? undefined
+          : sql`(ranked.rank < ${key[1]} or (ranked.rank = ${key[1]} and (${tokens.marketCap}, ${tokens.address}) < (${key[2]}::numeric, ${key[3]})))`,
+      ),
+    )
+    .orderBy(sql`ranked.rank`, desc(tokens.marketCap), desc(tokens.address))
+    .limit(input.limit + 1);
+  const pageRows = rows.slice(0, input.limit);
+  const last = pageRows.at(-1);
+  return {
+    items: pageRows.map((row) => toTokenListItem(row.token, row.imageKey)),
+    next_cursor:
+      rows.length > input.limit && last
+        ? encodeCursor(list, [search, last.rank, last.token.marketCap.toString(), last.token.address], ctx.config.cursorSecret)
+        : null,
+  };
+}

@@ -1,0 +1,129 @@
+import { eq, sql } from 'drizzle-orm';
+import { CHECKPOINT_ID, indexerCheckpoint, metadataDrafts, tokens } from '../../../db/schema';
+import type { TokenDetail, TokenListItem } from './schemas';
+
+/** Columns every token read selects: the row, its bound image, nothing else. */
+export const tokenRowColumns = {
+  token: tokens,
+  imageKey: metadataDrafts.imageKey,
+};
+
+/**
+ * `indexed_through_block` as a scalar subquery, so it is read in the same statement (and so the
+ * same snapshot) as the data it accompanies.
+ */
+export const indexedThroughBlockColumn = sql<number | null>`(select ${indexerCheckpoint.indexedThroughBlock} from ${indexerCheckpoint} where ${indexerCheckpoint.id} = ${CHECKPOINT_ID})`.mapWith(
+  (value: string | number | null) => (value === null ? null : Number(value)),
+);
+
+export const boundDraftJoin = eq(metadataDrafts.id, tokens.draftId);
+
+export type TokenRow = typeof tokens.$inferSelect;
+
+/** Bound images are served by the object route; the path is relative to the service base. */
+export function objectPath(key: string): string {
+  return `/objects/${key}`;
+}
+
+export function toTokenListItem(row: TokenRow, imageKey: string | null): TokenListItem {
+  return {
+    address: row.address,
+    name: row.name,
+    symbol: row.symbol,
+    image_url: imageKey ? objectPath(imageKey) : null,
+    creator: row.creator,
+    created_at: row.createdAt,
+    lifecycle: row.lifecycle,
+    progress_bps: row.progressBps,
+    current_price: row.currentPrice,
+    market_cap: row.marketCap,
+    volume_24h: row.volume24h,
+    trades_24h: row.trades24h,
+    holders: row.holders,
+  };
+}
+
+export interface BoundMetadata {
+  id: string;
+  description: string;
+  imageKey: string;
+  websiteUrl: string | null;
+  xUrl: string | null;
+  telegramUrl: string | null;
+  discordUrl: string | null;
+}
+
+export function toTokenDetail(
+  row: TokenRow,
+  metadata: BoundMetadata | null,
+  indexedThroughBlock: number | null,
+): TokenDetail {
+  const graduated =
+    row.poolAddress !== null &&
+    row.graduatedBlock !== null &&
+    row.graduatedAt !== null &&
+    row.graduatedTransactionHash !== null &&
+    row.graduationTokenAmount !== null &&
+    row.graduationReserveAmount !== null;
+  return {
+    indexed_through_block: indexedThroughBlock,
+    identity: {
+      address: row.address,
+      name: row.name,
+      symbol: row.symbol,
+      decimals: row.decimals,
+      total_supply: row.totalSupply,
+    },
+    metadata: metadata
+      ? {
+          description: metadata.description,
+          image_url: objectPath(metadata.imageKey),
+          website_url: metadata.websiteUrl,
+          x_url: metadata.xUrl,
+          telegram_url: metadata.telegramUrl,
+          discord_url: metadata.discordUrl,
+          draft_id: metadata.id,
+        }
+      : null,
+    creation: {
+      creator: row.creator,
+      block_number: row.createdBlock,
+      block_timestamp: row.createdAt,
+      transaction_hash: row.createdTransactionHash,
+      transaction_index: row.createdTransactionIndex,
+      log_index: row.createdLogIndex,
+    },
+    curve: {
+      lifecycle: row.lifecycle,
+      virtual_token_reserve: row.virtualTokenReserve,
+      virtual_reserve: row.virtualReserve,
+      real_token_reserve: row.realTokenReserve,
+      real_reserve: row.realReserve,
+      graduation_threshold: row.graduationThreshold,
+      progress_bps: row.progressBps,
+    },
+    metrics: {
+      current_price: row.currentPrice,
+      market_cap: row.marketCap,
+      fully_diluted_value: row.fullyDilutedValue,
+      volume_24h: row.volume24h,
+      trades_24h: row.trades24h,
+      traders_24h: row.traders24h,
+      holders: row.holders,
+      last_trade_at: row.lastTradeAt,
+    },
+    ...(graduated
+      ? {
+          graduation: {
+            pool_address: row.poolAddress as string,
+            block_number: row.graduatedBlock as number,
+            block_timestamp: row.graduatedAt as number,
+            transaction_hash: row.graduatedTransactionHash as string,
+            token_amount: row.graduationTokenAmount as bigint,
+            reserve_amount: row.graduationReserveAmount as bigint,
+          },
+        }
+      : {}),
+    excluded: row.excluded,
+  };
+}

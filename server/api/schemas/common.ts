@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { withHint } from './openapi-hints';
+
+/** Integer amount; bigint in code, decimal text on the wire. */
+export const amount = withHint(z.bigint(), {
+  type: 'string',
+  pattern: '^[0-9]+$',
+  description: 'Integer as decimal text',
+  examples: ['1000000000000000000'],
+});
+
+export const addressOut = z.string().regex(/^0x[0-9a-f]{40}$/).meta({ examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3'] });
+export const hashOut = z.string().regex(/^0x[0-9a-f]{64}$/);
+export const unixTime = z.number().int().nonnegative().meta({ description: 'Unix seconds' });
+export const blockNumberOut = z.number().int().nonnegative();
+
+/**
+ * Input addresses accept any hex case and answer in lowercase. A malformed one is 400
+ * `invalid_address` (not `invalid_parameter`), as DESIGN.md section 7 names it.
+ */
+export const addressParam = withHint(
+  z
+    .string()
+    .refine((value) => /^0x[0-9a-fA-F]{40}$/.test(value), {
+      message: 'must be a 0x-prefixed 20-byte hex address',
+      params: { code: 'invalid_address' },
+    })
+    .transform((value) => value.toLowerCase() as `0x${string}`),
+  { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3'] },
+);
+
+/**
+ * An integer parameter that accepts a JSON number (tRPC) or canonical decimal text (query
+ * string). "1.5", "1e3", " 7", "0x10" and "" are rejected rather than coerced.
+ */
+export function integerParam(options: { name: string; min: number; max: number; default: number }) {
+  const message = `${options.name} must be an integer from ${options.min} to ${options.max}`;
+  const base = z.preprocess(
+    (value) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value),
+    z.number({ error: message }).int({ error: message }).min(options.min, { error: message }).max(options.max, { error: message }),
+  );
+  return withHint(base.optional().default(options.default), {
+    type: 'integer',
+    minimum: options.min,
+    maximum: options.max,
+    default: options.default,
+  });
+}
+
+/** Non-negative integer without an upper bound that matters (Unix seconds). */
+export function unixSecondsParam(name: string, description: string) {
+  const message = `${name} must be a non-negative integer (Unix seconds)`;
+  return withHint(
+    z
+      .preprocess(
+        (value) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value),
+        z.number({ error: message }).int({ error: message }).min(0, { error: message }).max(Number.MAX_SAFE_INTEGER, { error: message }),
+      )
+      .optional(),
+    { type: 'integer', minimum: 0, description },
+  );
+}
+
+/** The standard list `limit`: default 20, 1 to 100. */
+export const listLimitParam = integerParam({ name: 'limit', min: 1, max: 100, default: 20 });
+
+export const cursorParam = withHint(
+  z
+    .string()
+    .refine((value) => value.length <= 512, { message: 'cursor is not valid', params: { code: 'invalid_cursor' } })
+    .optional(),
+  { type: 'string', description: 'Opaque; pass back `next_cursor` unchanged.' },
+);
+
+/** Page envelope: `next_cursor` is always present, null on the last page. */
+export function page<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+}

@@ -1,0 +1,261 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one place that reads `process.env`. Everything else receives a parsed {@link Config}.
+ * Bad values fail at start-up with a message naming the variable, never deep inside a request.
+ */
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+  .transform((value) => value.toLowerCase() as `0x${string}`);
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const nonNegativeInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      if (!/^\d+$/.test(value.trim())) {
+        ctx.addIssue({ code: 'custom', message: 'must be a non-negative integer' });
+        return z.NEVER;
+      }
+      return Number(value.trim());
+    });
+
+const optionalUrl = (protocols: readonly string[]) =>
+  optionalText.pipe(
+    z
+      .string()
+      .refine((value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, `must be a URL with scheme ${protocols.join(' or ')}`)
+      .optional(),
+  );
+
+const booleanFlag = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value === '') return false;
+    if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(value.toLowerCase())) return false;
+    ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+    return z.NEVER;
+  });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('development'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  DATA_DIR: optionalText,
+  RPC_URL: optionalUrl(['http:', 'https:', 'ws:', 'wss:']),
+  CHAIN_ID: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a positive integer').optional()),
+  FACTORY_ADDRESS: optionalText.pipe(address.optional()),
+  START_BLOCK: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a non-negative integer').optional()),
+  DEPLOYMENT_MANIFEST: optionalText,
+  FINALITY_DEPTH: nonNegativeInt(64),
+  OBJECTS_DIR: optionalText,
+  S3_BUCKET: optionalText,
+  S3_REGION: optionalText,
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: booleanFlag,
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  PORT: nonNegativeInt(3000).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
+  HOST: optionalText,
+  PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .optional()
+    .default('info'),
+  CURSOR_SECRET: optionalText,
+});
+
+/** Where launch contracts live and from which block to index them. */
+export interface ChainConfig {
+  rpcUrl: string;
+  chainId: number;
+  factoryAddress: `0x${string}`;
+  startBlock: bigint;
+  finalityDepth: number;
+}
+
+export type ObjectStoreConfig =
+  | { kind: 'filesystem'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
+
+export type DatabaseConfig = { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string };
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  dataDir: string;
+  database: DatabaseConfig;
+  /** Undefined when no RPC is configured and no devnet manifest exists yet. */
+  chain: ChainConfig | undefined;
+  deploymentManifestPath: string;
+  objects: ObjectStoreConfig;
+  redisUrl: string | undefined;
+  port: number;
+  host: string;
+  publicBaseUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  cursorSecret: string;
+}
+
+/** Raised for any invalid setting; its message lists every offending variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: readonly { variable: string; message: string }[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`);
+  }
+}
+
+/** The file `npm run devnet` writes so the app can find the contracts it deployed. */
+export const deploymentManifestSchema = z.object({
+  chainId: z.number().int().positive(),
+  rpcUrl: z.string().url(),
+  startBlock: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]),
+  contracts: z.object({ factory: address }).catchall(address),
+});
+export type DeploymentManifest = z.infer<typeof deploymentManifestSchema>;
+
+/**
+ * Parses an environment into a {@link Config}.
+ * @example parseConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/launchdex' })
+ */
+export function parseConfig(
+  env: Record<string, string | undefined>,
+  options: { cwd?: string; readFile?: (file: string) => string | undefined } = {},
+): Config {
+  const cwd = options.cwd ?? process.cwd();
+  const readFile = options.readFile ?? readFileIfPresent;
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? '?'), message: issue.message })),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(cwd, e.DATA_DIR ?? '.data');
+  const deploymentManifestPath = path.resolve(cwd, e.DEPLOYMENT_MANIFEST ?? path.join(dataDir, 'deployment.json'));
+  const problems: { variable: string; message: string }[] = [];
+
+  let chain: ChainConfig | undefined;
+  if (e.RPC_URL) {
+    const missing = (['CHAIN_ID', 'FACTORY_ADDRESS', 'START_BLOCK'] as const).filter((name) => !e[name]);
+    for (const variable of missing) problems.push({ variable, message: 'is required when RPC_URL is set' });
+    if (missing.length === 0) {
+      chain = {
+        rpcUrl: e.RPC_URL,
+        chainId: Number(e.CHAIN_ID),
+        factoryAddress: e.FACTORY_ADDRESS as `0x${string}`,
+        startBlock: BigInt(e.START_BLOCK as string),
+        finalityDepth: e.FINALITY_DEPTH,
+      };
+    }
+  } else {
+    const manifestText = readFile(deploymentManifestPath);
+    if (manifestText !== undefined) {
+      const manifest = parseManifest(manifestText);
+      if (manifest.ok) {
+        chain = {
+          rpcUrl: manifest.value.rpcUrl,
+          chainId: manifest.value.chainId,
+          factoryAddress: manifest.value.contracts.factory,
+          startBlock: BigInt(manifest.value.startBlock),
+          finalityDepth: e.FINALITY_DEPTH,
+        };
+      } else {
+        problems.push({ variable: 'DEPLOYMENT_MANIFEST', message: `${deploymentManifestPath}: ${manifest.error}` });
+      }
+    }
+  }
+
+  let objects: ObjectStoreConfig;
+  if (e.S3_BUCKET) {
+    if (!e.S3_REGION && !e.S3_ENDPOINT) {
+      problems.push({ variable: 'S3_REGION', message: 'is required when S3_BUCKET is set (or set S3_ENDPOINT)' });
+    }
+    objects = {
+      kind: 's3',
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION ?? 'us-east-1',
+      endpoint: e.S3_ENDPOINT,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    };
+  } else {
+    objects = { kind: 'filesystem', dir: path.resolve(cwd, e.OBJECTS_DIR ?? path.join(dataDir, 'objects')) };
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+    chain,
+    deploymentManifestPath,
+    objects,
+    redisUrl: e.REDIS_URL,
+    port: e.PORT,
+    host: e.HOST ?? '127.0.0.1',
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    logLevel: e.LOG_LEVEL,
+    cursorSecret: e.CURSOR_SECRET ?? 'launchdex-cursor-v1',
+  };
+}
+
+function parseManifest(text: string): { ok: true; value: DeploymentManifest } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'is not valid JSON' };
+  }
+  const result = deploymentManifestSchema.safeParse(json);
+  if (!result.success) {
+    return { ok: false, error: result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  }
+  return { ok: true, value: result.data };
+}
+
+function readFileIfPresent(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, parsed on first use. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

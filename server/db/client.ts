@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { DatabaseConfig } from '../config';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+
+/** What every query is written against, whichever driver sits underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: DatabaseConfig['kind'];
+  config: DatabaseConfig;
+  /** Runs raw SQL text (several statements allowed); for migrations locks and test set-up. */
+  exec(sqlText: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Pool size for postgres.js. */
+  max?: number;
+  /** Application name shown in pg_stat_activity. */
+  applicationName?: string;
+}
+
+/**
+ * Opens the configured database: postgres.js for a URL, embedded PGlite for a directory.
+ * @example const handle = await openDatabase({ kind: 'pglite', dir: '.data/pglite' });
+ */
+export async function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
+  if (config.kind === 'postgres') {
+    const { default: postgres } = await import('postgres');
+    const { drizzle } = await import('drizzle-orm/postgres-js');
+    const client = postgres(config.url, {
+      max: options.max ?? 10,
+      onnotice: () => {},
+      connection: { application_name: options.applicationName ?? 'launchdex' },
+    });
+    const db = drizzle({ client, schema }) as unknown as Database;
+    return {
+      db,
+      driver: 'postgres',
+      config,
+      exec: async (sqlText) => {
+        await client.unsafe(sqlText);
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  mkdirSync(config.dir, { recursive: true });
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const client = await PGlite.create(config.dir);
+  const db = drizzle({ client, schema }) as unknown as Database;
+  return {
+    db,
+    driver: 'pglite',
+    config,
+    exec: async (sqlText) => {
+      await client.exec(sqlText);
+    },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Runs a raw query and returns its rows. postgres.js answers with an array, PGlite with
+ * `{ rows }`; callers should not have to care.
+ */
+export async function selectRows<Row extends Record<string, unknown>>(db: Database, query: SQL): Promise<Row[]> {
+  const result: unknown = await db.execute(query);
+  if (Array.isArray(result)) return result as Row[];
+  return (result as { rows: Row[] }).rows;
+}

@@ -1,0 +1,42 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { blockNumber, hex, logProvenance, unixSeconds } from './columns';
+
+/** Every decoded event of a launched token, with full provenance: what /activity lists. */
+export const chainEvents = pgTable(
+  'chain_events',
+  {
+    ...logProvenance,
+    tokenAddress: hex('token_address').notNull(),
+    kind: text('kind').notNull(),
+    /** Decoded arguments, amounts as decimal strings. */
+    data: jsonb('data').$type<Record<string, string>>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.blockNumber, t.logIndex] }),
+    index('chain_events_token_order_idx').on(t.tokenAddress, t.blockNumber.desc(), t.logIndex.desc()),
+  ],
+);
+
+/** Hashes of the last `FINALITY_DEPTH` indexed blocks: what reorg detection compares against. */
+export const recentBlocks = pgTable('recent_blocks', {
+  number: blockNumber('number').primaryKey(),
+  hash: hex('hash').notNull(),
+  parentHash: hex('parent_hash').notNull(),
+  timestamp: unixSeconds('timestamp').notNull(),
+});
+
+/**
+ * The indexer's progress. Written in the same transaction as the data it covers, so a reader
+ * that sees a row of block N in a snapshot also sees indexed_through_block >= N.
+ */
+export const indexerCheckpoint = pgTable('indexer_checkpoint', {
+  id: text('id').primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  indexedThroughBlock: blockNumber('indexed_through_block').notNull(),
+  blockHash: hex('block_hash').notNull(),
+  blockTimestamp: unixSeconds('block_timestamp').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const CHECKPOINT_ID = 'main';
+

@@ -1,0 +1,4 @@
+export * from './chain';
+export * from './metadata';
+export * from './tokens';
+export * from './trades';

@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { hex, uint256 } from './columns';
+
+/**
+ * Creator-supplied metadata, uploaded before the launch. Not chain-derived: a reorg or a full
+ * re-index never touches it, so a finalized binding survives both and is re-applied to the
+ * token row whenever the indexer (re)creates it.
+ */
+export const metadataDrafts = pgTable(
+  'metadata_drafts',
+  {
+    id: text('id').primaryKey(),
+    creator: hex('creator'),
+    name: text('name').notNull(),
+    symbol: text('symbol').notNull(),
+    initialSupply: uint256('initial_supply').notNull(),
+    description: text('description').notNull().default(''),
+    websiteUrl: text('website_url'),
+    xUrl: text('x_url'),
+    telegramUrl: text('telegram_url'),
+    discordUrl: text('discord_url'),
+    imageKey: text('image_key').notNull(),
+    /** keccak256 of the canonical draft content; the launch transaction carries it. */
+    metadataHash: hex('metadata_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    boundTokenAddress: hex('bound_token_address'),
+    boundTransactionHash: hex('bound_transaction_hash'),
+    boundAt: timestamp('bound_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('metadata_drafts_hash_idx').on(t.metadataHash),
+    uniqueIndex('metadata_drafts_bound_token_idx')
+      .on(t.boundTokenAddress)
+      .where(sql`${t.boundTokenAddress} is not null`),
+  ],
+);
+
+/** Index of stored objects (the bytes live in the object store, keyed the same). */
+export const storedObjects = pgTable('stored_objects', {
+  key: text('key').primaryKey(),
+  sha256: hex('sha256').notNull(),
+  contentType: text('content_type').notNull(),
+  size: integer('size').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
