@@ -34,13 +34,16 @@ const optionalUrl = (protocols: readonly string[]) =>
   optionalText.pipe(
     z
       .string()
-      .refine((value) => {
-        try {
-          return protocols.includes(new URL(value).protocol);
-        } catch {
-          return false;
-        }
-      }, `must be a URL with scheme ${protocols.join(' or ')}`)
+      .refine(
+        (value) => {
+          try {
+            return protocols.includes(new URL(value).protocol);
+          } catch {
+            return false;
+          }
+        },
+        `must be a URL with scheme ${protocols.join(' or ')}`,
+      )
       .optional(),
   );
 
@@ -152,12 +155,18 @@ export function parseConfig(
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? '?'), message: issue.message })),
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? '?'),
+        message: issue.message,
+      })),
     );
   }
   const e = parsed.data;
   const dataDir = path.resolve(cwd, e.DATA_DIR ?? '.data');
-  const deploymentManifestPath = path.resolve(cwd, e.DEPLOYMENT_MANIFEST ?? path.join(dataDir, 'deployment.json'));
+  const deploymentManifestPath = path.resolve(
+    cwd,
+    e.DEPLOYMENT_MANIFEST ?? path.join(dataDir, 'deployment.json'),
+  );
   const problems: { variable: string; message: string }[] = [];
 
   let chain: ChainConfig | undefined;
@@ -186,7 +195,10 @@ export function parseConfig(
           finalityDepth: e.FINALITY_DEPTH,
         };
       } else {
-        problems.push({ variable: 'DEPLOYMENT_MANIFEST', message: `${deploymentManifestPath}: ${manifest.error}` });
+        problems.push({
+          variable: 'DEPLOYMENT_MANIFEST',
+          message: `${deploymentManifestPath}: ${manifest.error}`,
+        });
       }
     }
   }
@@ -194,7 +206,10 @@ export function parseConfig(
   let objects: ObjectStoreConfig;
   if (e.S3_BUCKET) {
     if (!e.S3_REGION && !e.S3_ENDPOINT) {
-      problems.push({ variable: 'S3_REGION', message: 'is required when S3_BUCKET is set (or set S3_ENDPOINT)' });
+      problems.push({
+        variable: 'S3_REGION',
+        message: 'is required when S3_BUCKET is set (or set S3_ENDPOINT)',
+      });
     }
     objects = {
       kind: 's3',
@@ -238,7 +253,10 @@ function parseManifest(text: string): { ok: true; value: DeploymentManifest } | 
   }
   const result = deploymentManifestSchema.safeParse(json);
   if (!result.success) {
-    return { ok: false, error: result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+    return {
+      ok: false,
+      error: result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    };
   }
   return { ok: true, value: result.data };
 }

@@ -23,13 +23,18 @@ export async function checkHealth(): Promise<Health> {
   const shipped = shippedMigrationCount();
   try {
     const handle = await getDatabase(config);
-    const [row] = await selectRows<{ block: string | number | null }>(handle.db, sql`select ${indexedThroughBlockColumn} as block`);
+    const [row] = await selectRows<{ block: string | number | null }>(
+      handle.db,
+      sql`select ${indexedThroughBlockColumn} as block`,
+    );
     const applied = await appliedMigrationCount(handle);
     const current = applied === shipped;
     return {
       status: current ? 'ok' : 'unavailable',
       database: { driver: handle.driver, reachable: true, migrations: { applied, shipped, current } },
-      indexer: { indexed_through_block: row?.block === null || row?.block === undefined ? null : Number(row.block) },
+      indexer: {
+        indexed_through_block: row?.block === null || row?.block === undefined ? null : Number(row.block),
+      },
     };
   } catch (error) {
     getLogger().warn({ err: error }, 'health check failed');

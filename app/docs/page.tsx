@@ -1,6 +1,6 @@
+import packageJson from '@/package.json' with { type: 'json' };
 import { buildOpenApiDocument } from '@/server/api/rest/openapi';
 import { restRoutes } from '@/server/api/rest/registry';
-import packageJson from '@/package.json' with { type: 'json' };
 
 export const metadata = { title: 'API · Launchdex' };
 
@@ -8,7 +8,13 @@ type Operation = {
   operationId: string;
   summary: string;
   description?: string;
-  parameters: { name: string; in: string; required: boolean; description?: string; schema: Record<string, unknown> }[];
+  parameters: {
+    name: string;
+    in: string;
+    required: boolean;
+    description?: string;
+    schema: Record<string, unknown>;
+  }[];
   responses: Record<string, { description: string }>;
 };
 
@@ -19,11 +25,17 @@ export default function ApiDocsPage() {
     <main>
       <h1>Launchdex API</h1>
       <p className="muted">
-        {document.info.description} Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1).
+        {document.info.description} Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>{' '}
+        (OpenAPI 3.1).
       </p>
       {Object.entries(document.paths).map(([path, methods]) =>
         Object.entries(methods as Record<string, Operation>).map(([method, op]) => (
-          <section key={`${method} ${path}`} className="panel" id={op.operationId} style={{ marginBottom: 16 }}>
+          <section
+            key={`${method} ${path}`}
+            className="panel"
+            id={op.operationId}
+            style={{ marginBottom: 16 }}
+          >
             <h2>
               <code>
                 {method.toUpperCase()} {path}

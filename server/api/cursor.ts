@@ -26,7 +26,8 @@ export function encodeCursor(list: string, key: readonly CursorValue[], secret: 
  * @throws AppError `invalid_cursor` for anything not produced by {@link encodeCursor} for this list.
  */
 export function decodeCursor<T>(cursor: string, list: string, schema: z.ZodType<T>, secret: string): T {
-  const invalid = () => new AppError('invalid_cursor', 'cursor is not valid for this list; use next_cursor unchanged');
+  const invalid = () =>
+    new AppError('invalid_cursor', 'cursor is not valid for this list; use next_cursor unchanged');
   const parts = cursor.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) throw invalid();
   const [, payload, givenMac] = parts as [string, string, string];

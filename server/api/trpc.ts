@@ -21,7 +21,8 @@ const t = initTRPC.context<Context>().create({
     const appError = error.cause instanceof AppError ? error.cause : undefined;
     return {
       ...shape,
-      message: appError?.message ?? (error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : shape.message),
+      message:
+        appError?.message ?? (error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : shape.message),
       data: {
         code: shape.data.code,
         httpStatus: appError?.status ?? shape.data.httpStatus,

@@ -29,7 +29,10 @@ export interface OpenDatabaseOptions {
  * Opens the configured database: postgres.js for a URL, embedded PGlite for a directory.
  * @example const handle = await openDatabase({ kind: 'pglite', dir: '.data/pglite' });
  */
-export async function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: DatabaseConfig,
+  options: OpenDatabaseOptions = {},
+): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
@@ -69,7 +72,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
  * Runs a raw query and returns its rows. postgres.js answers with an array, PGlite with
  * `{ rows }`; callers should not have to care.
  */
-export async function selectRows<Row extends Record<string, unknown>>(db: Database, query: SQL): Promise<Row[]> {
+export async function selectRows<Row extends Record<string, unknown>>(
+  db: Database,
+  query: SQL,
+): Promise<Row[]> {
   const result: unknown = await db.execute(query);
   if (Array.isArray(result)) return result as Row[];
   return (result as { rows: Row[] }).rows;

@@ -13,7 +13,10 @@ const MIGRATION_LOCK_ID = 0x6c61756e6368n;
  * Applies pending migrations. On PostgreSQL several processes may start at once (web instances,
  * the indexer), so the run is serialized with an advisory lock on a connection of its own.
  */
-export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder = defaultMigrationsFolder): Promise<void> {
+export async function migrateDatabase(
+  handle: DatabaseHandle,
+  migrationsFolder = defaultMigrationsFolder,
+): Promise<void> {
   if (handle.config.kind === 'pglite') {
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     await migrate(handle.db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
@@ -37,7 +40,9 @@ interface Journal {
 
 /** Number of migrations shipped with this build. */
 export function shippedMigrationCount(migrationsFolder = defaultMigrationsFolder): number {
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as Journal;
+  const journal = JSON.parse(
+    readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+  ) as Journal;
   return journal.entries.length;
 }
 

@@ -19,7 +19,10 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 export function errorResponse(error: unknown): Response {
   const { appError, unexpected } = toAppError(error);
   if (unexpected) getLogger().error({ err: error }, 'unexpected error in REST handler');
-  return jsonResponse(appError.status, appError.toBody(), { 'cache-control': 'no-store', ...appError.headers });
+  return jsonResponse(appError.status, appError.toBody(), {
+    'cache-control': 'no-store',
+    ...appError.headers,
+  });
 }
 
 interface CompiledRoute {
@@ -42,7 +45,10 @@ export interface RestDispatcherOptions {
  * Routes a request to the declared route whose template matches its path: unknown paths are a
  * JSON 404 and known paths with another method a 405, never an HTML page.
  */
-export function createRestDispatcher(routes: readonly RestRoute[], options: RestDispatcherOptions = {}): RestDispatcher {
+export function createRestDispatcher(
+  routes: readonly RestRoute[],
+  options: RestDispatcherOptions = {},
+): RestDispatcher {
   const compiled: CompiledRoute[] = routes.map((route) => {
     const params = pathParamNames(route.path);
     return {
@@ -67,12 +73,19 @@ export function createRestDispatcher(routes: readonly RestRoute[], options: Rest
         const match = candidates.find((c) => c.entry.route.method === method);
         if (!match) {
           const allow = [...new Set(candidates.map((c) => c.entry.route.method))].join(', ');
-          throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}`, undefined, { allow });
+          throw new AppError(
+            'method_not_allowed',
+            `${request.method} is not allowed here; use ${allow}`,
+            undefined,
+            { allow },
+          );
         }
         const input = collectInput(match.entry, match.values, url.searchParams);
         const result = await match.entry.route.call(await makeCaller(), input);
         const response = jsonResponse(200, result);
-        return request.method === 'HEAD' ? new Response(null, { status: 200, headers: response.headers }) : response;
+        return request.method === 'HEAD'
+          ? new Response(null, { status: 200, headers: response.headers })
+          : response;
       } catch (error) {
         return errorResponse(error);
       }
@@ -109,7 +122,9 @@ function collectInput(entry: CompiledRoute, pathValues: Record<string, string>, 
   for (const key of entry.queryKeys) {
     const values = query.getAll(key);
     if (values.length > 1) {
-      throw new AppError('invalid_parameter', `${key} must be given at most once`, [{ field: key, message: 'given more than once' }]);
+      throw new AppError('invalid_parameter', `${key} must be given at most once`, [
+        { field: key, message: 'given more than once' },
+      ]);
     }
     if (values.length === 1) input[key] = values[0] as string;
   }

@@ -24,10 +24,18 @@ export function fromZodError(error: ZodError): AppError {
   }));
   // A rule with its own code (search_view_conflict, invalid_address, ...) outranks the generic one.
   const specific = error.issues
-    .map((issue) => (issue.code === 'custom' || 'params' in issue ? (issue as { params?: { code?: unknown } }).params?.code : undefined))
+    .map((issue) =>
+      issue.code === 'custom' || 'params' in issue
+        ? (issue as { params?: { code?: unknown } }).params?.code
+        : undefined,
+    )
     .find(isErrorCode);
   const code = specific ?? 'invalid_parameter';
   const first = details[0];
-  const message = first ? (first.field && !first.message.startsWith(first.field) ? `${first.field}: ${first.message}` : first.message) : 'invalid input';
+  const message = first
+    ? first.field && !first.message.startsWith(first.field)
+      ? `${first.field}: ${first.message}`
+      : first.message
+    : 'invalid input';
   return new AppError(code, message, details);
 }

@@ -48,7 +48,10 @@ const errorBodySchema: JsonSchema = {
  * The OpenAPI 3.1 document of the declared routes, derived from the same zod schemas the
  * procedures validate with.
  */
-export function buildOpenApiDocument(routes: readonly RestRoute[], info: { version: string; serverUrl?: string }) {
+export function buildOpenApiDocument(
+  routes: readonly RestRoute[],
+  info: { version: string; serverUrl?: string },
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const pathNames = pathParamNames(route.path);
@@ -68,9 +71,13 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], info: { versi
     });
     const errorCodes: ErrorCode[] = [...route.errors, 'internal'];
     const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of errorCodes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+    for (const code of errorCodes)
+      byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
     const responses: Record<string, unknown> = {
-      '200': { description: 'OK', content: { 'application/json': { schema: toSchema(route.output, 'output') } } },
+      '200': {
+        description: 'OK',
+        content: { 'application/json': { schema: toSchema(route.output, 'output') } },
+      },
     };
     for (const [status, codes] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
       responses[String(status)] = {

@@ -9,7 +9,10 @@ export const amount = withHint(z.bigint(), {
   examples: ['1000000000000000000'],
 });
 
-export const addressOut = z.string().regex(/^0x[0-9a-f]{40}$/).meta({ examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3'] });
+export const addressOut = z
+  .string()
+  .regex(/^0x[0-9a-f]{40}$/)
+  .meta({ examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3'] });
 export const hashOut = z.string().regex(/^0x[0-9a-f]{64}$/);
 export const unixTime = z.number().int().nonnegative().meta({ description: 'Unix seconds' });
 export const blockNumberOut = z.number().int().nonnegative();
@@ -26,7 +29,11 @@ export const addressParam = withHint(
       params: { code: 'invalid_address' },
     })
     .transform((value) => value.toLowerCase() as `0x${string}`),
-  { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3'] },
+  {
+    type: 'string',
+    pattern: '^0x[0-9a-fA-F]{40}$',
+    examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3'],
+  },
 );
 
 /**
@@ -37,7 +44,11 @@ export function integerParam(options: { name: string; min: number; max: number; 
   const message = `${options.name} must be an integer from ${options.min} to ${options.max}`;
   const base = z.preprocess(
     (value) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value),
-    z.number({ error: message }).int({ error: message }).min(options.min, { error: message }).max(options.max, { error: message }),
+    z
+      .number({ error: message })
+      .int({ error: message })
+      .min(options.min, { error: message })
+      .max(options.max, { error: message }),
   );
   return withHint(base.optional().default(options.default), {
     type: 'integer',
@@ -54,7 +65,11 @@ export function unixSecondsParam(name: string, description: string) {
     z
       .preprocess(
         (value) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value),
-        z.number({ error: message }).int({ error: message }).min(0, { error: message }).max(Number.MAX_SAFE_INTEGER, { error: message }),
+        z
+          .number({ error: message })
+          .int({ error: message })
+          .min(0, { error: message })
+          .max(Number.MAX_SAFE_INTEGER, { error: message }),
       )
       .optional(),
     { type: 'integer', minimum: 0, description },
@@ -67,7 +82,10 @@ export const listLimitParam = integerParam({ name: 'limit', min: 1, max: 100, de
 export const cursorParam = withHint(
   z
     .string()
-    .refine((value) => value.length <= 512, { message: 'cursor is not valid', params: { code: 'invalid_cursor' } })
+    .refine((value) => value.length <= 512, {
+      message: 'cursor is not valid',
+      params: { code: 'invalid_cursor' },
+    })
     .optional(),
   { type: 'string', description: 'Opaque; pass back `next_cursor` unchanged.' },
 );

@@ -39,4 +39,3 @@ export const indexerCheckpoint = pgTable('indexer_checkpoint', {
 });
 
 export const CHECKPOINT_ID = 'main';
-

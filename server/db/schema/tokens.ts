@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { blockNumber, hex, uint256, unixSeconds } from './columns';
 
 export const lifecycles = ['curve', 'graduated'] as const;
@@ -73,12 +83,8 @@ export const tokens = pgTable(
     // Every list is a keyset walk over one partial index: WHERE matches, ORDER BY is the index
     // order, and the cursor is the last row's key, so page N costs the same as page 1. All key
     // columns sort the same way so `(a, b) < (x, y)` is a single index range condition.
-    index('tokens_new_idx')
-      .on(t.createdBlock.desc(), t.createdLogIndex.desc())
-      .where(sql`not ${t.excluded}`),
-    index('tokens_top_idx')
-      .on(t.marketCap.desc(), t.address.desc())
-      .where(sql`not ${t.excluded}`),
+    index('tokens_new_idx').on(t.createdBlock.desc(), t.createdLogIndex.desc()).where(sql`not ${t.excluded}`),
+    index('tokens_top_idx').on(t.marketCap.desc(), t.address.desc()).where(sql`not ${t.excluded}`),
     index('tokens_near_idx')
       .on(t.progressBps.desc(), t.address.desc())
       .where(sql`not ${t.excluded} and ${t.lifecycle} = 'curve'`),
@@ -90,13 +96,9 @@ export const tokens = pgTable(
       .where(sql`not ${t.excluded} and ${t.trendingScore} > 0`),
     index('tokens_creator_idx').on(t.creator, t.createdBlock.desc(), t.createdLogIndex.desc()),
     index('tokens_address_prefix_idx').on(t.address.op('text_pattern_ops')),
-    index('tokens_pool_idx')
-      .on(t.poolAddress)
-      .where(sql`${t.poolAddress} is not null`),
+    index('tokens_pool_idx').on(t.poolAddress).where(sql`${t.poolAddress} is not null`),
     // Recently traded tokens: the set whose 24 h metrics must be refreshed as time moves on.
-    index('tokens_last_trade_idx')
-      .on(t.lastTradeAt)
-      .where(sql`${t.lastTradeAt} is not null`),
+    index('tokens_last_trade_idx').on(t.lastTradeAt).where(sql`${t.lastTradeAt} is not null`),
   ],
 );
 

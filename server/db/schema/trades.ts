@@ -83,4 +83,3 @@ export const balances = pgTable(
     index('balances_holders_idx').on(t.tokenAddress, t.balance.desc(), t.wallet),
   ],
 );
-

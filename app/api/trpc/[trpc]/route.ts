@@ -12,7 +12,8 @@ const handler = (request: Request) =>
     router: appRouter,
     createContext: createRequestContext,
     onError: ({ error, path }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') getLogger().error({ err: error.cause ?? error, path }, 'tRPC error');
+      if (error.code === 'INTERNAL_SERVER_ERROR')
+        getLogger().error({ err: error.cause ?? error, path }, 'tRPC error');
     },
   });
 

@@ -1,6 +1,6 @@
+import packageJson from '@/package.json' with { type: 'json' };
 import { buildOpenApiDocument } from '@/server/api/rest/openapi';
 import { restRoutes } from '@/server/api/rest/registry';
-import packageJson from '@/package.json' with { type: 'json' };
 
 export const dynamic = 'force-static';
 

@@ -53,7 +53,8 @@ const orders = {
     orderBy: [desc(tokens.progressBps), desc(tokens.address)],
     keySchema: integerAndAddress,
     keyOf: (row) => [row.progressBps, row.address],
-    after: ([progress, address]) => sql`(${tokens.progressBps}, ${tokens.address}) < (${progress}, ${address})`,
+    after: ([progress, address]) =>
+      sql`(${tokens.progressBps}, ${tokens.address}) < (${progress}, ${address})`,
   } satisfies TokenOrder<[number, string]>,
 } as const;
 
@@ -76,7 +77,10 @@ export async function listByOrder(
   input: { limit: number; cursor?: string | undefined },
   extraFilter?: SQL,
 ): Promise<TokenPage> {
-  const key = input.cursor === undefined ? undefined : decodeCursor(input.cursor, order.list, order.keySchema, ctx.config.cursorSecret);
+  const key =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, order.list, order.keySchema, ctx.config.cursorSecret);
   const rows = await ctx.db
     .select({ token: tokens, imageKey: metadataDrafts.imageKey })
     .from(tokens)
@@ -89,7 +93,9 @@ export async function listByOrder(
   return {
     items: pageRows.map((row) => toTokenListItem(row.token, row.imageKey)),
     next_cursor:
-      rows.length > input.limit && last ? encodeCursor(order.list, order.keyOf(last.token), ctx.config.cursorSecret) : null,
+      rows.length > input.limit && last
+        ? encodeCursor(order.list, order.keyOf(last.token), ctx.config.cursorSecret)
+        : null,
   };
 }
 
@@ -110,12 +116,18 @@ const searchKey = z.tuple([
  */
 async function searchTokens(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
   const list = 'tokens.search';
-  const key = input.cursor === undefined ? undefined : decodeCursor(input.cursor, list, searchKey, ctx.config.cursorSecret);
+  const key =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, list, searchKey, ctx.config.cursorSecret);
   if (key && key[0] !== search) {
     throw new AppError('invalid_cursor', 'cursor belongs to a different search');
   }
   const pattern = `${escapeLikePattern(search)}%`;
-  const addressPattern = /^0x[0-9a-f]*$/.test(search) || /^[0-9a-f]+$/.test(search) ? `${search.startsWith('0x') ? search : `0x${search}`}%` : null;
+  const addressPattern =
+    /^0x[0-9a-f]*$/.test(search) || /^[0-9a-f]+$/.test(search)
+      ? `${search.startsWith('0x') ? search : `0x${search}`}%`
+      : null;
   const matches = sql`
     select ${tokenSearchTerms.tokenAddress} as address,
            min(case when ${tokenSearchTerms.kind} = 0 and ${tokenSearchTerms.term} = ${search} then 0 else ${tokenSearchTerms.kind} + 1 end) as rank
@@ -146,7 +158,11 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
     items: pageRows.map((row) => toTokenListItem(row.token, row.imageKey)),
     next_cursor:
       rows.length > input.limit && last
-        ? encodeCursor(list, [search, last.rank, last.token.marketCap.toString(), last.token.address], ctx.config.cursorSecret)
+        ? encodeCursor(
+            list,
+            [search, last.rank, last.token.marketCap.toString(), last.token.address],
+            ctx.config.cursorSecret,
+          )
         : null,
   };
 }

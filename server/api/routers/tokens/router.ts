@@ -5,5 +5,7 @@ import { listTokensInput, tokenAddressInput } from './schemas';
 
 export const tokensRouter = createTRPCRouter({
   list: publicProcedure.input(listTokensInput).query(({ ctx, input }) => listTokens(ctx, input)),
-  byAddress: publicProcedure.input(tokenAddressInput).query(({ ctx, input }) => getTokenDetail(ctx, input.address)),
+  byAddress: publicProcedure
+    .input(tokenAddressInput)
+    .query(({ ctx, input }) => getTokenDetail(ctx, input.address)),
 });

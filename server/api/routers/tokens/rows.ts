@@ -12,7 +12,9 @@ export const tokenRowColumns = {
  * `indexed_through_block` as a scalar subquery, so it is read in the same statement (and so the
  * same snapshot) as the data it accompanies.
  */
-export const indexedThroughBlockColumn = sql<number | null>`(select ${indexerCheckpoint.indexedThroughBlock} from ${indexerCheckpoint} where ${indexerCheckpoint.id} = ${CHECKPOINT_ID})`.mapWith(
+export const indexedThroughBlockColumn = sql<
+  number | null
+>`(select ${indexerCheckpoint.indexedThroughBlock} from ${indexerCheckpoint} where ${indexerCheckpoint.id} = ${CHECKPOINT_ID})`.mapWith(
   (value: string | number | null) => (value === null ? null : Number(value)),
 );
 

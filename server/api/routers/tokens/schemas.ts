@@ -41,7 +41,8 @@ const viewParam = withHint(
   {
     type: 'string',
     enum: [...tokenViews],
-    description: '`new` (default order), `top` (market cap), `near` (graduation progress), `linked` (bound metadata with links).',
+    description:
+      '`new` (default order), `top` (market cap), `near` (graduation progress), `linked` (bound metadata with links).',
   },
 );
 

@@ -1,0 +1,33 @@
+/**
+ * `npm test`: every check CI needs, in order, with timing. Stops at the first failure.
+ * Steps can be narrowed for local work: `npm test -- unit int`.
+ */
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+  { name: 'typecheck', command: ['npx', 'tsc', '--noEmit'] },
+  { name: 'lint', command: ['npx', 'biome', 'check', '.'] },
+  { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit'] },
+  { name: 'build', command: ['npx', 'next', 'build'] },
+  { name: 'int', command: ['npx', 'vitest', 'run', '--project', 'integration'] },
+  { name: 'e2e', command: ['npx', 'playwright', 'test'] },
+];
+
+const only = process.argv.slice(2);
+const selected = only.length > 0 ? steps.filter((s) => only.includes(s.name)) : steps;
+const timings: string[] = [];
+const started = Date.now();
+
+for (const step of selected) {
+  const stepStart = Date.now();
+  console.log(`\n▶ ${step.name}: ${step.command.join(' ')}`);
+  const [cmd, ...args] = step.command as [string, ...string[]];
+  const result = spawnSync(cmd, args, { stdio: 'inherit' });
+  const seconds = ((Date.now() - stepStart) / 1000).toFixed(1);
+  timings.push(`${step.name} ${seconds}s`);
+  if (result.status !== 0) {
+    console.error(`\n✖ ${step.name} failed after ${seconds}s (${timings.join(', ')})`);
+    process.exit(result.status ?? 1);
+  }
+}
+console.log(`\n✔ all checks passed in ${((Date.now() - started) / 1000).toFixed(1)}s (${timings.join(', ')})`);

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import type { DatabaseConfig } from '../config';
+import { type DatabaseHandle, openDatabase } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
+import { testEnv } from './env';
+
+export type Backend = 'postgres' | 'pglite';
+
+let postgresReachable: Promise<boolean> | undefined;
+
+async function isPostgresReachable(): Promise<boolean> {
+  const sql = postgres(testEnv.postgresAdminUrl, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/**
+ * The backends this run exercises: PostgreSQL when reachable (required under CI) and PGlite
+ * always, unless TEST_BACKENDS narrows the list.
+ */
+export async function availableBackends(): Promise<Backend[]> {
+  const wanted = (testEnv.backends?.split(',').map((b) => b.trim()) ?? ['postgres', 'pglite']) as Backend[];
+  const result: Backend[] = [];
+  if (wanted.includes('postgres')) {
+    postgresReachable ??= isPostgresReachable();
+    if (await postgresReachable) result.push('postgres');
+    else if (testEnv.requirePostgres)
+      throw new Error(`PostgreSQL is required under CI but ${testEnv.postgresAdminUrl} is unreachable`);
+  }
+  if (wanted.includes('pglite')) result.push('pglite');
+  return result;
+}
+
+export interface TestDatabase {
+  backend: Backend;
+  config: DatabaseConfig;
+  /** Environment for a server process using this database. */
+  env: Record<string, string>;
+  /** Opens a migrated handle. For PGlite, close it before a server opens the same directory. */
+  open(): Promise<DatabaseHandle>;
+  drop(): Promise<void>;
+}
+
+/** A fresh, uniquely named database (or PGlite directory), dropped by `drop()`. */
+export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
+  const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  if (backend === 'postgres') {
+    const name = `launchdex_test_${id}`;
+    const admin = postgres(testEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    await admin.end();
+    const url = new URL(testEnv.postgresAdminUrl);
+    url.pathname = `/${name}`;
+    const config: DatabaseConfig = { kind: 'postgres', url: url.toString() };
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'launchdex-pg-'));
+    return {
+      backend,
+      config,
+      env: { DATABASE_URL: config.url, DATA_DIR: dataDir },
+      open: () => openMigrated(config),
+      drop: async () => {
+        const dropper = postgres(testEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
+        await dropper.unsafe(`drop database if exists ${name} with (force)`);
+        await dropper.end();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'launchdex-pglite-'));
+  const config: DatabaseConfig = { kind: 'pglite', dir: path.join(dataDir, 'pglite') };
+  return {
+    backend,
+    config,
+    env: { DATA_DIR: dataDir },
+    open: () => openMigrated(config),
+    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+async function openMigrated(config: DatabaseConfig): Promise<DatabaseHandle> {
+  const handle = await openDatabase(config, { max: 4 });
+  await migrateDatabase(handle);
+  return handle;
+}

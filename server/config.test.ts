@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config';
+
+const noFiles = { cwd: '/srv/app', readFile: () => undefined };
+
+function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
+  try {
+    parseConfig(env, noFiles);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('defaults to embedded PGlite, local objects and port 3000 with no environment', () => {
+    const config = parseConfig({}, noFiles);
+    expect(config.database).toEqual({ kind: 'pglite', dir: '/srv/app/.data/pglite' });
+    expect(config.objects).toEqual({ kind: 'filesystem', dir: '/srv/app/.data/objects' });
+    expect(config.port).toBe(3000);
+    expect(config.chain).toBeUndefined();
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('uses postgres.js when DATABASE_URL is set', () => {
+    const config = parseConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' }, noFiles);
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/x' });
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(parseConfig({ DATABASE_URL: '', PORT: '' }, noFiles).database.kind).toBe('pglite');
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ RPC_URL: 'ftp://node' }, 'RPC_URL'],
+    [{ FACTORY_ADDRESS: '0x123' }, 'FACTORY_ADDRESS'],
+    [{ FINALITY_DEPTH: '1.5' }, 'FINALITY_DEPTH'],
+    [{ S3_FORCE_PATH_STYLE: 'maybe' }, 'S3_FORCE_PATH_STYLE'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+  ])('rejects %j naming %s', (env, variable) => {
+    const problems = problemsOf(env);
+    expect(problems.map((p) => p.variable)).toContain(variable);
+    expect(new ConfigError(problems).message).toContain(variable);
+  });
+
+  it('requires chain id, factory and start block together with RPC_URL', () => {
+    const problems = problemsOf({ RPC_URL: 'http://127.0.0.1:8545' });
+    expect(problems.map((p) => p.variable).sort()).toEqual(['CHAIN_ID', 'FACTORY_ADDRESS', 'START_BLOCK']);
+  });
+
+  it('reads an external chain fully from the environment, lowercasing the address', () => {
+    const config = parseConfig(
+      {
+        RPC_URL: 'https://rpc.example',
+        CHAIN_ID: '5042002',
+        FACTORY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+        START_BLOCK: '123',
+        FINALITY_DEPTH: '12',
+      },
+      noFiles,
+    );
+    expect(config.chain).toEqual({
+      rpcUrl: 'https://rpc.example',
+      chainId: 5042002,
+      factoryAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+      startBlock: 123n,
+      finalityDepth: 12,
+    });
+  });
+
+  it('reads the devnet deployment manifest when no RPC_URL is set', () => {
+    const manifest = JSON.stringify({
+      chainId: 31337,
+      rpcUrl: 'http://127.0.0.1:8545',
+      startBlock: 1,
+      contracts: { factory: '0x5fbdb2315678afecb367f032d93f642f64180aa3' },
+    });
+    const config = parseConfig(
+      {},
+      { cwd: '/srv/app', readFile: (f) => (f === '/srv/app/.data/deployment.json' ? manifest : undefined) },
+    );
+    expect(config.chain?.chainId).toBe(31337);
+    expect(config.chain?.startBlock).toBe(1n);
+  });
+
+  it('names the manifest when it is corrupt', () => {
+    expect(() => parseConfig({}, { cwd: '/srv/app', readFile: () => '{not json' })).toThrow(
+      /DEPLOYMENT_MANIFEST.*not valid JSON/,
+    );
+  });
+
+  it('requires a region or an endpoint with S3_BUCKET', () => {
+    expect(problemsOf({ S3_BUCKET: 'images' }).map((p) => p.variable)).toEqual(['S3_REGION']);
+    expect(
+      parseConfig(
+        { S3_BUCKET: 'images', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' },
+        noFiles,
+      ).objects,
+    ).toMatchObject({
+      kind: 's3',
+      bucket: 'images',
+      forcePathStyle: true,
+    });
+  });
+});
