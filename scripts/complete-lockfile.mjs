@@ -12,14 +12,41 @@ const file = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(file, 'utf8'));
 const packages = lock.packages;
 
-const osNames = ['darwin', 'linux', 'win32', 'freebsd', 'android', 'openbsd', 'netbsd', 'sunos', 'aix', 'wasm32', 'openharmony'];
-const cpuNames = ['x64', 'arm64', 'arm', 'ia32', 'ppc64', 's390x', 'riscv64', 'loong64', 'mips64el', 'wasm32'];
+const osNames = [
+  'darwin',
+  'linux',
+  'win32',
+  'freebsd',
+  'android',
+  'openbsd',
+  'netbsd',
+  'sunos',
+  'aix',
+  'wasm32',
+  'openharmony',
+];
+const cpuNames = [
+  'x64',
+  'arm64',
+  'arm',
+  'ia32',
+  'ppc64',
+  's390x',
+  'riscv64',
+  'loong64',
+  'mips64el',
+  'wasm32',
+];
 
 function platformOf(name) {
   const parts = name.split('/').pop().split('-');
   const os = parts.find((p) => osNames.includes(p));
-  const cpu = parts.find((p) => cpuNames.includes(p));
-  const libc = parts.includes('musl') ? 'musl' : parts.includes('gnu') && os === 'linux' ? 'glibc' : undefined;
+  const cpu = parts.map((p) => (p === 'amd64' ? 'x64' : p)).find((p) => cpuNames.includes(p));
+  const libc = parts.includes('musl')
+    ? 'musl'
+    : parts.includes('gnu') && os === 'linux'
+      ? 'glibc'
+      : undefined;
   return { os, cpu, libc };
 }
 
@@ -45,6 +72,8 @@ for (const [location, entry] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+);
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`package-lock.json: added ${added} other-platform optional entries`);

@@ -8,7 +8,15 @@ import path from 'node:path';
 import { ConfigError, getConfig } from '../server/config';
 
 const root = path.resolve(import.meta.dirname, '..');
-const sourceRoots = ['app', 'server', 'components', 'public', 'next.config.mjs', 'package-lock.json', 'tsconfig.json'];
+const sourceRoots = [
+  'app',
+  'server',
+  'components',
+  'public',
+  'next.config.mjs',
+  'package-lock.json',
+  'tsconfig.json',
+];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -43,10 +51,19 @@ async function main() {
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
-  console.log(`▶ starting the web server (${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dir}` : 'PostgreSQL'})…`);
+  console.log(
+    `▶ starting the web server (${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dir}` : 'PostgreSQL'})…`,
+  );
   const server = spawn(
     process.execPath,
-    [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(config.port), '-H', config.host],
+    [
+      path.join(root, 'node_modules/next/dist/bin/next'),
+      'start',
+      '-p',
+      String(config.port),
+      '-H',
+      config.host,
+    ],
     // Its own process group, so stopping it also stops the next-server worker it forks.
     { cwd: root, stdio: 'inherit', detached: true },
   );
@@ -66,7 +83,9 @@ async function main() {
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok) {
-        console.log(`\n  Launchdex is up: ${url}\n  API: ${url}/api/v1/tokens · docs: ${url}/docs\n  Ctrl-C to stop.\n`);
+        console.log(
+          `\n  Launchdex is up: ${url}\n  API: ${url}/api/v1/tokens · docs: ${url}/docs\n  Ctrl-C to stop.\n`,
+        );
         return;
       }
     } catch {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 const steps = [
   { name: 'typecheck', command: ['npx', 'tsc', '--noEmit'] },
   { name: 'lint', command: ['npx', 'biome', 'check', '.'] },
+  { name: 'contracts', command: ['npx', 'tsx', 'contracts/build.ts', '--check'] },
   { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit'] },
   { name: 'build', command: ['npx', 'next', 'build'] },
   { name: 'int', command: ['npx', 'vitest', 'run', '--project', 'integration'] },
@@ -30,4 +31,6 @@ for (const step of selected) {
     process.exit(result.status ?? 1);
   }
 }
-console.log(`\n✔ all checks passed in ${((Date.now() - started) / 1000).toFixed(1)}s (${timings.join(', ')})`);
+console.log(
+  `\n✔ all checks passed in ${((Date.now() - started) / 1000).toFixed(1)}s (${timings.join(', ')})`,
+);

@@ -1,0 +1,40 @@
+import type { Address } from 'viem';
+import { type AnvilProcess, startAnvil } from '../chain/anvil';
+import { createDevnetClient, type DevnetClient } from '../chain/clients';
+import { deployLaunchpad, type LaunchpadDeployment } from '../chain/deploy';
+import { createLaunchpadActions, type LaunchpadActions } from '../chain/launchpad-actions';
+import { freePort } from './app-server';
+
+export interface TestChain {
+  anvil: AnvilProcess;
+  client: DevnetClient;
+  deployment: LaunchpadDeployment;
+  actions: LaunchpadActions;
+  deployer: Address;
+  stop(): Promise<void>;
+}
+
+/** anvil's first default account; deploys everything in tests. */
+export const DEPLOYER: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+
+/** A fresh anvil on a free loopback port with the launchpad deployed. */
+export async function startTestChain(options: { genesisTimestamp?: number } = {}): Promise<TestChain> {
+  const anvil = await startAnvil({ port: await freePort(), genesisTimestamp: options.genesisTimestamp });
+  const client = createDevnetClient(31337, anvil.rpcUrl);
+  const deployment = await deployLaunchpad(client, DEPLOYER);
+  return {
+    anvil,
+    client,
+    deployment,
+    actions: createLaunchpadActions(client, deployment),
+    deployer: DEPLOYER,
+    stop: () => anvil.stop(),
+  };
+}
+
+/** A deterministic funded address that is not one of anvil's keyed accounts. */
+export async function fundedAddress(chain: TestChain, index: number, balance = 10n ** 24n): Promise<Address> {
+  const address = `0x${(0x1000 + index).toString(16).padStart(40, '0')}` as Address;
+  await chain.client.test.setBalance({ address, value: balance });
+  return address;
+}

@@ -1,0 +1,108 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** The anvil binary shipped inside the @foundry-rs/anvil platform package for this machine. */
+export function anvilBinaryPath(): string {
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  try {
+    return path.join(
+      path.dirname(require.resolve(`${pkg}/package.json`)),
+      'bin',
+      process.platform === 'win32' ? 'anvil.exe' : 'anvil',
+    );
+  } catch {
+    throw new Error(
+      `anvil is not installed for ${process.platform}-${process.arch} (expected npm package ${pkg})`,
+    );
+  }
+}
+
+export interface StartAnvilParameters {
+  port: number;
+  host?: string;
+  chainId?: number;
+  /** Seconds between blocks; undefined mines one block per transaction (automine). */
+  blockTime?: number;
+  /** anvil --state: load from and dump to this file, so a devnet survives restarts. */
+  stateFile?: string;
+  /** Unix seconds of the genesis block; fixes block times for deterministic fixtures. */
+  genesisTimestamp?: number;
+  silent?: boolean;
+}
+
+export interface AnvilProcess {
+  rpcUrl: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts anvil on loopback and resolves once it answers JSON-RPC.
+ * @example const anvil = await startAnvil({ port: 8545 }); ... await anvil.stop();
+ */
+export async function startAnvil(parameters: StartAnvilParameters): Promise<AnvilProcess> {
+  const host = parameters.host ?? '127.0.0.1';
+  const args = [
+    '--host',
+    host,
+    '--port',
+    String(parameters.port),
+    '--chain-id',
+    String(parameters.chainId ?? 31337),
+    '--accounts',
+    '10',
+    '--balance',
+    '1000000',
+    '--auto-impersonate',
+    '--no-request-size-limit',
+  ];
+  if (parameters.blockTime !== undefined) args.push('--block-time', String(parameters.blockTime));
+  if (parameters.stateFile) args.push('--state', parameters.stateFile, '--state-interval', '5');
+  if (parameters.genesisTimestamp !== undefined)
+    args.push('--timestamp', String(parameters.genesisTimestamp));
+  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 20_000) output = output.slice(-10_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const rpcUrl = `http://${host}:${parameters.port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`anvil exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      });
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`anvil did not answer on ${rpcUrl} within 30 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    rpcUrl,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      // SIGINT lets anvil dump --state before exiting.
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

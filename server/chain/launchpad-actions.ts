@@ -1,0 +1,207 @@
+import { type Address, type Hash, type Hex, parseEventLogs, type TransactionReceipt } from 'viem';
+import {
+  bondingCurveAbi,
+  devSwapRouterAbi,
+  launchFactoryAbi,
+  launchTokenAbi,
+  uniswapV3PoolAbi,
+  wrappedStableAbi,
+} from './abis';
+import type { DevnetClient } from './clients';
+import type { LaunchpadDeployment } from './deploy';
+
+const eventAbi = [...launchFactoryAbi, ...launchTokenAbi, ...uniswapV3PoolAbi];
+const FAR_FUTURE = 2n ** 40n;
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+/** A mined transaction with its decoded launchpad, ERC-20 and pool events. */
+export interface Mined {
+  hash: Hash;
+  receipt: TransactionReceipt;
+  events: ReturnType<typeof parseEventLogs<typeof eventAbi>>;
+}
+
+/**
+ * Launchpad operations against a devnet (senders are impersonated, see createDevnetClient).
+ * Each resolves once the transaction is mined and throws if it reverted.
+ */
+export function createLaunchpadActions(client: DevnetClient, deployment: LaunchpadDeployment) {
+  const { factory, router, stable } = deployment.contracts;
+
+  async function mined(hash: Hash): Promise<Mined> {
+    // Under automine the receipt exists as soon as the send returns; with a block time it
+    // appears within one block.
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 25, retryDelay: 25 });
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+    return { hash, receipt, events: parseEventLogs({ abi: eventAbi, logs: receipt.logs }) };
+  }
+
+  const curveOf = (token: Address) =>
+    client.readContract({ address: factory, abi: launchFactoryAbi, functionName: 'curveOf', args: [token] });
+
+  return {
+    curveOf,
+
+    async launch(p: {
+      creator: Address;
+      name: string;
+      symbol: string;
+      supply: bigint;
+      metadataHash: Hex;
+      firstBuy?: bigint;
+    }) {
+      const hash = await client.writeContract({
+        address: factory,
+        abi: launchFactoryAbi,
+        functionName: 'launch',
+        args: [p.name, p.symbol, p.supply, p.metadataHash],
+        value: p.firstBuy ?? 0n,
+        account: p.creator,
+      });
+      const result = await mined(hash);
+      const launched = result.events.find((e) => e.eventName === 'TokenLaunched');
+      if (!launched || launched.eventName !== 'TokenLaunched') throw new Error('no TokenLaunched event');
+      return { ...result, token: launched.args.token, curve: launched.args.curve };
+    },
+
+    async buy(p: {
+      trader: Address;
+      token: Address;
+      value: bigint;
+      minTokensOut?: bigint;
+      deadline?: bigint;
+    }) {
+      const curve = await curveOf(p.token);
+      const hash = await client.writeContract({
+        address: curve,
+        abi: bondingCurveAbi,
+        functionName: 'buy',
+        args: [p.minTokensOut ?? 0n, p.deadline ?? FAR_FUTURE],
+        value: p.value,
+        account: p.trader,
+      });
+      return mined(hash);
+    },
+
+    async sell(p: {
+      trader: Address;
+      token: Address;
+      amount: bigint;
+      minReserveOut?: bigint;
+      deadline?: bigint;
+    }) {
+      const curve = await curveOf(p.token);
+      const hash = await client.writeContract({
+        address: curve,
+        abi: bondingCurveAbi,
+        functionName: 'sell',
+        args: [p.amount, p.minReserveOut ?? 0n, p.deadline ?? FAR_FUTURE],
+        account: p.trader,
+      });
+      return mined(hash);
+    },
+
+    async transfer(p: { from: Address; token: Address; to: Address; amount: bigint }) {
+      const hash = await client.writeContract({
+        address: p.token,
+        abi: launchTokenAbi,
+        functionName: 'transfer',
+        args: [p.to, p.amount],
+        account: p.from,
+      });
+      return mined(hash);
+    },
+
+    /** Wraps native into the 6-decimal stablecoin. `value` must be whole stable units. */
+    async wrap(p: { account: Address; value: bigint }) {
+      const hash = await client.writeContract({
+        address: stable,
+        abi: wrappedStableAbi,
+        functionName: 'deposit',
+        value: p.value,
+        account: p.account,
+      });
+      return mined(hash);
+    },
+
+    async approveRouter(p: { account: Address; token: Address }) {
+      const hash = await client.writeContract({
+        address: p.token,
+        abi: launchTokenAbi,
+        functionName: 'approve',
+        args: [router, MAX_UINT256],
+        account: p.account,
+      });
+      return mined(hash);
+    },
+
+    /** Exact-input swap on a graduated pool through the devnet router. */
+    async swap(p: {
+      trader: Address;
+      tokenIn: Address;
+      tokenOut: Address;
+      amountIn: bigint;
+      minOut?: bigint;
+      deadline?: bigint;
+    }) {
+      const hash = await client.writeContract({
+        address: router,
+        abi: devSwapRouterAbi,
+        functionName: 'exactInputSingle',
+        args: [p.tokenIn, p.tokenOut, p.amountIn, p.minOut ?? 0n, p.trader, p.deadline ?? FAR_FUTURE],
+        account: p.trader,
+      });
+      return mined(hash);
+    },
+
+    async curveState(token: Address) {
+      const curve = await curveOf(token);
+      const read = <
+        F extends
+          | 'virtualTokenReserve'
+          | 'virtualReserve'
+          | 'realTokenReserve'
+          | 'realReserve'
+          | 'graduationThreshold',
+      >(
+        functionName: F,
+      ) => client.readContract({ address: curve, abi: bondingCurveAbi, functionName });
+      const [
+        virtualTokenReserve,
+        virtualReserve,
+        realTokenReserve,
+        realReserve,
+        graduationThreshold,
+        protocolFeeBps,
+        creatorFeeBps,
+        graduated,
+      ] = await Promise.all([
+        read('virtualTokenReserve'),
+        read('virtualReserve'),
+        read('realTokenReserve'),
+        read('realReserve'),
+        read('graduationThreshold'),
+        client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'protocolFeeBps' }),
+        client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'creatorFeeBps' }),
+        client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'graduated' }),
+      ]);
+      return {
+        curve,
+        graduated,
+        state: {
+          virtualTokenReserve,
+          virtualReserve,
+          realTokenReserve,
+          realReserve,
+          graduationThreshold,
+          protocolFeeBps: BigInt(protocolFeeBps),
+          creatorFeeBps: BigInt(creatorFeeBps),
+        },
+      };
+    },
+
+    balanceOf: (token: Address, owner: Address) =>
+      client.readContract({ address: token, abi: launchTokenAbi, functionName: 'balanceOf', args: [owner] }),
+  };
+}
+export type LaunchpadActions = ReturnType<typeof createLaunchpadActions>;
