@@ -44,7 +44,7 @@ async function launchToken(firstBuy = 0n) {
 
 function tradeEvent(mined: Mined) {
   const event = mined.events.find((e) => e.eventName === 'Trade');
-  if (!event || event.eventName !== 'Trade') throw new Error('no Trade event');
+  if (event?.eventName !== 'Trade') throw new Error('no Trade event');
   return event.args;
 }
 

@@ -68,6 +68,7 @@ const envSchema = z.object({
   START_BLOCK: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a non-negative integer').optional()),
   DEPLOYMENT_MANIFEST: optionalText,
   FINALITY_DEPTH: nonNegativeInt(64),
+  DEVNET_PORT: nonNegativeInt(8545).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   OBJECTS_DIR: optionalText,
   S3_BUCKET: optionalText,
   S3_REGION: optionalText,
@@ -116,6 +117,8 @@ export interface Config {
   /** Undefined when no RPC is configured and no devnet manifest exists yet. */
   chain: ChainConfig | undefined;
   deploymentManifestPath: string;
+  /** Loopback port of the local anvil devnet that `npm run devnet` / `npm start` run. */
+  devnetPort: number;
   objects: ObjectStoreConfig;
   redisUrl: string | undefined;
   port: number;
@@ -234,6 +237,7 @@ export function parseConfig(
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
     chain,
     deploymentManifestPath,
+    devnetPort: e.DEVNET_PORT,
     objects,
     redisUrl: e.REDIS_URL,
     port: e.PORT,

@@ -36,6 +36,20 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
     return { hash, receipt, events: parseEventLogs({ abi: eventAbi, logs: receipt.logs }) };
   }
 
+  /**
+   * Sends with 25% gas headroom over the estimate: anvil's estimate for a Uniswap V3 swap that
+   * crosses ticks can fall short by the 63/64 rule in the nested callback, and the swap then
+   * runs out of gas.
+   */
+  const write: typeof client.writeContract = async (parameters) => {
+    const gas = await client.estimateContractGas(
+      parameters as Parameters<typeof client.estimateContractGas>[0],
+    );
+    return client.writeContract({ ...parameters, gas: (gas * 5n) / 4n } as Parameters<
+      typeof client.writeContract
+    >[0]);
+  };
+
   const curveOf = (token: Address) =>
     client.readContract({ address: factory, abi: launchFactoryAbi, functionName: 'curveOf', args: [token] });
 
@@ -50,7 +64,7 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
       metadataHash: Hex;
       firstBuy?: bigint;
     }) {
-      const hash = await client.writeContract({
+      const hash = await write({
         address: factory,
         abi: launchFactoryAbi,
         functionName: 'launch',
@@ -60,7 +74,7 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
       });
       const result = await mined(hash);
       const launched = result.events.find((e) => e.eventName === 'TokenLaunched');
-      if (!launched || launched.eventName !== 'TokenLaunched') throw new Error('no TokenLaunched event');
+      if (launched?.eventName !== 'TokenLaunched') throw new Error('no TokenLaunched event');
       return { ...result, token: launched.args.token, curve: launched.args.curve };
     },
 
@@ -72,7 +86,7 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
       deadline?: bigint;
     }) {
       const curve = await curveOf(p.token);
-      const hash = await client.writeContract({
+      const hash = await write({
         address: curve,
         abi: bondingCurveAbi,
         functionName: 'buy',
@@ -91,7 +105,7 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
       deadline?: bigint;
     }) {
       const curve = await curveOf(p.token);
-      const hash = await client.writeContract({
+      const hash = await write({
         address: curve,
         abi: bondingCurveAbi,
         functionName: 'sell',
@@ -102,7 +116,7 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
     },
 
     async transfer(p: { from: Address; token: Address; to: Address; amount: bigint }) {
-      const hash = await client.writeContract({
+      const hash = await write({
         address: p.token,
         abi: launchTokenAbi,
         functionName: 'transfer',
@@ -114,7 +128,7 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
 
     /** Wraps native into the 6-decimal stablecoin. `value` must be whole stable units. */
     async wrap(p: { account: Address; value: bigint }) {
-      const hash = await client.writeContract({
+      const hash = await write({
         address: stable,
         abi: wrappedStableAbi,
         functionName: 'deposit',
@@ -125,7 +139,7 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
     },
 
     async approveRouter(p: { account: Address; token: Address }) {
-      const hash = await client.writeContract({
+      const hash = await write({
         address: p.token,
         abi: launchTokenAbi,
         functionName: 'approve',
@@ -144,7 +158,7 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
       minOut?: bigint;
       deadline?: bigint;
     }) {
-      const hash = await client.writeContract({
+      const hash = await write({
         address: router,
         abi: devSwapRouterAbi,
         functionName: 'exactInputSingle',

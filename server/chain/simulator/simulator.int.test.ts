@@ -1,0 +1,84 @@
+import type { Address } from 'viem';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../../_test/chain';
+import type { Ledger } from './ledger';
+import { createSimulator } from './simulator';
+
+const GENESIS = 1_767_225_600; // 2026-01-01T00:00:00Z: fixed, so block times repeat run to run
+const chains: TestChain[] = [];
+
+async function runFixture(
+  seed: number,
+  launches: number,
+  actions: number,
+): Promise<{ chain: TestChain; ledger: Ledger }> {
+  const chain = await startTestChain({ genesisTimestamp: GENESIS });
+  chains.push(chain);
+  const simulator = createSimulator({
+    client: chain.client,
+    deployment: chain.deployment,
+    seed,
+    advanceTime: true,
+  });
+  return { chain, ledger: await simulator.runFixture({ launches, actions }) };
+}
+
+afterAll(async () => {
+  await Promise.all(chains.map((chain) => chain.stop()));
+});
+
+describe('activity simulator', () => {
+  it('fixture with 50 launches yields launches, trades both ways, transfers, >= 3 graduations and DEX swaps', async () => {
+    const { chain, ledger } = await runFixture(1, 50, 500);
+    const s = ledger.summary;
+    expect(s.launches).toBe(50);
+    expect(s.graduations).toBeGreaterThanOrEqual(3);
+    expect(s.dexSwaps).toBeGreaterThan(0);
+    expect(s.curveBuys).toBeGreaterThan(100);
+    expect(s.curveSells).toBeGreaterThan(0);
+    expect(s.transfers).toBeGreaterThan(0);
+    expect(ledger.actions.some((a) => a.kind === 'dex_buy')).toBe(true);
+    expect(ledger.actions.some((a) => a.kind === 'dex_sell')).toBe(true);
+    expect(
+      ledger.actions
+        .filter((a) => a.kind === 'launch')
+        .some((a) => a.logs.some((l) => l.eventName === 'Trade')),
+    ).toBe(true);
+    // Activity is spread over time, so candles of every interval have something to show.
+    const span = (ledger.actions.at(-1)?.blockTimestamp ?? 0) - (ledger.actions[0]?.blockTimestamp ?? 0);
+    expect(span).toBeGreaterThan(24 * 3600);
+
+    // The ledger is complete: replaying its Transfer logs reproduces every on-chain balance.
+    const launched = new Set(ledger.actions.filter((a) => a.kind === 'launch').map((a) => a.token));
+    const balances = new Map<string, bigint>();
+    for (const action of ledger.actions) {
+      for (const log of action.logs) {
+        if (log.eventName !== 'Transfer' || !launched.has(log.address)) continue;
+        const value = BigInt(log.args.value as string);
+        const from = `${log.address}:${log.args.from}`;
+        const to = `${log.address}:${log.args.to}`;
+        balances.set(from, (balances.get(from) ?? 0n) - value);
+        balances.set(to, (balances.get(to) ?? 0n) + value);
+      }
+    }
+    let checked = 0;
+    for (const [key, expected] of balances) {
+      const [token, owner] = key.split(':') as [Address, Address];
+      if (owner === '0x0000000000000000000000000000000000000000') continue;
+      expect(await chain.actions.balanceOf(token, owner), key).toBe(expected);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('is deterministic: the same seed on a fresh chain gives the same ledger', async () => {
+    const first = await runFixture(7, 12, 80);
+    const second = await runFixture(7, 12, 80);
+    expect(second.ledger).toEqual(first.ledger);
+    expect(first.ledger.summary.graduations).toBeGreaterThanOrEqual(1);
+    const other = await runFixture(8, 12, 80);
+    expect(other.ledger.actions.map((a) => a.transactionHash)).not.toEqual(
+      first.ledger.actions.map((a) => a.transactionHash),
+    );
+  });
+});
