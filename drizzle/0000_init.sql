@@ -99,6 +99,9 @@ CREATE TABLE "tokens" (
 	"real_token_reserve" numeric(78, 0) NOT NULL,
 	"real_reserve" numeric(78, 0) NOT NULL,
 	"graduation_threshold" numeric(78, 0) NOT NULL,
+	"curve_supply" numeric(78, 0) NOT NULL,
+	"protocol_fee_bps" integer DEFAULT 0 NOT NULL,
+	"creator_fee_bps" integer DEFAULT 0 NOT NULL,
 	"progress_bps" integer DEFAULT 0 NOT NULL,
 	"pool_address" text,
 	"graduated_block" bigint,
@@ -106,6 +109,7 @@ CREATE TABLE "tokens" (
 	"graduated_transaction_hash" text,
 	"graduation_token_amount" numeric(78, 0),
 	"graduation_reserve_amount" numeric(78, 0),
+	"burned_amount" numeric(78, 0) DEFAULT 0 NOT NULL,
 	"current_price" numeric(78, 0) DEFAULT 0 NOT NULL,
 	"market_cap" numeric(78, 0) DEFAULT 0 NOT NULL,
 	"fully_diluted_value" numeric(78, 0) DEFAULT 0 NOT NULL,
@@ -128,7 +132,6 @@ CREATE TABLE "balances" (
 	"wallet" text NOT NULL,
 	"balance" numeric(78, 0) NOT NULL,
 	"kind" smallint DEFAULT 0 NOT NULL,
-	"updated_block" bigint NOT NULL,
 	CONSTRAINT "balances_token_address_wallet_pk" PRIMARY KEY("token_address","wallet")
 );
 --> statement-breakpoint
@@ -172,10 +175,10 @@ CREATE INDEX "metadata_drafts_hash_idx" ON "metadata_drafts" USING btree ("metad
 CREATE UNIQUE INDEX "metadata_drafts_bound_token_idx" ON "metadata_drafts" USING btree ("bound_token_address") WHERE "metadata_drafts"."bound_token_address" is not null;--> statement-breakpoint
 CREATE INDEX "token_search_terms_prefix_idx" ON "token_search_terms" USING btree ("term" text_pattern_ops,"token_address");--> statement-breakpoint
 CREATE INDEX "tokens_new_idx" ON "tokens" USING btree ("created_block" DESC NULLS LAST,"created_log_index" DESC NULLS LAST) WHERE not "tokens"."excluded";--> statement-breakpoint
-CREATE INDEX "tokens_top_idx" ON "tokens" USING btree ("market_cap" DESC NULLS LAST,"address") WHERE not "tokens"."excluded";--> statement-breakpoint
-CREATE INDEX "tokens_near_idx" ON "tokens" USING btree ("progress_bps" DESC NULLS LAST,"address") WHERE not "tokens"."excluded" and "tokens"."lifecycle" = 'curve';--> statement-breakpoint
+CREATE INDEX "tokens_top_idx" ON "tokens" USING btree ("market_cap" DESC NULLS LAST,"address" DESC NULLS LAST) WHERE not "tokens"."excluded";--> statement-breakpoint
+CREATE INDEX "tokens_near_idx" ON "tokens" USING btree ("progress_bps" DESC NULLS LAST,"address" DESC NULLS LAST) WHERE not "tokens"."excluded" and "tokens"."lifecycle" = 'curve';--> statement-breakpoint
 CREATE INDEX "tokens_linked_idx" ON "tokens" USING btree ("created_block" DESC NULLS LAST,"created_log_index" DESC NULLS LAST) WHERE not "tokens"."excluded" and "tokens"."has_links";--> statement-breakpoint
-CREATE INDEX "tokens_trending_idx" ON "tokens" USING btree ("trending_score" DESC NULLS LAST,"address") WHERE not "tokens"."excluded" and "tokens"."trending_score" > 0;--> statement-breakpoint
+CREATE INDEX "tokens_trending_idx" ON "tokens" USING btree ("trending_score" DESC NULLS LAST,"address" DESC NULLS LAST) WHERE not "tokens"."excluded" and "tokens"."trending_score" > 0;--> statement-breakpoint
 CREATE INDEX "tokens_creator_idx" ON "tokens" USING btree ("creator","created_block" DESC NULLS LAST,"created_log_index" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "tokens_address_prefix_idx" ON "tokens" USING btree ("address" text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "tokens_pool_idx" ON "tokens" USING btree ("pool_address") WHERE "tokens"."pool_address" is not null;--> statement-breakpoint

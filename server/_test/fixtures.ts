@@ -47,6 +47,7 @@ export function fixtureToken(i: number, overrides: Partial<TokenInsert> = {}): T
     realTokenReserve: 793_100_000n * WAD,
     realReserve,
     graduationThreshold: 100n * WAD,
+    curveSupply: 793_100_000n * WAD,
     progressBps: Number((realReserve * 10_000n) / (100n * WAD)),
     currentPrice: price,
     marketCap: (price * supply) / WAD,

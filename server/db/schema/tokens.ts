@@ -52,6 +52,10 @@ export const tokens = pgTable(
     realTokenReserve: uint256('real_token_reserve').notNull(),
     realReserve: uint256('real_reserve').notNull(),
     graduationThreshold: uint256('graduation_threshold').notNull(),
+    /** Tokens the curve offered at launch; sold = curve_supply - real_token_reserve. */
+    curveSupply: uint256('curve_supply').notNull(),
+    protocolFeeBps: integer('protocol_fee_bps').notNull().default(0),
+    creatorFeeBps: integer('creator_fee_bps').notNull().default(0),
     /** real_reserve / graduation_threshold in basis points, capped at 10000. */
     progressBps: integer('progress_bps').notNull().default(0),
 
@@ -61,6 +65,8 @@ export const tokens = pgTable(
     graduatedTransactionHash: hex('graduated_transaction_hash'),
     graduationTokenAmount: uint256('graduation_token_amount'),
     graduationReserveAmount: uint256('graduation_reserve_amount'),
+    /** Tokens sent to the burn address at graduation (they never circulate). */
+    burnedAmount: uint256('burned_amount').notNull().default(sql`0`),
 
     currentPrice: uint256('current_price').notNull().default(sql`0`),
     marketCap: uint256('market_cap').notNull().default(sql`0`),

@@ -75,7 +75,6 @@ export const balances = pgTable(
     balance: uint256('balance').notNull(),
     /** Curve, pool and burn addresses hold tokens too; they are not holders. */
     kind: smallint('kind').notNull().default(0),
-    updatedBlock: blockNumber('updated_block').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.tokenAddress, t.wallet] }),

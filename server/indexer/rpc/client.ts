@@ -1,0 +1,160 @@
+/**
+ * JSON-RPC over HTTP for the indexer: batched requests, a per-request timeout, and retries with
+ * exponential backoff on rate limits (honouring Retry-After), 5xx, timeouts and connection
+ * resets. JSON-RPC errors that mean "range too large" surface as {@link RpcRangeError} so the
+ * sync can shrink its range instead of retrying the same request forever.
+ */
+
+export class RpcError extends Error {
+  override name = 'RpcError';
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly retryable = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The node refused a log query for its size (too many blocks or results). */
+export class RpcRangeError extends RpcError {
+  override name = 'RpcRangeError';
+}
+
+export interface RpcClientOptions {
+  url: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Base of the exponential backoff. */
+  backoffMs?: number;
+  /** Longest single wait, including a server's Retry-After. */
+  maxBackoffMs?: number;
+  fetch?: typeof fetch;
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RpcRequest {
+  method: string;
+  params: unknown[];
+}
+
+export interface RpcClient {
+  request<T>(method: string, params: unknown[]): Promise<T>;
+  /** Sends the requests in one HTTP batch; results in request order. */
+  batch<T>(requests: RpcRequest[]): Promise<T[]>;
+}
+
+const rangeErrorPatterns = [
+  /range/i,
+  /too many/i,
+  /limit exceeded/i,
+  /response size/i,
+  /query returned more than/i,
+  /block range/i,
+  /exceed/i,
+];
+
+interface JsonRpcResponse {
+  id: number;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+export function createRpcClient(options: RpcClientOptions): RpcClient {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const maxRetries = options.maxRetries ?? 8;
+  const backoffMs = options.backoffMs ?? 200;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  const doFetch = options.fetch ?? fetch;
+  const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
+  let nextId = 1;
+
+  async function post(body: unknown): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      let delay = Math.min(maxBackoffMs, backoffMs * 2 ** attempt);
+      let reason: string;
+      try {
+        const response = await doFetch(options.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        if (response.ok) {
+          const text = await response.text();
+          try {
+            return JSON.parse(text);
+          } catch {
+            reason = 'malformed JSON response';
+          }
+        } else if (response.status === 429 || response.status >= 500) {
+          reason = `HTTP ${response.status}`;
+          const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+          if (retryAfter !== undefined) delay = Math.min(maxBackoffMs, retryAfter);
+          await response.body?.cancel().catch(() => {});
+        } else {
+          const text = await response.text().catch(() => '');
+          // Some providers answer an oversized range with 400/413 rather than a JSON-RPC error.
+          if (rangeErrorPatterns.some((p) => p.test(text)))
+            throw new RpcRangeError(`HTTP ${response.status}: ${text.slice(0, 200)}`);
+          throw new RpcError(`HTTP ${response.status}: ${text.slice(0, 200)}`, response.status);
+        }
+      } catch (error) {
+        if (error instanceof RpcError) throw error;
+        reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      }
+      if (attempt >= maxRetries)
+        throw new RpcError(`RPC failed after ${attempt + 1} attempts: ${reason}`, undefined, true);
+      options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason });
+      await sleep(delay);
+    }
+  }
+
+  function unwrap<T>(response: JsonRpcResponse | undefined, method: string): T {
+    if (!response) throw new RpcError(`no response for ${method}`, undefined, true);
+    if (response.error) {
+      const { code, message } = response.error;
+      if (method === 'eth_getLogs' && rangeErrorPatterns.some((p) => p.test(message)))
+        throw new RpcRangeError(message, code);
+      throw new RpcError(`${method}: ${message}`, code, code === -32603 || code === -32000);
+    }
+    return response.result as T;
+  }
+
+  return {
+    async request<T>(method: string, params: unknown[]): Promise<T> {
+      const id = nextId++;
+      const response = (await post({ jsonrpc: '2.0', id, method, params })) as JsonRpcResponse;
+      return unwrap<T>(response, method);
+    },
+    async batch<T>(requests: RpcRequest[]): Promise<T[]> {
+      if (requests.length === 0) return [];
+      const firstId = nextId;
+      nextId += requests.length;
+      const body = requests.map((r, i) => ({
+        jsonrpc: '2.0',
+        id: firstId + i,
+        method: r.method,
+        params: r.params,
+      }));
+      const responses = (await post(body)) as JsonRpcResponse[] | JsonRpcResponse;
+      if (!Array.isArray(responses))
+        throw new RpcError(
+          `batch answered with a single response: ${JSON.stringify(responses).slice(0, 200)}`,
+          undefined,
+          true,
+        );
+      const byId = new Map(responses.map((r) => [r.id, r]));
+      return requests.map((r, i) => unwrap<T>(byId.get(firstId + i), r.method));
+    },
+  };
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
