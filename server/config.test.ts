@@ -71,6 +71,8 @@ describe('parseConfig', () => {
       factoryAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
       startBlock: 123n,
       finalityDepth: 12,
+      maxRange: 50_000,
+      pollIntervalMs: 1_000,
     });
   });
 

@@ -68,6 +68,8 @@ const envSchema = z.object({
   START_BLOCK: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a non-negative integer').optional()),
   DEPLOYMENT_MANIFEST: optionalText,
   FINALITY_DEPTH: nonNegativeInt(64),
+  INDEXER_MAX_RANGE: nonNegativeInt(50_000).pipe(z.number().min(1, 'must be at least 1')),
+  INDEXER_POLL_MS: nonNegativeInt(1_000),
   DEVNET_PORT: nonNegativeInt(8545).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   OBJECTS_DIR: optionalText,
   S3_BUCKET: optionalText,
@@ -94,6 +96,9 @@ export interface ChainConfig {
   factoryAddress: `0x${string}`;
   startBlock: bigint;
   finalityDepth: number;
+  /** Largest eth_getLogs block range the indexer grows to. */
+  maxRange: number;
+  pollIntervalMs: number;
 }
 
 export type ObjectStoreConfig =
@@ -183,6 +188,8 @@ export function parseConfig(
         factoryAddress: e.FACTORY_ADDRESS as `0x${string}`,
         startBlock: BigInt(e.START_BLOCK as string),
         finalityDepth: e.FINALITY_DEPTH,
+        maxRange: e.INDEXER_MAX_RANGE,
+        pollIntervalMs: e.INDEXER_POLL_MS,
       };
     }
   } else {
@@ -196,6 +203,8 @@ export function parseConfig(
           factoryAddress: manifest.value.contracts.factory,
           startBlock: BigInt(manifest.value.startBlock),
           finalityDepth: e.FINALITY_DEPTH,
+          maxRange: e.INDEXER_MAX_RANGE,
+          pollIntervalMs: e.INDEXER_POLL_MS,
         };
       } else {
         problems.push({

@@ -53,12 +53,12 @@ export interface IndexerStatus {
  */
 export function createIndexer(options: IndexerOptions) {
   const { db, rpc, chain, logger } = options;
-  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
-  const maxRange = options.maxRange ?? 50_000;
+  const pollIntervalMs = options.pollIntervalMs ?? chain.pollIntervalMs;
+  const maxRange = options.maxRange ?? chain.maxRange;
   const targetLogs = options.targetLogsPerBatch ?? 20_000;
   const progressIntervalMs = options.progressIntervalMs ?? 2_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
-  let range = options.initialRange ?? 2_000;
+  let range = Math.min(options.initialRange ?? 2_000, maxRange);
   let context: ProjectionContext | undefined;
   const tokens = new Set<string>();
   const pools = new Map<string, string>();
@@ -153,14 +153,14 @@ export function createIndexer(options: IndexerOptions) {
    * One step: index the next range, or detect a reorg at the tip, or report that the index is
    * at the head. Returns whether the index has caught up with the chain head.
    */
-  async function step(): Promise<{ caughtUp: boolean }> {
+  async function step(): Promise<{ caughtUp: boolean; idle?: boolean }> {
     context ??= await loadContext();
     if (status.batches === 0 && tokens.size === 0) await loadKnownAddresses();
     const head = Number.parseInt(await rpc.request<string>('eth_blockNumber', []), 16);
     if (head < highestHead) {
       // A lagging node behind a load balancer: its head is not news, and not a reorg.
       logger.warn({ head, highestHead }, 'RPC head moved backwards; waiting for it to catch up');
-      return { caughtUp: true };
+      return { caughtUp: false, idle: true };
     }
     highestHead = head;
     status.head = head;
@@ -223,7 +223,9 @@ export function createIndexer(options: IndexerOptions) {
     /** Indexes until the checkpoint reaches the current head. */
     async syncToHead(): Promise<void> {
       for (;;) {
-        if ((await step()).caughtUp) {
+        const result = await step();
+        if (result.idle) await sleep(Math.min(pollIntervalMs, 100));
+        if (result.caughtUp) {
           // Confirm: one more step sees no new blocks and no reorg at the tip.
           if ((await step()).caughtUp) return;
         }
@@ -234,9 +236,9 @@ export function createIndexer(options: IndexerOptions) {
       let failures = 0;
       while (!signal.aborted) {
         try {
-          const { caughtUp } = await step();
+          const { caughtUp, idle } = await step();
           failures = 0;
-          if (caughtUp) await sleep(pollIntervalMs);
+          if (caughtUp || idle) await sleep(pollIntervalMs);
         } catch (error) {
           if (error instanceof Error && error.name === 'ReorgTooDeepError') throw error;
           failures++;

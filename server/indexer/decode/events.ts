@@ -115,7 +115,7 @@ function wordString(data: string, index: number): string {
   const start = 2 + offset * 2;
   const length = Number(BigInt(`0x${data.slice(start, start + 64)}`));
   const bytes = Buffer.from(data.slice(start + 64, start + 64 + length * 2), 'hex');
-  return bytes.toString('utf8').replace(/\u0000/g, '\uFFFD');
+  return bytes.toString('utf8').replaceAll('\u0000', '\uFFFD');
 }
 
 function provenance(log: RawLog): Provenance {

@@ -231,7 +231,9 @@ export function foldTrade(
   }
   return {
     ...candle,
+    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.max cannot compare
     high: trade.price > candle.high ? trade.price : candle.high,
+    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min cannot compare
     low: trade.price < candle.low ? trade.price : candle.low,
     close: trade.price,
     volume: candle.volume + trade.volume,

@@ -161,11 +161,11 @@ export async function rollbackTo(
         where address = any(${textArray(affected)})`);
       await t.execute(sql`
         update balances b set kind = case
-            when b.wallet = t.curve_address then ${balanceKind.curve}
-            when b.wallet = t.pool_address then ${balanceKind.pool}
-            when b.wallet = ${BURN_ADDRESS} then ${balanceKind.burn}
-            when b.wallet = ${context.graduator} or b.wallet = ${context.factory} then ${balanceKind.launchpad}
-            else ${balanceKind.holder} end
+            when b.wallet = t.curve_address then ${balanceKind.curve}::int
+            when b.wallet = t.pool_address then ${balanceKind.pool}::int
+            when b.wallet = ${BURN_ADDRESS} then ${balanceKind.burn}::int
+            when b.wallet = ${context.graduator} or b.wallet = ${context.factory} then ${balanceKind.launchpad}::int
+            else ${balanceKind.holder}::int end::smallint
           from tokens t where t.address = b.token_address and b.token_address = any(${textArray(affected)})`);
       await t.execute(sql`
         update tokens t set holders = (select count(*) from balances b

@@ -1,0 +1,60 @@
+/**
+ * `npm run indexer`: the indexer as its own process. With PostgreSQL it takes the leader lock
+ * first (a second instance waits as standby). With embedded PGlite it runs alone: PGlite allows
+ * one process per data directory, so do not run it beside `npm run serve` on the same DATA_DIR.
+ */
+
+import { ConfigError, getConfig } from '../server/config';
+import { openDatabase } from '../server/db/client';
+import { migrateDatabase } from '../server/db/migrate';
+import { createIndexer } from '../server/indexer/indexer';
+import { acquireLeadership, type Leadership } from '../server/indexer/leader';
+import { createRpcClient } from '../server/indexer/rpc/client';
+import { getLogger } from '../server/logger';
+
+let config: ReturnType<typeof getConfig>;
+try {
+  config = getConfig();
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+const logger = getLogger().child({ component: 'indexer' });
+const chain = config.chain;
+if (!chain) {
+  logger.error(
+    {},
+    `no chain configured: set RPC_URL, CHAIN_ID, FACTORY_ADDRESS and START_BLOCK, or run \`npm run devnet\` (manifest ${config.deploymentManifestPath})`,
+  );
+  process.exit(1);
+}
+
+const stop = new AbortController();
+process.on('SIGINT', () => stop.abort());
+process.on('SIGTERM', () => stop.abort());
+
+let leadership: Leadership | undefined;
+if (config.database.kind === 'postgres') {
+  leadership = await acquireLeadership(config.database.url, logger, stop.signal);
+  leadership.lost.addEventListener('abort', () => stop.abort());
+}
+const handle = await openDatabase(config.database, { max: 4, applicationName: 'launchdex-indexer' });
+await migrateDatabase(handle);
+const rpc = createRpcClient({
+  url: chain.rpcUrl,
+  onRetry: ({ attempt, delayMs, reason }) => logger.warn({ attempt, delayMs, reason }, 'RPC retry'),
+});
+const indexer = createIndexer({ db: handle.db, rpc, chain, logger });
+logger.info(
+  { rpc: chain.rpcUrl, factory: chain.factoryAddress, startBlock: Number(chain.startBlock) },
+  'indexer starting',
+);
+try {
+  await indexer.run(stop.signal);
+} catch (error) {
+  logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'indexer halted');
+  process.exitCode = 1;
+} finally {
+  await handle.close().catch(() => {});
+  await leadership?.release();
+}

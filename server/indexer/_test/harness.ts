@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import type { TestChain } from '../../_test/chain';
+import type { ChainConfig } from '../../config';
+import { type Database, selectRows } from '../../db/client';
+import { createIndexer, type IndexerLogger } from '../indexer';
+import { createRpcClient, type RpcClientOptions } from '../rpc/client';
+
+export const silentLogger: IndexerLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+export function chainConfigFor(chain: TestChain, overrides: Partial<ChainConfig> = {}): ChainConfig {
+  return {
+    rpcUrl: chain.anvil.rpcUrl,
+    chainId: 31337,
+    factoryAddress: chain.deployment.contracts.factory,
+    startBlock: BigInt(chain.deployment.startBlock),
+    finalityDepth: 64,
+    maxRange: 50_000,
+    pollIntervalMs: 50,
+    ...overrides,
+  };
+}
+
+/** Indexes `chain` into `db` until the checkpoint reaches the head. */
+export async function indexToHead(
+  db: Database,
+  chain: TestChain,
+  options: { rpc?: Partial<RpcClientOptions>; chain?: Partial<ChainConfig>; initialRange?: number } = {},
+) {
+  const config = chainConfigFor(chain, options.chain);
+  const indexer = createIndexer({
+    db,
+    rpc: createRpcClient({ url: config.rpcUrl, ...options.rpc }),
+    chain: config,
+    logger: silentLogger,
+    initialRange: options.initialRange,
+  });
+  await indexer.syncToHead();
+  return indexer;
+}
+
+/**
+ * Every chain-derived table, rows sorted, values as text: two databases holding the same
+ * projections dump identically. Bookkeeping (recent block hashes, timestamps of writes) is left
+ * out; the checkpoint's block and hash are in.
+ */
+export async function dumpProjections(db: Database): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, string> = {
+    tokens: 'select * from tokens order by address',
+    token_search_terms: 'select * from token_search_terms order by token_address, term, kind',
+    trades: 'select * from trades order by block_number, log_index',
+    chain_events: 'select * from chain_events order by block_number, log_index',
+    balances: 'select * from balances order by token_address, wallet',
+    candles: 'select * from candles order by token_address, interval_seconds, bucket_start',
+    creators: 'select * from creators order by address',
+    checkpoint: 'select indexed_through_block, block_hash, block_timestamp from indexer_checkpoint',
+  };
+  const dump: Record<string, unknown[]> = {};
+  for (const [name, query] of Object.entries(tables)) {
+    const rows = await selectRows<Record<string, unknown>>(db, sql.raw(query));
+    dump[name] = rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([k, v]) => [
+          k,
+          v === null ? null : typeof v === 'object' ? JSON.stringify(v) : String(v),
+        ]),
+      ),
+    );
+  }
+  return dump;
+}

@@ -1,0 +1,224 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../_test/chain';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import type { Ledger } from '../chain/simulator/ledger';
+import { createSimulator } from '../chain/simulator/simulator';
+import { type DatabaseHandle, selectRows } from '../db/client';
+import { expectedFromLedger } from './_test/expected-from-ledger';
+import { dumpProjections, indexToHead } from './_test/harness';
+import { applyBatch, readCheckpoint } from './project/apply-batch';
+import { createRpcClient } from './rpc/client';
+import { fetchRange } from './sync/fetch-range';
+
+const backends = await availableBackends();
+let chain: TestChain;
+let ledger: Ledger;
+
+beforeAll(async () => {
+  chain = await startTestChain({ genesisTimestamp: 1_767_225_600 });
+  const simulator = createSimulator({
+    client: chain.client,
+    deployment: chain.deployment,
+    seed: 11,
+    advanceTime: true,
+  });
+  ledger = await simulator.runFixture({ launches: 30, actions: 350 });
+}, 120_000);
+
+afterAll(async () => {
+  await chain?.stop();
+});
+
+type Row = Record<string, string | number | null>;
+
+describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    handle = await database.open();
+    // Small ranges: many batches, so state carried across batch boundaries is exercised too.
+    await indexToHead(handle.db, chain, { initialRange: 7, chain: { maxRange: 40 } });
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
+
+  it('indexes every launch, trade, graduation and swap of the ledger', async () => {
+    expect(ledger.summary.graduations).toBeGreaterThanOrEqual(2);
+    expect(ledger.summary.dexSwaps).toBeGreaterThan(0);
+    const head = await chain.client.getBlock();
+    const checkpoint = await readCheckpoint(handle.db);
+    expect(checkpoint?.indexedThroughBlock).toBe(Number(head.number));
+    expect(checkpoint?.blockHash).toBe(head.hash);
+  });
+
+  it('trades equal the ledger, field by field, in chain order (amounts normalized to 18 decimals)', async () => {
+    const expected = expectedFromLedger(ledger, Number((await chain.client.getBlock()).timestamp));
+    const rows = await selectRows<Row>(
+      handle.db,
+      sql`select block_number, log_index, token_address, trader, side, source, token_amount, reserve_amount, curve_value, protocol_fee, creator_fee, price from trades order by block_number, log_index`,
+    );
+    expect(rows.map((r) => Object.values(r).map(String).join('|'))).toEqual(expected.trades);
+    expect(expected.trades.some((t) => t.includes('|dex_v3|'))).toBe(true);
+  });
+
+  it('balances equal a replay of the ledger transfers; zero balances have no row', async () => {
+    const expected = expectedFromLedger(ledger, 0);
+    const rows = await selectRows<Row>(
+      handle.db,
+      sql`select token_address, wallet, balance::text as balance from balances`,
+    );
+    const actual = new Map(rows.map((r) => [`${r.token_address}:${r.wallet}`, BigInt(r.balance as string)]));
+    expect(actual).toEqual(expected.balances);
+  });
+
+  it('candles of every interval equal the ledger trades bucketed independently', async () => {
+    const expected = expectedFromLedger(ledger, 0);
+    const rows = await selectRows<Row>(
+      handle.db,
+      sql`select token_address, interval_seconds, bucket_start, open::text, high::text, low::text, close::text, volume::text, trades from candles`,
+    );
+    const actual = new Map(
+      rows.map((r) => [
+        `${r.token_address}:${r.interval_seconds}:${r.bucket_start}`,
+        {
+          open: BigInt(r.open as string),
+          high: BigInt(r.high as string),
+          low: BigInt(r.low as string),
+          close: BigInt(r.close as string),
+          volume: BigInt(r.volume as string),
+          trades: Number(r.trades),
+        },
+      ]),
+    );
+    expect(actual).toEqual(expected.candles);
+    expect(new Set(rows.map((r) => Number(r.interval_seconds)))).toEqual(
+      new Set([60, 300, 900, 3600, 14400, 86400, 604800]),
+    );
+  });
+
+  it('token metrics, lifecycle, holders and 24 h window equal the ledger at the indexed head', async () => {
+    const expected = expectedFromLedger(ledger, Number((await chain.client.getBlock()).timestamp));
+    const rows = await selectRows<Row>(
+      handle.db,
+      sql`select address, lifecycle, pool_address, current_price::text, market_cap::text, fully_diluted_value::text, trade_count,
+                 total_volume::text, last_trade_at, holders, volume_24h::text, trades_24h, traders_24h, trending_score, progress_bps from tokens`,
+    );
+    expect(rows).toHaveLength(expected.tokens.size);
+    for (const row of rows) {
+      const want = expected.tokens.get(String(row.address));
+      expect(want, String(row.address)).toBeDefined();
+      if (!want) continue;
+      expect({
+        lifecycle: row.lifecycle,
+        pool: row.pool_address,
+        currentPrice: BigInt(row.current_price as string),
+        marketCap: BigInt(row.market_cap as string),
+        fdv: BigInt(row.fully_diluted_value as string),
+        tradeCount: Number(row.trade_count),
+        totalVolume: BigInt(row.total_volume as string),
+        lastTradeAt: row.last_trade_at === null ? null : Number(row.last_trade_at),
+        holders: Number(row.holders),
+        volume24h: BigInt(row.volume_24h as string),
+        trades24h: Number(row.trades_24h),
+        traders24h: Number(row.traders_24h),
+        trendingScore: Number(row.trending_score),
+        progressBps: Number(row.progress_bps),
+      }).toEqual({ ...want, trendingScore: expect.closeTo(want.trendingScore, 9) });
+    }
+  });
+
+  it('creators aggregate launches, graduations and volume', async () => {
+    const expected = expectedFromLedger(ledger, 0);
+    const rows = await selectRows<Row>(
+      handle.db,
+      sql`select address, tokens_launched, tokens_graduated, total_volume::text from creators`,
+    );
+    const actual = new Map(
+      rows.map((r) => [
+        String(r.address),
+        {
+          launched: Number(r.tokens_launched),
+          graduated: Number(r.tokens_graduated),
+          volume: BigInt(r.total_volume as string),
+        },
+      ]),
+    );
+    expect(actual).toEqual(expected.creators);
+  });
+
+  it('every decoded event is in chain_events with provenance', async () => {
+    const launchpadLogs = ledger.actions.flatMap((a) =>
+      a.logs
+        .filter((l) => ['TokenLaunched', 'Trade', 'Graduated', 'Swap'].includes(l.eventName))
+        .map((l) => `${a.blockNumber}:${l.logIndex}`),
+    );
+    const rows = await selectRows<Row>(
+      handle.db,
+      sql`select block_number, log_index, kind, transaction_hash, block_hash from chain_events where kind <> 'transfer'`,
+    );
+    expect(rows.map((r) => `${r.block_number}:${r.log_index}`).sort()).toEqual(launchpadLogs.sort());
+    for (const row of rows) {
+      expect(row.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(row.block_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+  });
+
+  it('indexing the same range twice changes nothing', async () => {
+    const before = await dumpProjections(handle.db);
+    const rpc = createRpcClient({ url: chain.anvil.rpcUrl });
+    const head = Number(await chain.client.getBlockNumber());
+    const tokens = new Set(
+      (await selectRows<{ address: string }>(handle.db, sql`select address from tokens`)).map(
+        (r) => r.address,
+      ),
+    );
+    const range = await fetchRange(rpc, chain.deployment.startBlock, head, {
+      factory: chain.deployment.contracts.factory.toLowerCase(),
+      tokens,
+      pools: new Set(),
+    });
+    const result = await applyBatch(
+      handle.db,
+      {
+        chainId: 31337,
+        factory: chain.deployment.contracts.factory.toLowerCase(),
+        graduator: chain.deployment.contracts.graduator.toLowerCase(),
+        stable: chain.deployment.contracts.stable.toLowerCase(),
+        startBlock: chain.deployment.startBlock,
+        finalityDepth: 64,
+      },
+      range,
+      new Map(),
+    );
+    expect(result.skipped).toBe(true);
+    await indexToHead(handle.db, chain);
+    expect(await dumpProjections(handle.db)).toEqual(before);
+  });
+});
+
+describe('indexer batch size does not change the result', () => {
+  it('one big range and many small ranges give identical projections', async () => {
+    const [backend] = backends;
+    if (!backend) throw new Error('no backend');
+    const big = await createTestDatabase(backend);
+    const small = await createTestDatabase(backend);
+    const a = await big.open();
+    const b = await small.open();
+    try {
+      await indexToHead(a.db, chain, { initialRange: 50_000 });
+      await indexToHead(b.db, chain, { initialRange: 3, chain: { maxRange: 3 } });
+      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
+    } finally {
+      await a.close();
+      await b.close();
+      await big.drop();
+      await small.drop();
+    }
+  });
+});
