@@ -13,6 +13,7 @@ export const contractNames = [
   'LaunchFactory',
   'Graduator',
   'DevSwapRouter',
+  'BenchSpammer',
 ] as const;
 export type ContractName = (typeof contractNames)[number];
 

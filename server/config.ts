@@ -68,6 +68,10 @@ const envSchema = z.object({
   START_BLOCK: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a non-negative integer').optional()),
   DEPLOYMENT_MANIFEST: optionalText,
   FINALITY_DEPTH: nonNegativeInt(64),
+  INDEXER_MODE: z
+    .enum(['auto', 'embedded', 'off'], { error: 'must be auto, embedded or off' })
+    .optional()
+    .default('auto'),
   INDEXER_MAX_RANGE: nonNegativeInt(50_000).pipe(z.number().min(1, 'must be at least 1')),
   INDEXER_POLL_MS: nonNegativeInt(1_000),
   DEVNET_PORT: nonNegativeInt(8545).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
@@ -125,6 +129,11 @@ export interface Config {
   /** Loopback port of the local anvil devnet that `npm run devnet` / `npm start` run. */
   devnetPort: number;
   objects: ObjectStoreConfig;
+  /**
+   * Whether the web process runs the indexer itself: `auto` does so on embedded PGlite (one
+   * process may open it) and leaves PostgreSQL deployments to `npm run indexer`.
+   */
+  embeddedIndexer: boolean;
   redisUrl: string | undefined;
   port: number;
   host: string;
@@ -248,6 +257,7 @@ export function parseConfig(
     deploymentManifestPath,
     devnetPort: e.DEVNET_PORT,
     objects,
+    embeddedIndexer: e.INDEXER_MODE === 'embedded' || (e.INDEXER_MODE === 'auto' && !e.DATABASE_URL),
     redisUrl: e.REDIS_URL,
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',

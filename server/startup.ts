@@ -1,14 +1,48 @@
 import { ConfigError, getConfig } from './config';
 import { getDatabase } from './db';
+import { createIndexer, type Indexer } from './indexer/indexer';
+import { createRpcClient } from './indexer/rpc/client';
+import { getLogger } from './logger';
+
+const slot = globalThis as typeof globalThis & { __launchdexIndexer?: Indexer };
+
+/** The indexer running inside this web process, if any (for health and metrics). */
+export function embeddedIndexer(): Indexer | undefined {
+  return slot.__launchdexIndexer;
+}
 
 /**
  * Validates the configuration and opens + migrates the database before the first request, so a
  * bad setting or an unreachable database fails start-up loudly instead of failing every request.
+ * On embedded PGlite it also starts the indexer here: PGlite admits one process per data
+ * directory, so the indexer cannot be a process of its own.
  */
 export async function startServerProcess(): Promise<void> {
+  let config: ReturnType<typeof getConfig>;
   try {
-    const config = getConfig();
-    await getDatabase(config);
+    config = getConfig();
+    const handle = await getDatabase(config);
+    const chain = config.chain;
+    if (config.embeddedIndexer && chain && !slot.__launchdexIndexer) {
+      const logger = getLogger().child({ component: 'indexer' });
+      const indexer = createIndexer({
+        db: handle.db,
+        rpc: createRpcClient({ url: chain.rpcUrl, onRetry: (info) => logger.warn(info, 'RPC retry') }),
+        chain,
+        logger,
+      });
+      slot.__launchdexIndexer = indexer;
+      const stop = new AbortController();
+      process.once('SIGTERM', () => stop.abort());
+      process.once('SIGINT', () => stop.abort());
+      logger.info({ rpc: chain.rpcUrl, factory: chain.factoryAddress }, 'embedded indexer starting');
+      indexer.run(stop.signal).catch((error: unknown) => {
+        logger.fatal(
+          { err: error instanceof Error ? error.message : String(error) },
+          'embedded indexer halted',
+        );
+      });
+    }
   } catch (error) {
     console.error(
       error instanceof ConfigError

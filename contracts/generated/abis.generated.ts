@@ -2362,6 +2362,64 @@ export const devSwapRouterAbi = [
   }
 ] as const;
 
+export const benchSpammerAbi = [
+  {
+    "inputs": [
+      {
+        "internalType": "contract BondingCurve",
+        "name": "curve",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "count",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "valueEach",
+        "type": "uint256"
+      }
+    ],
+    "name": "buys",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "contract IERC20",
+        "name": "token",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "count",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amountEach",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "salt",
+        "type": "uint256"
+      }
+    ],
+    "name": "scatter",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "stateMutability": "payable",
+    "type": "receive"
+  }
+] as const;
+
 export const uniswapV3FactoryAbi = [
   {
     "inputs": [],

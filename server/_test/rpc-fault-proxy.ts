@@ -84,15 +84,13 @@ export async function startFaultProxy(upstream: string, rates: FaultRates, seed 
       const span = Number.parseInt(params[0].toBlock, 16) - Number.parseInt(params[0].fromBlock, 16) + 1;
       if (span > rates.maxLogRange) {
         counts.rangeRefused++;
-        response
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              id,
-              error: { code: -32005, message: `block range exceeds ${rates.maxLogRange}` },
-            }),
-          );
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32005, message: `block range exceeds ${rates.maxLogRange}` },
+          }),
+        );
         return;
       }
     }

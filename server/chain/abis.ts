@@ -1,4 +1,5 @@
 export {
+  benchSpammerAbi,
   bondingCurveAbi,
   devSwapRouterAbi,
   graduatorAbi,

@@ -31,7 +31,8 @@ export interface StartAnvilParameters {
   stateFile?: string;
   /** Unix seconds of the genesis block; fixes block times for deterministic fixtures. */
   genesisTimestamp?: number;
-  silent?: boolean;
+  /** Block gas limit; benchmarks raise it to pack thousands of events into one transaction. */
+  gasLimit?: bigint;
 }
 
 export interface AnvilProcess {

@@ -43,9 +43,9 @@ function spawnIndexer(database: TestDatabase): ChildProcess {
       // Tiny ranges: hundreds of transactions, so a kill lands inside a batch, not between runs.
       INDEXER_MAX_RANGE: '2',
       INDEXER_POLL_MS: '50',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'info',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
 }
 
@@ -61,7 +61,16 @@ describe(`indexer crash safety (${backend})`, () => {
       for (let kill = 0; kill < 5; kill++) {
         const child = spawnIndexer(database);
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        await new Promise((resolve) => setTimeout(resolve, random.int(1_500, 3_000)));
+        // Start-up time varies with machine load; the clock starts once the indexer runs.
+        await new Promise<void>((resolve) => {
+          let output = '';
+          child.stdout?.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            if (output.includes('indexer starting')) resolve();
+          });
+          child.once('exit', () => resolve());
+        });
+        await new Promise((resolve) => setTimeout(resolve, random.int(200, 1_200)));
         child.kill('SIGKILL');
         await exited;
         const handle = await database.open();

@@ -12,7 +12,7 @@ import {
 import { findCommonAncestor } from './reorg/find-ancestor';
 import { rollbackTo } from './reorg/rollback';
 import { type RpcClient, RpcRangeError } from './rpc/client';
-import { fetchHeaders, fetchRange, RangeInconsistentError } from './sync/fetch-range';
+import { fetchHeaders, fetchRange, type RangeData, RangeInconsistentError } from './sync/fetch-range';
 
 export interface IndexerLogger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -43,6 +43,9 @@ export interface IndexerStatus {
   events: number;
   batches: number;
   reorgs: number;
+  /** Cumulative milliseconds spent fetching from the RPC and projecting into the database. */
+  fetchMs: number;
+  projectMs: number;
 }
 
 /**
@@ -63,7 +66,16 @@ export function createIndexer(options: IndexerOptions) {
   const tokens = new Set<string>();
   const pools = new Map<string, string>();
   let highestHead = 0;
-  const status: IndexerStatus = { indexedThroughBlock: null, head: null, events: 0, batches: 0, reorgs: 0 };
+  let prefetched: { from: number; to: number; data: Promise<RangeData> } | undefined;
+  const status: IndexerStatus = {
+    indexedThroughBlock: null,
+    head: null,
+    events: 0,
+    batches: 0,
+    reorgs: 0,
+    fetchMs: 0,
+    projectMs: 0,
+  };
   const progress = { startedAt: Date.now(), lastAt: 0, startBlock: 0, events: 0 };
 
   async function call<T>(to: string, data: string): Promise<T> {
@@ -116,6 +128,7 @@ export function createIndexer(options: IndexerOptions) {
   async function handleReorg(checkpoint: number) {
     const ctx = context as ProjectionContext;
     const ancestor = await findCommonAncestor(db, rpc, checkpoint, ctx.finalityDepth);
+    prefetched = undefined;
     const result = await rollbackTo(db, ancestor, ctx);
     status.reorgs++;
     logger.warn(
@@ -176,14 +189,22 @@ export function createIndexer(options: IndexerOptions) {
       }
       return { caughtUp: true };
     }
-    const to = Math.min(head, next + range - 1);
-    let data: Awaited<ReturnType<typeof fetchRange>>;
+    let to = Math.min(head, next + range - 1);
+    let data: RangeData;
+    const fetchStarted = performance.now();
     try {
-      data = await fetchRange(rpc, next, to, {
-        factory: context.factory,
-        tokens,
-        pools: new Set(pools.keys()),
-      });
+      const ahead = prefetched?.from === next ? prefetched : undefined;
+      prefetched = undefined;
+      if (ahead) {
+        to = ahead.to;
+        data = await ahead.data;
+      } else {
+        data = await fetchRange(rpc, next, to, {
+          factory: context.factory,
+          tokens,
+          pools: new Set(pools.keys()),
+        });
+      }
     } catch (error) {
       if (error instanceof RpcRangeError) {
         range = Math.max(1, Math.floor(range / 2));
@@ -196,8 +217,29 @@ export function createIndexer(options: IndexerOptions) {
       }
       throw error;
     }
+    if (to < head) {
+      // Fetch the next range while this one is projected: RPC and database work overlap.
+      const nextTokens = new Set(tokens);
+      const nextPools = new Set(pools.keys());
+      for (const event of data.events) {
+        if (event.type === 'launch') nextTokens.add(event.token);
+        if (event.type === 'graduation') nextPools.add(event.pool);
+      }
+      const from = to + 1;
+      const until = Math.min(head, from + range - 1);
+      const ahead = fetchRange(rpc, from, until, {
+        factory: context.factory,
+        tokens: nextTokens,
+        pools: nextPools,
+      });
+      ahead.catch(() => {});
+      prefetched = { from, to: until, data: ahead };
+    }
+    status.fetchMs += performance.now() - fetchStarted;
+    const projectStarted = performance.now();
     try {
       const result = await applyBatch(db, context, data, pools);
+      status.projectMs += performance.now() - projectStarted;
       for (const token of result.newTokens) tokens.add(token);
       for (const { pool, token } of result.newPools) pools.set(pool, token);
       status.events += result.events;
@@ -205,6 +247,7 @@ export function createIndexer(options: IndexerOptions) {
       status.batches++;
       status.indexedThroughBlock = to;
     } catch (error) {
+      prefetched = undefined;
       if (error instanceof ReorgDetectedError && checkpoint) {
         await handleReorg(checkpoint.indexedThroughBlock);
         return { caughtUp: false };

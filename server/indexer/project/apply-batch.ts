@@ -56,6 +56,19 @@ export interface BatchResult {
 
 const intervals = Object.values(candleIntervals);
 
+/** Cumulative milliseconds per projection phase in this process; the benchmark prints them. */
+export const projectionTimings: Record<string, number> = {};
+const insert: typeof bulkInsert = (db, table, ...rest) =>
+  timed(`write ${table}`, () => bulkInsert(db, table, ...rest));
+async function timed<T>(phase: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    projectionTimings[phase] = (projectionTimings[phase] ?? 0) + performance.now() - started;
+  }
+}
+
 export async function readCheckpoint(db: Database, lock = false): Promise<Checkpoint | undefined> {
   const rows = await selectRows<{
     indexed_through_block: string | number;
@@ -132,7 +145,7 @@ export async function applyBatch(
         event.type === 'swap' ? poolToken.get(event.pool) : event.type === 'launch' ? undefined : event.token;
       if (token && !launched.has(token)) touched.add(token);
     }
-    const states = await readTokenStates(t, [...touched]);
+    const states = await timed('read tokens', () => readTokenStates(t, [...touched]));
 
     const trades: Record<string, unknown>[] = [];
     const chainEvents: Record<string, unknown>[] = [];
@@ -266,9 +279,11 @@ export async function applyBatch(
     });
     const existingBalances = new Map<string, { balance: bigint; kind: number }>();
     if (balanceKeys.length > 0) {
-      const rows = await selectRows<{ token_address: string; wallet: string; balance: string; kind: number }>(
-        t,
-        sql`select b.token_address, b.wallet, b.balance::text as balance, b.kind from balances b join ${jsonRecordset(balanceKeys, { token_address: 'text', wallet: 'text' })} on b.token_address = x.token_address and b.wallet = x.wallet`,
+      const rows = await timed('read balances', () =>
+        selectRows<{ token_address: string; wallet: string; balance: string; kind: number }>(
+          t,
+          sql`select b.token_address, b.wallet, b.balance::text as balance, b.kind from balances b join ${jsonRecordset(balanceKeys, { token_address: 'text', wallet: 'text' })} on b.token_address = x.token_address and b.wallet = x.wallet`,
+        ),
       );
       for (const row of rows)
         existingBalances.set(`${row.token_address}:${row.wallet}`, {
@@ -341,7 +356,7 @@ export async function applyBatch(
 
     // Writes.
     if (newTokenStates.length > 0) {
-      await bulkInsert(
+      await insert(
         t,
         'tokens',
         {
@@ -391,7 +406,7 @@ export async function applyBatch(
         }),
         'on conflict (address) do nothing',
       );
-      await bulkInsert(
+      await insert(
         t,
         'token_search_terms',
         { term: 'text', token_address: 'text', kind: 'smallint' },
@@ -434,7 +449,7 @@ export async function applyBatch(
       log_index: 'integer',
       token_address: 'text',
     };
-    await bulkInsert(
+    await insert(
       t,
       'trades',
       {
@@ -449,17 +464,12 @@ export async function applyBatch(
         creator_fee: 'numeric',
         price: 'numeric',
       },
+      // No conflict clause: the checkpoint guard above makes a re-insert impossible, and if one
+      // happened anyway the primary key would fail the batch loudly instead of hiding it.
       trades,
-      'on conflict do nothing',
     );
-    await bulkInsert(
-      t,
-      'chain_events',
-      { ...provenanceColumns, kind: 'text', data: 'jsonb' },
-      chainEvents,
-      'on conflict do nothing',
-    );
-    await bulkInsert(
+    await insert(t, 'chain_events', { ...provenanceColumns, kind: 'text', data: 'jsonb' }, chainEvents);
+    await insert(
       t,
       'balances',
       { token_address: 'text', wallet: 'text', balance: 'numeric', kind: 'smallint' },
@@ -471,7 +481,7 @@ export async function applyBatch(
         sql`delete from balances b using ${jsonRecordset(deletions, { token_address: 'text', wallet: 'text' })} where b.token_address = x.token_address and b.wallet = x.wallet`,
       );
     }
-    await bulkInsert(
+    await insert(
       t,
       'candles',
       {
@@ -507,7 +517,7 @@ export async function applyBatch(
          low = excluded.low, close = excluded.close, volume = excluded.volume, trades = excluded.trades,
          last_block_number = excluded.last_block_number, last_log_index = excluded.last_log_index`,
     );
-    await bulkInsert(
+    await insert(
       t,
       'creators',
       {
@@ -535,13 +545,15 @@ export async function applyBatch(
 
     const head = headOf(range.to);
     const tradedTokens = [...new Set(trades.map((trade) => trade.token_address as string))];
-    await refreshWindowMetrics(t, {
-      headTimestamp: head.timestamp,
-      previousHeadTimestamp: checkpoint?.blockTimestamp ?? 0,
-      tokens: tradedTokens,
-    });
+    await timed('window metrics', () =>
+      refreshWindowMetrics(t, {
+        headTimestamp: head.timestamp,
+        previousHeadTimestamp: checkpoint?.blockTimestamp ?? 0,
+        tokens: tradedTokens,
+      }),
+    );
 
-    await bulkInsert(
+    await insert(
       t,
       'recent_blocks',
       { number: 'bigint', hash: 'text', parent_hash: 'text', timestamp: 'bigint' },

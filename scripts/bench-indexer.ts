@@ -1,0 +1,202 @@
+/**
+ * `npm run bench:indexer`: backfill throughput of the indexer into PostgreSQL.
+ *
+ * Builds a chain on a private anvil with 20 launches and, through a load-generator contract,
+ * ~130k launchpad events (curve buys: Trade + Transfer; scattered transfers to fresh wallets)
+ * after ~4k empty blocks, as a real chain has long stretches without launchpad events. Then indexes it from scratch
+ * into a fresh PostgreSQL database and reports events/s and blocks/s.
+ *
+ *   npm run bench:indexer [-- --postgres postgres://postgres@127.0.0.1:5432/postgres] [-- --scale 1]
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { type Address, encodeFunctionData } from 'viem';
+import { benchSpammerBytecode } from '../contracts/generated/bytecode.generated';
+import { freePort } from '../server/_test/app-server';
+import { benchSpammerAbi, launchTokenAbi } from '../server/chain/abis';
+import { startAnvil } from '../server/chain/anvil';
+import { createDevnetClient } from '../server/chain/clients';
+import { deployLaunchpad, type LaunchpadDeployment } from '../server/chain/deploy';
+import { createLaunchpadActions } from '../server/chain/launchpad-actions';
+import { openDatabase, selectRows } from '../server/db/client';
+import { migrateDatabase } from '../server/db/migrate';
+import { createIndexer } from '../server/indexer/indexer';
+import { projectionTimings } from '../server/indexer/project/apply-batch';
+import { createRpcClient } from '../server/indexer/rpc/client';
+
+const { values } = parseArgs({
+  options: {
+    postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    scale: { type: 'string', default: '1' },
+    rebuild: { type: 'boolean', default: false },
+  },
+});
+const scale = Number(values.scale);
+const ether = 10n ** 18n;
+const DEV: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+
+const cacheDir = path.resolve('.data/bench');
+const stateFile = path.join(cacheDir, `chain-scale${scale}.state.json`);
+const metaFile = path.join(cacheDir, `chain-scale${scale}.meta.json`);
+mkdirSync(cacheDir, { recursive: true });
+if (values.rebuild) {
+  rmSync(stateFile, { force: true });
+  rmSync(metaFile, { force: true });
+}
+const cached = existsSync(stateFile) && existsSync(metaFile);
+const anvil = await startAnvil({
+  port: await freePort(),
+  gasLimit: 100_000_000n,
+  genesisTimestamp: 1_767_225_600,
+  stateFile,
+});
+const client = createDevnetClient(31337, anvil.rpcUrl);
+let deployment: LaunchpadDeployment;
+let events: number;
+if (cached) {
+  const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as {
+    deployment: LaunchpadDeployment;
+    events: number;
+  };
+  deployment = meta.deployment;
+  events = meta.events;
+  console.log(
+    `▶ reusing the benchmark chain in ${path.relative(process.cwd(), stateFile)} (--rebuild to build anew)`,
+  );
+} else {
+  ({ deployment, events } = await buildChain());
+  writeFileSync(
+    metaFile,
+    JSON.stringify({ deployment, events }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+  );
+}
+const head = Number(await client.getBlockNumber());
+
+async function buildChain() {
+  console.log('▶ building the benchmark chain…');
+  const buildStarted = Date.now();
+  const deployment = await deployLaunchpad(client, DEV);
+  const actions = createLaunchpadActions(client, deployment);
+  const spammerHash = await client.deployContract({
+    abi: benchSpammerAbi,
+    bytecode: benchSpammerBytecode,
+    account: DEV,
+  });
+  const spammer = (await client.waitForTransactionReceipt({ hash: spammerHash })).contractAddress as Address;
+  const send = async (data: `0x${string}`, value = 0n) => {
+    const hash = await client.sendTransaction({ account: DEV, to: spammer, data, value, gas: 16_000_000n });
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    if (receipt.status !== 'success') throw new Error(`load transaction ${hash} reverted`);
+    return receipt.logs.length;
+  };
+  // A stretch of empty blocks, as real chains have between launchpad events. anvil's cost per
+  // mined block grows with chain length, so 4k (in small calls) is what stays quick to build.
+  for (let i = 0; i < 40; i++) await client.test.mine({ blocks: 100 });
+  let events = 0;
+  const launches = Math.round(20 * scale);
+  for (let i = 0; i < launches; i++) {
+    const { token, curve, receipt } = await actions.launch({
+      creator: DEV,
+      name: `Bench Token ${i}`,
+      symbol: `BENCH${i}`,
+      supply: 1_000_000_000n * ether,
+      metadataHash: `0x${(i + 1).toString(16).padStart(64, '0')}`,
+      firstBuy: ether,
+    });
+    events += receipt.logs.length;
+    // One transaction may use at most 2^24 gas (EIP-7825): ~150 buys or ~350 transfers to new wallets.
+    for (let b = 0; b < 6; b++) {
+      const data = encodeFunctionData({
+        abi: benchSpammerAbi,
+        functionName: 'buys',
+        args: [curve, 150n, ether / 1000n],
+      });
+      events += await send(data, (150n * ether) / 1000n);
+      await client.test.increaseTime({ seconds: 300 });
+    }
+    const held = await client.readContract({
+      address: token,
+      abi: launchTokenAbi,
+      functionName: 'balanceOf',
+      args: [spammer],
+    });
+    for (let s = 0; s < 13; s++) {
+      const data = encodeFunctionData({
+        abi: benchSpammerAbi,
+        functionName: 'scatter',
+        args: [token, 350n, held / 5000n, BigInt(i * 100 + s)],
+      });
+      events += await send(data);
+      await client.test.increaseTime({ seconds: 600 });
+    }
+    if ((i + 1) % 5 === 0) console.log(`  ${i + 1}/${launches} tokens, ${events} events`);
+  }
+  console.log(`  chain built in ${((Date.now() - buildStarted) / 1000).toFixed(1)}s: ${events} logs`);
+  return { deployment, events };
+}
+
+const admin = postgres(values.postgres, { max: 1, onnotice: () => {} });
+const dbName = `launchdex_bench_${process.pid}`;
+await admin.unsafe(`create database ${dbName}`);
+const url = new URL(values.postgres);
+url.pathname = `/${dbName}`;
+const handle = await openDatabase({ kind: 'postgres', url: url.toString() }, { max: 4 });
+try {
+  await migrateDatabase(handle);
+  const [version] = await selectRows<{ server_version: string }>(handle.db, sql`show server_version`);
+  const logger = {
+    info: (_: Record<string, unknown>, message: string) => console.log(`  ${message}`),
+    warn: (_: Record<string, unknown>, message: string) => console.log(`  warn: ${message}`),
+    error: (_: Record<string, unknown>, message: string) => console.log(`  error: ${message}`),
+  };
+  const indexer = createIndexer({
+    db: handle.db,
+    rpc: createRpcClient({ url: anvil.rpcUrl }),
+    chain: {
+      rpcUrl: anvil.rpcUrl,
+      chainId: 31337,
+      factoryAddress: deployment.contracts.factory,
+      startBlock: BigInt(deployment.startBlock),
+      finalityDepth: 64,
+      maxRange: 50_000,
+      pollIntervalMs: 100,
+    },
+    logger,
+    progressIntervalMs: 1_000,
+  });
+  console.log('▶ indexing from scratch into PostgreSQL…');
+  const started = performance.now();
+  await indexer.syncToHead();
+  const seconds = (performance.now() - started) / 1000;
+  const blocks = head - deployment.startBlock + 1;
+  const counts = await selectRows<Record<string, string>>(
+    handle.db,
+    sql`select (select count(*) from chain_events) as events, (select count(*) from trades) as trades, (select count(*) from balances) as balances, (select count(*) from candles) as candles`,
+  );
+  const c = counts[0] ?? {};
+  const indexedEvents = Number(c.events);
+  console.log(
+    `\n✔ indexed ${indexedEvents} events (${c.trades} trades, ${c.balances} balances, ${c.candles} candles) in ${blocks} blocks in ${seconds.toFixed(2)}s`,
+  );
+  console.log(
+    `  ${Math.round(indexedEvents / seconds)} events/s · ${Math.round(blocks / seconds)} blocks/s · ${indexer.status.batches} batches · fetch ${(indexer.status.fetchMs / 1000).toFixed(2)}s · project ${(indexer.status.projectMs / 1000).toFixed(2)}s`,
+  );
+  console.log(
+    `  projection phases: ${Object.entries(projectionTimings)
+      .sort(([, a], [, b]) => b - a)
+      .map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(2)}s`)
+      .join(' · ')}`,
+  );
+  console.log(
+    `\n| ${new Date().toISOString().slice(0, 10)} | ${cpus()[0]?.model.trim()} ×${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB | PostgreSQL ${version?.server_version.split(' ')[0]} | ${indexedEvents} events / ${blocks} blocks | ${seconds.toFixed(2)} s | ${Math.round(indexedEvents / seconds)} events/s | ${Math.round(blocks / seconds)} blocks/s |`,
+  );
+} finally {
+  await handle.close();
+  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  await admin.end();
+  await anvil.stop();
+}
