@@ -19,6 +19,7 @@ beforeAll(async () => {
     deployment: chain.deployment,
     seed: 31,
     advanceTime: true,
+    startTime: 1_767_229_200,
   });
   await simulator.runFixture({ launches: 25, actions: 400 });
 }, 180_000);

@@ -22,6 +22,7 @@ beforeAll(async () => {
     deployment: chain.deployment,
     seed: 11,
     advanceTime: true,
+    startTime: 1_767_229_200,
   });
   ledger = await simulator.runFixture({ launches: 30, actions: 350 });
 }, 120_000);

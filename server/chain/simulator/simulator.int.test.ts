@@ -19,6 +19,7 @@ async function runFixture(
     deployment: chain.deployment,
     seed,
     advanceTime: true,
+    startTime: GENESIS + 3_600,
   });
   return { chain, ledger: await simulator.runFixture({ launches, actions }) };
 }

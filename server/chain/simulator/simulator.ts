@@ -59,6 +59,11 @@ export interface SimulatorOptions {
   seed: number;
   /** Advance chain time between actions (fixture mode), spreading activity over days. */
   advanceTime: boolean;
+  /**
+   * Unix seconds of the first action in fixture mode. With it, block times do not depend on how
+   * long deployment took in wall-clock time, so the same seed gives the same ledger.
+   */
+  startTime?: number;
   creators?: number;
   traders?: number;
 }
@@ -99,10 +104,16 @@ export function createSimulator(options: SimulatorOptions) {
     funded = true;
   }
 
+  // The simulator's own clock: intermediate blocks (approvals, wraps) advance chain time by
+  // wall-clock amounts, which must not leak into the recorded actions.
+  let clock: bigint | undefined = options.startTime === undefined ? undefined : BigInt(options.startTime);
+
   async function nextTimestamp() {
     if (!options.advanceTime) return;
-    const latest = await client.getBlock({ blockTag: 'latest' });
-    await client.test.setNextBlockTimestamp({ timestamp: latest.timestamp + BigInt(random.int(5, 900)) });
+    const latest = (await client.getBlock({ blockTag: 'latest' })).timestamp;
+    const next = (clock ?? latest) + BigInt(random.int(12, 900));
+    clock = next > latest ? next : latest + 1n;
+    await client.test.setNextBlockTimestamp({ timestamp: clock });
   }
 
   async function record(kind: ActionKind, actorAddress: Address, token: Address, mined: Mined) {

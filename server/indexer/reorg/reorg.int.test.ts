@@ -25,6 +25,7 @@ beforeAll(async () => {
     deployment: chain.deployment,
     seed: 21,
     advanceTime: true,
+    startTime: 1_767_229_200,
   });
   await simulator.runFixture({ launches: 14, actions: 160 });
   database = await createTestDatabase(backend);

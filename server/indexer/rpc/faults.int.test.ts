@@ -16,6 +16,7 @@ beforeAll(async () => {
     deployment: chain.deployment,
     seed: 41,
     advanceTime: true,
+    startTime: 1_767_229_200,
   });
   await simulator.runFixture({ launches: 12, actions: 150 });
 }, 120_000);
