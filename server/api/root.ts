@@ -1,9 +1,13 @@
+import { creatorsRouter } from './routers/creators/router';
 import { systemRouter } from './routers/system/router';
 import { tokensRouter } from './routers/tokens/router';
+import { walletsRouter } from './routers/wallets/router';
 import { createCallerFactory, createTRPCRouter } from './trpc';
 
 export const appRouter = createTRPCRouter({
   tokens: tokensRouter,
+  creators: creatorsRouter,
+  wallets: walletsRouter,
   system: systemRouter,
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../../errors';
 import { getLogger } from '../../logger';
 import { createRequestContext } from '../context';
@@ -16,6 +17,26 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(toJson(body), { status, headers: { ...jsonHeaders, ...headers } });
 }
 
+/**
+ * Reads change only when the index advances (or metadata is finalized), so every answer carries
+ * a strong ETag of its body, prefixed with indexed_through_block when the body has it, and may be
+ * cached for a second; a matching If-None-Match gets 304 without a body.
+ */
+function cachedJsonResponse(request: Request, result: unknown): Response {
+  const body = toJson(result);
+  const block =
+    typeof result === 'object' && result !== null && 'indexed_through_block' in result
+      ? `b${String((result as { indexed_through_block: unknown }).indexed_through_block)}-`
+      : '';
+  const etag = `"${block}${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const headers = { ...jsonHeaders, etag, 'cache-control': 'public, max-age=1, stale-while-revalidate=10' };
+  const ifNoneMatch = request.headers.get('if-none-match');
+  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+    return new Response(null, { status: 304, headers: { etag, 'cache-control': headers['cache-control'] } });
+  }
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
 export function errorResponse(error: unknown): Response {
   const { appError, unexpected } = toAppError(error);
   if (unexpected) getLogger().error({ err: error }, 'unexpected error in REST handler');
@@ -28,6 +49,7 @@ export function errorResponse(error: unknown): Response {
 interface CompiledRoute {
   route: RestRoute;
   segments: string[];
+  literals: number;
   params: string[];
   queryKeys: string[];
 }
@@ -51,9 +73,11 @@ export function createRestDispatcher(
 ): RestDispatcher {
   const compiled: CompiledRoute[] = routes.map((route) => {
     const params = pathParamNames(route.path);
+    const segments = route.path.split('/').filter(Boolean);
     return {
       route,
-      segments: route.path.split('/').filter(Boolean),
+      segments,
+      literals: segments.filter((segment) => !segment.startsWith('{')).length,
       params,
       queryKeys: Object.keys(route.input.shape).filter((key) => !params.includes(key)),
     };
@@ -65,9 +89,11 @@ export function createRestDispatcher(
       try {
         const url = new URL(request.url);
         const segments = url.pathname.split('/').filter(Boolean);
+        // A literal segment beats a parameter: /tokens/newest is not the token "newest".
         const candidates = compiled
           .map((entry) => ({ entry, values: matchSegments(entry.segments, segments) }))
-          .filter((m): m is { entry: CompiledRoute; values: Record<string, string> } => m.values !== null);
+          .filter((m): m is { entry: CompiledRoute; values: Record<string, string> } => m.values !== null)
+          .sort((a, b) => b.entry.literals - a.entry.literals);
         if (candidates.length === 0) throw new AppError('not_found', `no route ${url.pathname}`);
         const method = request.method === 'HEAD' ? 'GET' : request.method;
         const match = candidates.find((c) => c.entry.route.method === method);
@@ -82,10 +108,7 @@ export function createRestDispatcher(
         }
         const input = collectInput(match.entry, match.values, url.searchParams);
         const result = await match.entry.route.call(await makeCaller(), input);
-        const response = jsonResponse(200, result);
-        return request.method === 'HEAD'
-          ? new Response(null, { status: 200, headers: response.headers })
-          : response;
+        return cachedJsonResponse(request, result);
       } catch (error) {
         return errorResponse(error);
       }

@@ -1,8 +1,14 @@
+import { creatorRestRoutes } from '../routers/creators/rest';
 import { tokenRestRoutes } from '../routers/tokens/rest';
+import { walletRestRoutes } from '../routers/wallets/rest';
 import type { RestRoute } from './define';
 import { createRestDispatcher } from './dispatch';
 
 /** Every public REST route. Declaring a route here serves it, documents it and lists it. */
-export const restRoutes: readonly RestRoute[] = [...tokenRestRoutes];
+export const restRoutes: readonly RestRoute[] = [
+  ...tokenRestRoutes,
+  ...creatorRestRoutes,
+  ...walletRestRoutes,
+];
 
 export const restDispatcher = createRestDispatcher(restRoutes);

@@ -70,7 +70,7 @@ describe('activity simulator', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(100);
-  });
+  }, 180_000);
 
   it('is deterministic: the same seed on a fresh chain gives the same ledger', async () => {
     const first = await runFixture(7, 12, 80);

@@ -29,5 +29,5 @@ export async function getTokenDetail(ctx: Context, address: string): Promise<Tok
     .where(eq(tokens.address, address))
     .limit(1);
   if (!row) throw new AppError('not_found', `no launched token at ${address}`);
-  return toTokenDetail(row.token, row.draft?.id ? row.draft : null, row.indexedThroughBlock);
+  return toTokenDetail(row.token, row.draft?.id ? row.draft : null, row.indexedThroughBlock ?? 0);
 }

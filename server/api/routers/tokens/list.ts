@@ -56,7 +56,51 @@ const orders = {
     after: ([progress, address]) =>
       sql`(${tokens.progressBps}, ${tokens.address}) < (${progress}, ${address})`,
   } satisfies TokenOrder<[number, string]>,
+  trending: {
+    list: 'tokens.trending',
+    filter: sql`not ${tokens.excluded} and ${tokens.trendingScore} > 0`,
+    orderBy: [desc(tokens.trendingScore), desc(tokens.address)],
+    keySchema: z.tuple([z.number(), z.string().regex(/^0x[0-9a-f]{40}$/)]),
+    keyOf: (row) => [row.trendingScore, row.address],
+    after: ([score, address]) =>
+      sql`(${tokens.trendingScore}, ${tokens.address}) < (${score}::float8, ${address})`,
+  } satisfies TokenOrder<[number, string]>,
 } as const;
+
+/**
+ * Trending: tokens with indexed trading in the last 24 h by trending score
+ * (server/tokens/trending.ts). `view` and `search` narrow the set and keep the order: `near` to
+ * curve tokens, `linked` to tokens with links, a search to its matches; `new` and `top` add no
+ * filter. The list is not an endorsement.
+ */
+export async function listTrending(ctx: Context, input: ListTokensInput): Promise<TokenPage> {
+  const search = input.search === undefined ? '' : normalizeSearchText(input.search);
+  const filters: SQL[] = [];
+  if (input.view === 'near') filters.push(sql`${tokens.lifecycle} = 'curve'`);
+  if (input.view === 'linked') filters.push(sql`${tokens.hasLinks}`);
+  if (search !== '') filters.push(searchFilter(search));
+  const order = search === '' ? orders.trending : { ...orders.trending, list: `tokens.trending:${search}` };
+  return listByOrder(
+    ctx,
+    order as TokenOrder<CursorValue[]>,
+    input,
+    filters.length > 0 ? and(...filters) : undefined,
+  );
+}
+
+/** Tokens matching a normalized search prefix, as a WHERE condition on `tokens`. */
+function searchFilter(search: string): SQL {
+  const pattern = `${escapeLikePattern(search)}%`;
+  const addressPattern = addressPrefixPattern(search);
+  return sql`(${tokens.address} in (select ${tokenSearchTerms.tokenAddress} from ${tokenSearchTerms} where ${tokenSearchTerms.term} like ${pattern})
+    ${addressPattern === null ? sql`` : sql`or ${tokens.address} like ${addressPattern}`})`;
+}
+
+/** A search that can be the start of a hex address, as a LIKE pattern on `tokens.address`. */
+function addressPrefixPattern(search: string): string | null {
+  if (!/^(0x)?[0-9a-f]+$/.test(search) && search !== '0x') return null;
+  return `${search.startsWith('0x') ? search : `0x${search}`}%`;
+}
 
 /**
  * A page of a token list: the default newest order, one of the views, or a search.

@@ -1,5 +1,22 @@
 import { defineRestRoute } from '../../rest/define';
-import { listTokensInput, tokenAddressInput, tokenDetail, tokenPage } from './schemas';
+import {
+  activityInput,
+  activityPage,
+  chart,
+  chartInput,
+  holdersPage,
+  listTokensInput,
+  pricing,
+  tokenAddressInput,
+  tokenDetail,
+  tokenPage,
+  tradesInput,
+  tradesPage,
+  trendingInput,
+} from './schemas';
+
+const untrusted = 'Names, images and links are supplied by creators and unverified.';
+const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ln(1 + volume/10^18) + 2·ln(1 + distinct traders) + ln(1 + trades), relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
 
 export const tokenRestRoutes = [
   defineRestRoute({
@@ -7,8 +24,7 @@ export const tokenRestRoutes = [
     path: '/api/v1/tokens',
     operationId: 'listTokens',
     summary: 'List tokens',
-    description:
-      'Canonical, non-excluded tokens, newest launch first unless `view` picks another order. `search` and `view` cannot be combined. Names, images and links are supplied by creators and unverified.',
+    description: `Canonical, non-excluded tokens, newest launch first unless \`view\` picks another order; \`view=new\` equals the default. \`search\` and \`view\` cannot be combined. ${untrusted}`,
     tags: ['tokens'],
     input: listTokensInput,
     output: tokenPage,
@@ -17,15 +33,115 @@ export const tokenRestRoutes = [
   }),
   defineRestRoute({
     method: 'GET',
+    path: '/api/v1/tokens/newest',
+    operationId: 'listNewestTokens',
+    summary: 'Newest tokens',
+    description: `Same parameters, rules and answers as \`GET /api/v1/tokens\` (whose default order is newest first). ${untrusted}`,
+    tags: ['tokens'],
+    input: listTokensInput,
+    output: tokenPage,
+    errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
+    call: (caller, input) => caller.tokens.list(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/tokens/trending',
+    operationId: 'listTrendingTokens',
+    summary: 'Trending tokens',
+    description: trendingDescription,
+    tags: ['tokens'],
+    input: trendingInput,
+    output: tokenPage,
+    errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
+    call: (caller, input) => caller.tokens.trending(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/trending',
+    operationId: 'listTrending',
+    summary: 'Trending tokens (alias)',
+    description: `Alias of \`GET /api/v1/tokens/trending\`: identical answers. ${trendingDescription}`,
+    tags: ['tokens'],
+    input: trendingInput,
+    output: tokenPage,
+    errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
+    call: (caller, input) => caller.tokens.trending(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
     path: '/api/v1/tokens/{address}',
     operationId: 'getToken',
     summary: 'Token detail',
-    description:
-      'Identity, bound metadata, creation provenance, curve state, metrics and (once graduated) graduation data, read in one snapshot with `indexed_through_block`.',
+    description: `Identity, bound metadata, creation provenance, curve state, metrics and (once graduated) graduation data, read in one snapshot with \`indexed_through_block\`. An excluded token still answers, with \`excluded: true\`. ${untrusted}`,
     tags: ['tokens'],
     input: tokenAddressInput,
     output: tokenDetail,
     errors: ['invalid_address', 'not_found'],
     call: (caller, input) => caller.tokens.byAddress(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/tokens/{address}/pricing',
+    operationId: 'getTokenPricing',
+    summary: 'Token pricing',
+    description:
+      'Current price (native base units per whole token) and fully diluted value. `source` is `indexed_v3_market` only for a graduated token whose latest indexed trade is a `dex_v3` trade.',
+    tags: ['tokens'],
+    input: tokenAddressInput,
+    output: pricing,
+    errors: ['invalid_address', 'not_found'],
+    call: (caller, input) => caller.tokens.pricing(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/tokens/{address}/chart',
+    operationId: 'getTokenChart',
+    summary: 'Candlestick chart',
+    description:
+      'OHLCV buckets oldest first: the most recent `limit` buckets whose start lies in `[from, to)`. Prices in native base units per whole token (spot price after each trade), volume in native base units. Buckets without trades are omitted unless `fill=previous`.',
+    tags: ['tokens'],
+    input: chartInput,
+    output: chart,
+    errors: ['invalid_address', 'invalid_parameter', 'invalid_range', 'not_found'],
+    call: (caller, input) => caller.tokens.chart(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/tokens/{address}/trades',
+    operationId: 'listTokenTrades',
+    summary: 'Trades',
+    description:
+      'Canonical indexed curve and Uniswap V3 (`dex_v3`) trades in reverse chain order, with the checkpoint they were read at. Amounts normalized to 18 decimals. No trade submissions.',
+    tags: ['tokens'],
+    input: tradesInput,
+    output: tradesPage,
+    errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
+    call: (caller, input) => caller.tokens.trades(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/tokens/{address}/activity',
+    operationId: 'listTokenActivity',
+    summary: 'Chain activity',
+    description:
+      'Every decoded canonical event of the token (launch, trade, graduation, transfer, swap) with block, transaction and log provenance, in reverse chain order.',
+    tags: ['tokens'],
+    input: activityInput,
+    output: activityPage,
+    errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
+    call: (caller, input) => caller.tokens.activity(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/tokens/{address}/holders',
+    operationId: 'listTokenHolders',
+    summary: 'Top holders',
+    description:
+      'Wallets holding the token, largest balance first. The curve, the pool, the burn address and launchpad contracts are not holders.',
+    tags: ['tokens'],
+    input: tradesInput,
+    output: holdersPage,
+    errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
+    call: (caller, input) => caller.tokens.holders(input),
   }),
 ];

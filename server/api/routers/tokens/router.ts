@@ -1,11 +1,25 @@
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { getTokenDetail } from './detail';
-import { listTokens } from './list';
-import { listTokensInput, tokenAddressInput } from './schemas';
+import { listTokens, listTrending } from './list';
+import { getChart, getPricing, listActivity, listHolders, listTrades } from './market';
+import {
+  activityInput,
+  chartInput,
+  listTokensInput,
+  tokenAddressInput,
+  tradesInput,
+  trendingInput,
+} from './schemas';
 
 export const tokensRouter = createTRPCRouter({
   list: publicProcedure.input(listTokensInput).query(({ ctx, input }) => listTokens(ctx, input)),
+  trending: publicProcedure.input(trendingInput).query(({ ctx, input }) => listTrending(ctx, input)),
   byAddress: publicProcedure
     .input(tokenAddressInput)
     .query(({ ctx, input }) => getTokenDetail(ctx, input.address)),
+  pricing: publicProcedure.input(tokenAddressInput).query(({ ctx, input }) => getPricing(ctx, input.address)),
+  chart: publicProcedure.input(chartInput).query(({ ctx, input }) => getChart(ctx, input)),
+  trades: publicProcedure.input(tradesInput).query(({ ctx, input }) => listTrades(ctx, input)),
+  activity: publicProcedure.input(activityInput).query(({ ctx, input }) => listActivity(ctx, input)),
+  holders: publicProcedure.input(tradesInput).query(({ ctx, input }) => listHolders(ctx, input)),
 });

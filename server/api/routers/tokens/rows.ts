@@ -12,11 +12,13 @@ export const tokenRowColumns = {
  * `indexed_through_block` as a scalar subquery, so it is read in the same statement (and so the
  * same snapshot) as the data it accompanies.
  */
-export const indexedThroughBlockColumn = sql<
-  number | null
->`(select ${indexerCheckpoint.indexedThroughBlock} from ${indexerCheckpoint} where ${indexerCheckpoint.id} = ${CHECKPOINT_ID})`.mapWith(
-  (value: string | number | null) => (value === null ? null : Number(value)),
-);
+export const indexedThroughBlockColumn =
+  sql<number>`coalesce((select ${indexerCheckpoint.indexedThroughBlock} from ${indexerCheckpoint} where ${indexerCheckpoint.id} = ${CHECKPOINT_ID}), 0)`.mapWith(
+    (value: string | number) => Number(value),
+  );
+
+/** The same subquery for hand-written statements; 0 before the first indexed block. */
+export const indexedThroughBlockSql = sql`coalesce((select indexed_through_block from indexer_checkpoint where id = ${CHECKPOINT_ID}), 0)`;
 
 export const boundDraftJoin = eq(metadataDrafts.id, tokens.draftId);
 
@@ -58,7 +60,7 @@ export interface BoundMetadata {
 export function toTokenDetail(
   row: TokenRow,
   metadata: BoundMetadata | null,
-  indexedThroughBlock: number | null,
+  indexedThroughBlock: number,
 ): TokenDetail {
   const graduated =
     row.poolAddress !== null &&

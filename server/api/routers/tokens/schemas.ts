@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lifecycles } from '../../../db/schema';
+import { lifecycles, tradeSides, tradeSources } from '../../../db/schema';
 import { SEARCH_MAX_BYTES, searchCharacters } from '../../../tokens/search-text';
 import {
   addressOut,
@@ -8,8 +8,10 @@ import {
   blockNumberOut,
   cursorParam,
   hashOut,
+  integerParam,
   listLimitParam,
   page,
+  unixSecondsParam,
   unixTime,
 } from '../../schemas/common';
 import { withHint } from '../../schemas/openapi-hints';
@@ -88,8 +90,13 @@ export type TokenListItem = z.output<typeof tokenListItem>;
 export const tokenPage = page(tokenListItem);
 export type TokenPage = z.output<typeof tokenPage>;
 
+const indexedThroughBlock = blockNumberOut.meta({
+  description:
+    'Last block whose events are fully indexed, read in the same snapshot as the data (0 before the first block).',
+});
+
 export const tokenDetail = z.object({
-  indexed_through_block: blockNumberOut.nullable(),
+  indexed_through_block: indexedThroughBlock,
   identity: z.object({
     address: addressOut,
     name: z.string(),
@@ -148,3 +155,138 @@ export const tokenDetail = z.object({
   excluded: z.boolean().meta({ description: 'Hidden from lists by moderation; detail still answers.' }),
 });
 export type TokenDetail = z.output<typeof tokenDetail>;
+
+export const trendingInput = listTokensInput;
+
+export const pricing = z.object({
+  token_address: addressOut,
+  current_price: amount.meta({ description: 'Native base units (18 decimals) per whole token' }),
+  fully_diluted_value: amount,
+  source: z.enum(['indexed_v3_curve', 'indexed_v3_market']).meta({
+    description:
+      '`indexed_v3_market` only for a graduated token whose latest indexed trade is a `dex_v3` trade.',
+  }),
+  indexed_through_block: indexedThroughBlock,
+});
+export type Pricing = z.output<typeof pricing>;
+
+export const chartIntervals = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'] as const;
+export type ChartInterval = (typeof chartIntervals)[number];
+
+export const chartInput = z
+  .object({
+    address: addressParam,
+    interval: withHint(
+      z
+        .enum(chartIntervals, { error: `interval must be one of ${chartIntervals.join(', ')}` })
+        .optional()
+        .default('1h'),
+      { type: 'string', enum: [...chartIntervals], default: '1h' },
+    ),
+    limit: integerParam({ name: 'limit', min: 1, max: 1000, default: 168 }),
+    from: unixSecondsParam('from', 'Inclusive lower bound on bucket start (Unix seconds).'),
+    to: unixSecondsParam('to', 'Exclusive upper bound on bucket start (Unix seconds).'),
+    fill: withHint(
+      z.enum(['none', 'previous'], { error: 'fill must be none or previous' }).optional().default('none'),
+      {
+        type: 'string',
+        enum: ['none', 'previous'],
+        default: 'none',
+        description: '`previous`: gap-free, empty buckets carry the last close with zero volume.',
+      },
+    ),
+  })
+  .superRefine((input, ctx) => {
+    if (input.from !== undefined && input.to !== undefined && input.from >= input.to) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['from'],
+        message: 'from must be earlier than to (the range is [from, to))',
+        params: { code: 'invalid_range' },
+      });
+    }
+  });
+export type ChartInput = z.output<typeof chartInput>;
+
+export const chartPoint = z.object({
+  time: unixTime.meta({ description: 'Bucket start' }),
+  open: amount,
+  high: amount,
+  low: amount,
+  close: amount,
+  volume: amount.meta({ description: 'Native base units traded in the bucket' }),
+  trades: z.number().int().nonnegative(),
+});
+export const chart = z.object({
+  token_address: addressOut,
+  interval: z.enum(chartIntervals),
+  indexed_through_block: indexedThroughBlock,
+  items: z.array(chartPoint).meta({ description: 'Oldest first' }),
+});
+export type Chart = z.output<typeof chart>;
+
+export const tradesInput = z.object({ address: addressParam, limit: listLimitParam, cursor: cursorParam });
+export const trade = z.object({
+  block_timestamp: unixTime,
+  token_address: addressOut,
+  trader: addressOut,
+  side: z.enum(tradeSides),
+  token_amount: amount,
+  reserve_amount: amount,
+  curve_value: amount,
+  protocol_fee: amount,
+  creator_fee: amount,
+  source: z.enum(tradeSources),
+  block_number: blockNumberOut,
+  transaction_index: z.number().int().nonnegative(),
+  transaction_hash: hashOut,
+  log_index: z.number().int().nonnegative(),
+});
+export const tradesPage = z.object({
+  indexed_through_block: indexedThroughBlock,
+  items: z.array(trade),
+  next_cursor: z.string().nullable(),
+});
+export type TradesPage = z.output<typeof tradesPage>;
+
+export const activityKinds = ['launch', 'trade', 'graduation', 'transfer', 'swap'] as const;
+export const activityInput = z.object({
+  address: addressParam,
+  limit: listLimitParam,
+  cursor: cursorParam,
+  kind: withHint(
+    z.enum(activityKinds, { error: `kind must be one of ${activityKinds.join(', ')}` }).optional(),
+    {
+      type: 'string',
+      enum: [...activityKinds],
+      description: 'Only events of this kind.',
+    },
+  ),
+});
+export const activityItem = z.object({
+  kind: z.enum(activityKinds),
+  block_number: blockNumberOut,
+  block_timestamp: unixTime,
+  block_hash: hashOut,
+  transaction_hash: hashOut,
+  transaction_index: z.number().int().nonnegative(),
+  log_index: z.number().int().nonnegative(),
+  data: z
+    .record(z.string(), z.string())
+    .meta({ description: 'Decoded event fields; amounts as decimal text' }),
+});
+export const activityPage = page(activityItem);
+export type ActivityPage = z.output<typeof activityPage>;
+
+export const holderItem = z.object({
+  wallet: addressOut,
+  balance: amount,
+  share_bps: z
+    .number()
+    .int()
+    .min(0)
+    .max(10000)
+    .meta({ description: 'Balance as basis points of total supply' }),
+});
+export const holdersPage = page(holderItem);
+export type HoldersPage = z.output<typeof holdersPage>;

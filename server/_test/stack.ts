@@ -1,0 +1,76 @@
+import type { Ledger } from '../chain/simulator/ledger';
+import { createSimulator } from '../chain/simulator/simulator';
+import { type AppServer, startAppServer } from './app-server';
+import { startTestChain, type TestChain } from './chain';
+import { type Backend, createTestDatabase, type TestDatabase } from './database';
+
+export const GENESIS = 1_767_225_600;
+
+export interface IndexedStack {
+  chain: TestChain;
+  database: TestDatabase;
+  server: AppServer;
+  ledger: Ledger;
+  /** Resolves once the server's indexer has reached the chain head. */
+  waitForIndex(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real stack for API and browser tests: anvil with a simulator fixture, a fresh database and
+ * `next start` whose embedded indexer follows the chain, so new chain activity during a test
+ * reaches the API the way it does in production.
+ */
+export async function startIndexedStack(
+  backend: Backend,
+  fixture: { seed: number; launches: number; actions: number },
+  env: Record<string, string> = {},
+): Promise<IndexedStack> {
+  const chain = await startTestChain({ genesisTimestamp: GENESIS });
+  const simulator = createSimulator({
+    client: chain.client,
+    deployment: chain.deployment,
+    seed: fixture.seed,
+    advanceTime: true,
+    startTime: GENESIS + 3_600,
+  });
+  const ledger = await simulator.runFixture({ launches: fixture.launches, actions: fixture.actions });
+  const database = await createTestDatabase(backend);
+  const server = await startAppServer({
+    ...database.env,
+    RPC_URL: chain.anvil.rpcUrl,
+    CHAIN_ID: '31337',
+    FACTORY_ADDRESS: chain.deployment.contracts.factory,
+    START_BLOCK: String(chain.deployment.startBlock),
+    INDEXER_MODE: 'embedded',
+    INDEXER_POLL_MS: '100',
+    ...env,
+  });
+  const waitForIndex = async () => {
+    const head = Number(await chain.client.getBlockNumber());
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as {
+        indexer: { indexed_through_block: number | null };
+      };
+      const indexed = health.indexer.indexed_through_block ?? 0;
+      if (indexed >= head) return indexed;
+      if (Date.now() > deadline)
+        throw new Error(`index stuck at ${indexed}, head ${head}:\n${server.output().slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  await waitForIndex();
+  return {
+    chain,
+    database,
+    server,
+    ledger,
+    waitForIndex,
+    stop: async () => {
+      await server.stop();
+      await database.drop();
+      await chain.stop();
+    },
+  };
+}

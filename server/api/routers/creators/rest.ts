@@ -1,0 +1,32 @@
+import { defineRestRoute } from '../../rest/define';
+import { tokenPage } from '../tokens/schemas';
+import { creator, creatorInput, creatorTokensInput } from './schemas';
+
+export const creatorRestRoutes = [
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/creators/{address}',
+    operationId: 'getCreator',
+    summary: 'Creator',
+    description:
+      'Launch and graduation counts, first and last launch, and total volume over the creator’s canonical tokens.',
+    tags: ['creators'],
+    input: creatorInput,
+    output: creator,
+    errors: ['invalid_address', 'not_found'],
+    call: (caller, input) => caller.creators.byAddress(input),
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/creators/{address}/tokens',
+    operationId: 'listCreatorTokens',
+    summary: 'Tokens of a creator',
+    description:
+      'The creator’s canonical, non-excluded tokens, newest first. An address without launches has an empty page.',
+    tags: ['creators'],
+    input: creatorTokensInput,
+    output: tokenPage,
+    errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
+    call: (caller, input) => caller.creators.tokens(input),
+  }),
+];

@@ -1,0 +1,43 @@
+import { eq, sql } from 'drizzle-orm';
+import { selectRows } from '../../../db/client';
+import { tokens } from '../../../db/schema';
+import { AppError } from '../../../errors';
+import type { Context } from '../../trpc';
+import { createTRPCRouter, publicProcedure } from '../../trpc';
+import { creatorTokensOrder, listByOrder } from '../tokens/list';
+import { indexedThroughBlockSql } from '../tokens/rows';
+import { type Creator, creatorInput, creatorTokensInput } from './schemas';
+
+/** A creator's record; 404 for an address that never launched a canonical token. */
+export async function getCreator(ctx: Context, address: string): Promise<Creator> {
+  const [row] = await selectRows<Record<string, string | number>>(
+    ctx.db,
+    sql`select address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume::text, ${indexedThroughBlockSql} as ib
+          from creators where address = ${address}`,
+  );
+  if (!row) throw new AppError('not_found', `${address} has not launched a token`);
+  return {
+    address,
+    tokens_launched: Number(row.tokens_launched),
+    tokens_graduated: Number(row.tokens_graduated),
+    first_launch_at: Number(row.first_launch_at),
+    last_launch_at: Number(row.last_launch_at),
+    total_volume: BigInt(row.total_volume as string),
+    indexed_through_block: Number(row.ib),
+  };
+}
+
+export const creatorsRouter = createTRPCRouter({
+  byAddress: publicProcedure.input(creatorInput).query(({ ctx, input }) => getCreator(ctx, input.address)),
+  /** The creator's non-excluded tokens, newest first; an unknown creator has an empty list. */
+  tokens: publicProcedure
+    .input(creatorTokensInput)
+    .query(({ ctx, input }) =>
+      listByOrder(
+        ctx,
+        { ...creatorTokensOrder, list: `creator.tokens:${input.address}` },
+        input,
+        sql`${eq(tokens.creator, input.address)} and not ${tokens.excluded}`,
+      ),
+    ),
+});

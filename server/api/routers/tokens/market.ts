@@ -1,0 +1,291 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { selectRows } from '../../../db/client';
+import { candleIntervals } from '../../../db/schema';
+import { AppError } from '../../../errors';
+import { decodeCursor, encodeCursor } from '../../cursor';
+import type { Context } from '../../trpc';
+import { indexedThroughBlockSql } from './rows';
+import type {
+  ActivityPage,
+  activityKinds,
+  Chart,
+  ChartInput,
+  HoldersPage,
+  Pricing,
+  TradesPage,
+} from './schemas';
+
+const notFound = (address: string) => new AppError('not_found', `no launched token at ${address}`);
+const blockAndLog = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
+
+/**
+ * Pricing in the detail's units. `source` follows the spec: `indexed_v3_market` only for a
+ * graduated token whose latest indexed trade came from the pool.
+ */
+export async function getPricing(ctx: Context, address: string): Promise<Pricing> {
+  const [row] = await selectRows<{
+    current_price: string;
+    fully_diluted_value: string;
+    lifecycle: string;
+    last_trade_source: string | null;
+    ib: string | number;
+  }>(
+    ctx.db,
+    sql`select current_price::text, fully_diluted_value::text, lifecycle, last_trade_source, ${indexedThroughBlockSql} as ib from tokens where address = ${address}`,
+  );
+  if (!row) throw notFound(address);
+  return {
+    token_address: address,
+    current_price: BigInt(row.current_price),
+    fully_diluted_value: BigInt(row.fully_diluted_value),
+    source:
+      row.lifecycle === 'graduated' && row.last_trade_source === 'dex_v3'
+        ? 'indexed_v3_market'
+        : 'indexed_v3_curve',
+    indexed_through_block: Number(row.ib),
+  };
+}
+
+type CandleTuple = [number | string, string, string, string, string, string, number];
+
+/**
+ * Candles oldest first: the most recent `limit` buckets whose start lies in [from, to). With
+ * `fill=previous`, buckets without trades between the first and the last point are filled with
+ * the previous close (volume 0), and the series runs on to the indexed head's bucket.
+ */
+export async function getChart(ctx: Context, input: ChartInput): Promise<Chart> {
+  const seconds = candleIntervals[input.interval];
+  const from = input.from ?? 0;
+  const to = input.to ?? Number.MAX_SAFE_INTEGER;
+  const [row] = await selectRows<{
+    ib: string | number;
+    head_ts: string | number | null;
+    points: CandleTuple[] | string | null;
+    before: CandleTuple | string | null;
+  }>(
+    ctx.db,
+    sql`select ${indexedThroughBlockSql} as ib,
+               (select block_timestamp from indexer_checkpoint where id = 'main') as head_ts,
+               (select json_agg(json_build_array(c.bucket_start, c.open::text, c.high::text, c.low::text, c.close::text, c.volume::text, c.trades) order by c.bucket_start)
+                  from (select * from candles where token_address = t.address and interval_seconds = ${seconds}
+                          and bucket_start >= ${from} and bucket_start < ${to}
+                        order by bucket_start desc limit ${input.limit}) c) as points,
+               (select json_build_array(p.bucket_start, p.open::text, p.high::text, p.low::text, p.close::text, p.volume::text, p.trades)
+                  from candles p where p.token_address = t.address and p.interval_seconds = ${seconds} and p.bucket_start < ${from}
+                 order by p.bucket_start desc limit 1) as before
+          from tokens t where t.address = ${input.address}`,
+  );
+  if (!row) throw notFound(input.address);
+  const parse = <T>(value: T | string | null): T | null =>
+    typeof value === 'string' ? (JSON.parse(value) as T) : value;
+  const toPoint = (c: CandleTuple) => ({
+    time: Number(c[0]),
+    open: BigInt(c[1]),
+    high: BigInt(c[2]),
+    low: BigInt(c[3]),
+    close: BigInt(c[4]),
+    volume: BigInt(c[5]),
+    trades: Number(c[6]),
+  });
+  let items = (parse(row.points) ?? []).map(toPoint);
+  if (input.fill === 'previous')
+    items = fillGaps(
+      items,
+      input,
+      seconds,
+      parse(row.before),
+      row.head_ts === null ? undefined : Number(row.head_ts),
+    );
+  return {
+    token_address: input.address,
+    interval: input.interval,
+    indexed_through_block: Number(row.ib),
+    items,
+  };
+}
+
+/** Trades in reverse chain order with the checkpoint they were read at, in one statement. */
+export async function listTrades(
+  ctx: Context,
+  input: { address: string; limit: number; cursor?: string | undefined },
+): Promise<TradesPage> {
+  const list = `trades:${input.address}`;
+  const key =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, list, blockAndLog, ctx.config.cursorSecret);
+  const rows = await selectRows<Record<string, string | number | null>>(
+    ctx.db,
+    sql`select ${indexedThroughBlockSql} as ib, tk.address as token, tr.*
+          from (select 1) one
+          left join tokens tk on tk.address = ${input.address}
+          left join lateral (
+            select block_timestamp, trader, side, token_amount::text, reserve_amount::text, curve_value::text, protocol_fee::text,
+                   creator_fee::text, source, block_number, transaction_index, transaction_hash, log_index
+              from trades where token_address = ${input.address}
+               ${key ? sql`and (block_number, log_index) < (${key[0]}, ${key[1]})` : sql``}
+             order by block_number desc, log_index desc limit ${input.limit + 1}) tr on true`,
+  );
+  if (!rows[0]?.token) throw notFound(input.address);
+  const trades = rows.filter((r) => r.block_number !== null);
+  const pageRows = trades.slice(0, input.limit);
+  const last = pageRows.at(-1);
+  return {
+    indexed_through_block: Number(rows[0].ib),
+    items: pageRows.map((r) => ({
+      block_timestamp: Number(r.block_timestamp),
+      token_address: input.address,
+      trader: String(r.trader),
+      side: r.side === 'sell' ? 'sell' : 'buy',
+      token_amount: BigInt(r.token_amount as string),
+      reserve_amount: BigInt(r.reserve_amount as string),
+      curve_value: BigInt(r.curve_value as string),
+      protocol_fee: BigInt(r.protocol_fee as string),
+      creator_fee: BigInt(r.creator_fee as string),
+      source: r.source === 'dex_v3' ? 'dex_v3' : 'curve',
+      block_number: Number(r.block_number),
+      transaction_index: Number(r.transaction_index),
+      transaction_hash: String(r.transaction_hash),
+      log_index: Number(r.log_index),
+    })),
+    next_cursor:
+      trades.length > input.limit && last
+        ? encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.config.cursorSecret)
+        : null,
+  };
+}
+
+/** Decoded events of a token in reverse chain order, optionally of one kind. */
+export async function listActivity(
+  ctx: Context,
+  input: {
+    address: string;
+    limit: number;
+    cursor?: string | undefined;
+    kind?: (typeof activityKinds)[number] | undefined;
+  },
+): Promise<ActivityPage> {
+  const list = `activity:${input.address}:${input.kind ?? '*'}`;
+  const key =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, list, blockAndLog, ctx.config.cursorSecret);
+  const rows = await selectRows<Record<string, unknown>>(
+    ctx.db,
+    sql`select tk.address as token, e.*
+          from (select 1) one
+          left join tokens tk on tk.address = ${input.address}
+          left join lateral (
+            select kind, block_number, block_timestamp, block_hash, transaction_hash, transaction_index, log_index, data
+              from chain_events where token_address = ${input.address}
+               ${input.kind ? sql`and kind = ${input.kind}` : sql``}
+               ${key ? sql`and (block_number, log_index) < (${key[0]}, ${key[1]})` : sql``}
+             order by block_number desc, log_index desc limit ${input.limit + 1}) e on true`,
+  );
+  if (!rows[0]?.token) throw notFound(input.address);
+  const events = rows.filter((r) => r.block_number !== null);
+  const pageRows = events.slice(0, input.limit);
+  const last = pageRows.at(-1);
+  return {
+    items: pageRows.map((r) => ({
+      kind: r.kind as (typeof activityKinds)[number],
+      block_number: Number(r.block_number),
+      block_timestamp: Number(r.block_timestamp),
+      block_hash: String(r.block_hash),
+      transaction_hash: String(r.transaction_hash),
+      transaction_index: Number(r.transaction_index),
+      log_index: Number(r.log_index),
+      data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as Record<string, string>,
+    })),
+    next_cursor:
+      events.length > input.limit && last
+        ? encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.config.cursorSecret)
+        : null,
+  };
+}
+
+const balanceAndWallet = z.tuple([z.string().regex(/^\d{1,78}$/), z.string().regex(/^0x[0-9a-f]{40}$/)]);
+
+/** Top holders (curve, pool, burn and launchpad contracts are not holders), largest first. */
+export async function listHolders(
+  ctx: Context,
+  input: { address: string; limit: number; cursor?: string | undefined },
+): Promise<HoldersPage> {
+  const list = `holders:${input.address}`;
+  const key =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, list, balanceAndWallet, ctx.config.cursorSecret);
+  const rows = await selectRows<{
+    token: string | null;
+    supply: string | null;
+    wallet: string | null;
+    balance: string | null;
+  }>(
+    ctx.db,
+    sql`select tk.address as token, tk.total_supply::text as supply, b.wallet, b.balance::text as balance
+          from (select 1) one
+          left join tokens tk on tk.address = ${input.address}
+          left join lateral (
+            select wallet, balance from balances where token_address = ${input.address} and kind = 0
+             ${key ? sql`and (balance, wallet) < (${key[0]}::numeric, ${key[1]})` : sql``}
+             order by balance desc, wallet desc limit ${input.limit + 1}) b on true`,
+  );
+  if (!rows[0]?.token) throw notFound(input.address);
+  const supply = BigInt(rows[0].supply ?? '0');
+  const holders = rows.filter((r) => r.wallet !== null);
+  const pageRows = holders.slice(0, input.limit);
+  const last = pageRows.at(-1);
+  return {
+    items: pageRows.map((r) => {
+      const balance = BigInt(r.balance as string);
+      return {
+        wallet: String(r.wallet),
+        balance,
+        share_bps: supply === 0n ? 0 : Number((balance * 10_000n) / supply),
+      };
+    }),
+    next_cursor:
+      holders.length > input.limit && last
+        ? encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.config.cursorSecret)
+        : null,
+  };
+}
+
+type ChartItem = Chart['items'][number];
+
+/**
+ * Gap-free series: every bucket from the window's start to its end (the indexed head's bucket,
+ * or the bucket before `to`), at most `limit` of them. An empty bucket repeats the last close with
+ * zero volume; nothing is invented before the token's first trade.
+ */
+function fillGaps(
+  items: ChartItem[],
+  input: ChartInput,
+  seconds: number,
+  before: CandleTuple | null,
+  headTimestamp: number | undefined,
+): ChartItem[] {
+  const from = input.from ?? 0;
+  const to = input.to ?? Number.MAX_SAFE_INTEGER;
+  const lastTime = Math.min(to - 1, headTimestamp ?? items.at(-1)?.time ?? -1);
+  if (lastTime < 0 || (items.length === 0 && !before)) return items;
+  const end = lastTime - (lastTime % seconds);
+  let start = Math.max(end - (input.limit - 1) * seconds, Math.ceil(from / seconds) * seconds);
+  let close = before ? BigInt(before[4]) : undefined;
+  for (const point of items) if (point.time < start) close = point.close;
+  if (close === undefined) start = items.find((p) => p.time >= start)?.time ?? end + seconds;
+  const byTime = new Map(items.map((p) => [p.time, p]));
+  const filled: ChartItem[] = [];
+  for (let time = start; time <= end; time += seconds) {
+    const point = byTime.get(time);
+    if (point) {
+      filled.push(point);
+      close = point.close;
+    } else if (close !== undefined) {
+      filled.push({ time, open: close, high: close, low: close, close, volume: 0n, trades: 0 });
+    }
+  }
+  return filled;
+}
