@@ -1,0 +1,99 @@
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { MAX_IMAGE_BYTES, processImage } from './image';
+
+const solid = (format: 'png' | 'jpeg' | 'webp' | 'gif', width = 32, height = 32) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    [format]()
+    .toBuffer();
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A well-formed PNG header claiming `width` × `height`, with a tiny IDAT: a decompression bomb's shape. */
+function pngHeader(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(64))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+describe('image intake', () => {
+  it.each(['png', 'jpeg', 'webp', 'gif'] as const)(
+    'accepts %s by magic bytes and re-encodes it in kind',
+    async (format) => {
+      const image = await processImage(await solid(format));
+      expect(image.contentType).toBe(`image/${format}`);
+      expect(image.width).toBe(32);
+      expect((await sharp(image.bytes).metadata()).format).toBe(format);
+    },
+  );
+
+  it('strips EXIF (GPS included) from a JPEG', async () => {
+    const withGps = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#123456' } })
+      .jpeg()
+      .withExif({
+        IFD0: { Copyright: 'creator' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' },
+      })
+      .toBuffer();
+    expect((await sharp(withGps).metadata()).exif).toBeDefined();
+    const stored = await processImage(withGps);
+    expect((await sharp(stored.bytes).metadata()).exif).toBeUndefined();
+    expect(stored.bytes.includes(Buffer.from('GPS'))).toBe(false);
+  });
+
+  it('drops a ZIP appended to a PNG (polyglot)', async () => {
+    const zip = Buffer.concat([
+      Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+      Buffer.from('evil.html<script>alert(1)</script>'),
+    ]);
+    const stored = await processImage(Buffer.concat([await solid('png'), zip]));
+    expect(stored.bytes.includes(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(false);
+    expect(stored.bytes.includes(Buffer.from('<script>'))).toBe(false);
+  });
+
+  it.each([
+    ['SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
+    ['HTML', Buffer.from('<!doctype html><html><body><img src=x onerror=alert(1)></body></html>')],
+    ['text claiming to be a PNG', Buffer.from('definitely a png, trust me')],
+    ['a PDF', Buffer.from('%PDF-1.7\n1 0 obj\n')],
+    ['empty', Buffer.alloc(0)],
+  ])('rejects %s as invalid_image', async (_name, bytes) => {
+    await expect(processImage(bytes)).rejects.toMatchObject({ code: 'invalid_image', status: 400 });
+  });
+
+  it('rejects a truncated image', async () => {
+    const png = await solid('png', 256, 256);
+    await expect(processImage(png.subarray(0, Math.floor(png.length / 2)))).rejects.toMatchObject({
+      code: 'invalid_image',
+    });
+  });
+
+  it('rejects a 20000 × 20000 header without decoding it', async () => {
+    await expect(processImage(pngHeader(20_000, 20_000))).rejects.toMatchObject({
+      code: 'invalid_image',
+      message: expect.stringMatching(/pixel limit/),
+    });
+  });
+
+  it('rejects more than 5 MB before looking at it', async () => {
+    await expect(processImage(Buffer.alloc(MAX_IMAGE_BYTES + 1))).rejects.toMatchObject({
+      code: 'payload_too_large',
+      status: 413,
+    });
+  });
+});

@@ -1,0 +1,86 @@
+import { fileTypeFromBuffer } from 'file-type';
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import { AppError } from '../errors';
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Decoding bound: 40 megapixels (e.g. 8000 × 5000); a 20000 × 20000 header is refused unread. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+export const imageFormats = {
+  'image/png': { extension: 'png' },
+  'image/jpeg': { extension: 'jpg' },
+  'image/webp': { extension: 'webp' },
+  'image/gif': { extension: 'gif' },
+} as const;
+export type ImageContentType = keyof typeof imageFormats;
+
+export interface ProcessedImage {
+  bytes: Buffer;
+  contentType: ImageContentType;
+  extension: string;
+  width: number;
+  height: number;
+  frames: number;
+}
+
+const invalid = (message: string) => new AppError('invalid_image', message);
+
+/**
+ * Turns untrusted bytes into a safe stored image. The type comes from magic bytes only (never
+ * from a client's Content-Type or file name); decoding is bounded in pixels; the image is
+ * re-encoded in its own format, which drops EXIF/XMP/ICC metadata (GPS included) and anything
+ * appended after the image data (PNG+ZIP polyglots), while keeping animation frames.
+ */
+export async function processImage(input: Buffer): Promise<ProcessedImage> {
+  if (input.length > MAX_IMAGE_BYTES)
+    throw new AppError('payload_too_large', `image exceeds ${MAX_IMAGE_BYTES} bytes`);
+  const detected = await fileTypeFromBuffer(input);
+  if (!detected || !(detected.mime in imageFormats)) {
+    throw invalid('image must be a PNG, JPEG, WebP or GIF (judged by its content, not its name or type)');
+  }
+  const contentType = detected.mime as ImageContentType;
+  const animated = contentType === 'image/gif' || contentType === 'image/webp';
+  let pipeline: Sharp;
+  let metadata: Metadata;
+  try {
+    pipeline = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated });
+    metadata = await pipeline.metadata();
+  } catch (error) {
+    throw invalid(`image could not be read: ${describe(error)}`);
+  }
+  const width = metadata.width ?? 0;
+  const height = metadata.pageHeight ?? metadata.height ?? 0;
+  if (width === 0 || height === 0) throw invalid('image has no dimensions');
+  if (width * height * (metadata.pages ?? 1) > MAX_IMAGE_PIXELS * 4)
+    throw invalid('image has too many pixels');
+  let bytes: Buffer;
+  try {
+    const oriented = contentType === 'image/jpeg' ? pipeline.rotate() : pipeline;
+    const encoded =
+      contentType === 'image/png'
+        ? oriented.png()
+        : contentType === 'image/jpeg'
+          ? oriented.jpeg({ quality: 90 })
+          : contentType === 'image/webp'
+            ? oriented.webp({ quality: 90 })
+            : oriented.gif();
+    bytes = await encoded.toBuffer();
+  } catch (error) {
+    throw invalid(`image could not be decoded: ${describe(error)}`);
+  }
+  if (bytes.length > MAX_IMAGE_BYTES)
+    throw new AppError('payload_too_large', `image exceeds ${MAX_IMAGE_BYTES} bytes after re-encoding`);
+  return {
+    bytes,
+    contentType,
+    extension: imageFormats[contentType].extension,
+    width,
+    height,
+    frames: metadata.pages ?? 1,
+  };
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]?.slice(0, 160) ?? 'unknown error';
+}

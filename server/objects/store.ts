@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { ObjectStoreConfig } from '../config';
+import { contentTypeOfKey, isObjectKey } from './keys';
+
+export interface StoredObject {
+  size: number;
+  contentType: string;
+  /** The bytes; absent for HEAD. */
+  body?: Buffer;
+}
+
+/** Where uploaded images live: a directory by default, an S3-compatible bucket in production. */
+export interface ObjectStore {
+  /** Idempotent: the key is the content hash, so writing it twice writes the same bytes. */
+  put(key: string, bytes: Buffer): Promise<void>;
+  get(key: string, options?: { head?: boolean }): Promise<StoredObject | undefined>;
+}
+
+function assertKey(key: string) {
+  if (!isObjectKey(key)) throw new Error(`invalid object key ${JSON.stringify(key)}`);
+}
+
+/**
+ * Filesystem store. Writes go to a temp file in the same directory, are fsynced, then renamed
+ * into place: a reader sees the whole object or none of it, even across a crash.
+ */
+export function createFilesystemStore(dir: string): ObjectStore {
+  return {
+    async put(key, bytes) {
+      assertKey(key);
+      await mkdir(dir, { recursive: true });
+      const target = path.join(dir, key);
+      const temp = path.join(dir, `.${key}.${randomBytes(6).toString('hex')}.tmp`);
+      const handle = await open(temp, 'w', 0o644);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      try {
+        await rename(temp, target);
+      } catch (error) {
+        await unlink(temp).catch(() => {});
+        throw error;
+      }
+    },
+    async get(key, options = {}) {
+      if (!isObjectKey(key)) return undefined;
+      const file = path.join(dir, key);
+      try {
+        const info = await stat(file);
+        if (!info.isFile()) return undefined;
+        if (options.head) return { size: info.size, contentType: contentTypeOfKey(key) };
+        const handle = await open(file, 'r');
+        try {
+          const body = await handle.readFile();
+          return { size: body.length, contentType: contentTypeOfKey(key), body };
+        } finally {
+          await handle.close();
+        }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+  };
+}
+
+/** S3-compatible store (AWS, MinIO, R2 …) through @aws-sdk/client-s3. */
+export async function createS3Store(
+  config: Extract<ObjectStoreConfig, { kind: 's3' }>,
+): Promise<ObjectStore> {
+  const { S3Client, PutObjectCommand, GetObjectCommand, HeadObjectCommand } = await import(
+    '@aws-sdk/client-s3'
+  );
+  const client = new S3Client({
+    region: config.region,
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    forcePathStyle: config.forcePathStyle,
+    ...(config.accessKeyId && config.secretAccessKey
+      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+      : {}),
+  });
+  const missing = (error: unknown) => {
+    const name = (error as { name?: string }).name;
+    return name === 'NoSuchKey' || name === 'NotFound';
+  };
+  return {
+    async put(key, bytes) {
+      assertKey(key);
+      await client.send(
+        new PutObjectCommand({
+          Bucket: config.bucket,
+          Key: key,
+          Body: bytes,
+          ContentType: contentTypeOfKey(key),
+          CacheControl: 'public, max-age=31536000, immutable',
+        }),
+      );
+    },
+    async get(key, options = {}) {
+      if (!isObjectKey(key)) return undefined;
+      try {
+        if (options.head) {
+          const head = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: key }));
+          return { size: Number(head.ContentLength ?? 0), contentType: contentTypeOfKey(key) };
+        }
+        const object = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }));
+        const body = Buffer.from((await object.Body?.transformToByteArray()) ?? new Uint8Array());
+        return { size: body.length, contentType: contentTypeOfKey(key), body };
+      } catch (error) {
+        if (missing(error)) return undefined;
+        throw error;
+      }
+    },
+  };
+}
+
+const slot = globalThis as typeof globalThis & { __launchdexObjectStore?: Promise<ObjectStore> };
+
+/** The process-wide store for the configured backend. */
+export function getObjectStore(config: ObjectStoreConfig): Promise<ObjectStore> {
+  slot.__launchdexObjectStore ??=
+    config.kind === 'filesystem' ? Promise.resolve(createFilesystemStore(config.dir)) : createS3Store(config);
+  return slot.__launchdexObjectStore;
+}
