@@ -170,21 +170,21 @@ CREATE TABLE "trades" (
 	CONSTRAINT "trades_block_number_log_index_pk" PRIMARY KEY("block_number","log_index")
 );
 --> statement-breakpoint
-CREATE INDEX "chain_events_token_order_idx" ON "chain_events" USING btree ("token_address","block_number" DESC NULLS LAST,"log_index" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "chain_events_token_order_idx" ON "chain_events" USING btree ("token_address","block_number" DESC NULLS FIRST,"log_index" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "metadata_drafts_hash_idx" ON "metadata_drafts" USING btree ("metadata_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "metadata_drafts_bound_token_idx" ON "metadata_drafts" USING btree ("bound_token_address") WHERE "metadata_drafts"."bound_token_address" is not null;--> statement-breakpoint
-CREATE INDEX "token_search_terms_prefix_idx" ON "token_search_terms" USING btree ("term" text_pattern_ops,"token_address");--> statement-breakpoint
-CREATE INDEX "tokens_new_idx" ON "tokens" USING btree ("created_block" DESC NULLS LAST,"created_log_index" DESC NULLS LAST) WHERE not "tokens"."excluded";--> statement-breakpoint
-CREATE INDEX "tokens_top_idx" ON "tokens" USING btree ("market_cap" DESC NULLS LAST,"address" DESC NULLS LAST) WHERE not "tokens"."excluded";--> statement-breakpoint
-CREATE INDEX "tokens_near_idx" ON "tokens" USING btree ("progress_bps" DESC NULLS LAST,"address" DESC NULLS LAST) WHERE not "tokens"."excluded" and "tokens"."lifecycle" = 'curve';--> statement-breakpoint
-CREATE INDEX "tokens_linked_idx" ON "tokens" USING btree ("created_block" DESC NULLS LAST,"created_log_index" DESC NULLS LAST) WHERE not "tokens"."excluded" and "tokens"."has_links";--> statement-breakpoint
-CREATE INDEX "tokens_trending_idx" ON "tokens" USING btree ("trending_score" DESC NULLS LAST,"address" DESC NULLS LAST) WHERE not "tokens"."excluded" and "tokens"."trending_score" > 0;--> statement-breakpoint
-CREATE INDEX "tokens_creator_idx" ON "tokens" USING btree ("creator","created_block" DESC NULLS LAST,"created_log_index" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "token_search_terms_prefix_idx" ON "token_search_terms" USING btree ("term" text_pattern_ops,"token_address","kind");--> statement-breakpoint
+CREATE INDEX "tokens_new_idx" ON "tokens" USING btree ("created_block" DESC NULLS FIRST,"created_log_index" DESC NULLS FIRST) WHERE not "tokens"."excluded";--> statement-breakpoint
+CREATE INDEX "tokens_top_idx" ON "tokens" USING btree ("market_cap" DESC NULLS FIRST,"address" DESC NULLS FIRST) WHERE not "tokens"."excluded";--> statement-breakpoint
+CREATE INDEX "tokens_near_idx" ON "tokens" USING btree ("progress_bps" DESC NULLS FIRST,"address" DESC NULLS FIRST) WHERE not "tokens"."excluded" and "tokens"."lifecycle" = 'curve';--> statement-breakpoint
+CREATE INDEX "tokens_linked_idx" ON "tokens" USING btree ("created_block" DESC NULLS FIRST,"created_log_index" DESC NULLS FIRST) WHERE not "tokens"."excluded" and "tokens"."has_links";--> statement-breakpoint
+CREATE INDEX "tokens_trending_idx" ON "tokens" USING btree ("trending_score" DESC NULLS FIRST,"address" DESC NULLS FIRST) WHERE not "tokens"."excluded" and "tokens"."trending_score" > 0;--> statement-breakpoint
+CREATE INDEX "tokens_creator_idx" ON "tokens" USING btree ("creator","created_block" DESC NULLS FIRST,"created_log_index" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "tokens_address_prefix_idx" ON "tokens" USING btree ("address" text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "tokens_pool_idx" ON "tokens" USING btree ("pool_address") WHERE "tokens"."pool_address" is not null;--> statement-breakpoint
 CREATE INDEX "tokens_last_trade_idx" ON "tokens" USING btree ("last_trade_at") WHERE "tokens"."last_trade_at" is not null;--> statement-breakpoint
 CREATE INDEX "balances_wallet_idx" ON "balances" USING btree ("wallet","token_address");--> statement-breakpoint
-CREATE INDEX "balances_holders_idx" ON "balances" USING btree ("token_address","balance" DESC NULLS LAST,"wallet");--> statement-breakpoint
-CREATE INDEX "trades_token_order_idx" ON "trades" USING btree ("token_address","block_number" DESC NULLS LAST,"log_index" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "balances_holders_idx" ON "balances" USING btree ("token_address","balance" DESC NULLS FIRST,"wallet" DESC NULLS FIRST) WHERE "balances"."kind" = 0;--> statement-breakpoint
+CREATE INDEX "trades_token_order_idx" ON "trades" USING btree ("token_address","block_number" DESC NULLS FIRST,"log_index" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "trades_token_time_idx" ON "trades" USING btree ("token_address","block_timestamp");--> statement-breakpoint
-CREATE INDEX "trades_trader_idx" ON "trades" USING btree ("trader","block_number" DESC NULLS LAST,"log_index" DESC NULLS LAST);
+CREATE INDEX "trades_trader_idx" ON "trades" USING btree ("trader","block_number" DESC NULLS FIRST,"log_index" DESC NULLS FIRST);

@@ -51,14 +51,14 @@ await step(
              w1 || ' ' || w2 || ' ' || i, lower(substr(w1, 1, 3) || substr(w2, 1, 2)) || (i % 1000),
              1000000000000000000000000000, '0x' || lpad(to_hex(i), 64, '0'),
              1000 + i, '0x' || lpad(to_hex(1000 + i), 64, '0'), 1700000000 + i * 2, '0x' || lpad(to_hex(i), 64, 'f'), 0, 2,
-             case when i % 20 = 0 then 'graduated' else 'curve' end, 1073000000000000000000000000, 30000000000000000000 + (i % 80) * 1000000000000000000,
-             793100000000000000000000000, (i % 80) * 1000000000000000000, 80000000000000000000, 793100000000000000000000000,
+             case when i % 20 = 0 then 'graduated' else 'curve' end, 1073000000000000000000000000, 30000000000000000000 + (i % 80)::numeric * 1000000000000000000,
+             793100000000000000000000000, (i % 80)::numeric * 1000000000000000000, 80000000000000000000, 793100000000000000000000000,
              case when i % 20 = 0 then 10000 else (i % 80) * 125 end,
              (27958993476 + (i * 7919) % 100000000000)::numeric, ((27958993476 + (i * 7919) % 100000000000)::numeric * (i % 997 + 1) * 1000000),
-             (27958993476 + (i * 7919) % 100000000000)::numeric * 1000000000, (i % 1000) * 1000000000000000000, i % 50, i % 30,
+             (27958993476 + (i * 7919) % 100000000000)::numeric * 1000000000, (i % 1000)::numeric * 1000000000000000000, i % 50, i % 30,
              case when i % 7 = 0 then ln(1 + i % 1000) + 2 * ln(1 + i % 30) + ln(1 + i % 50) else 0 end, i % 500, i % 300,
-             (i % 1000) * 10000000000000000000, i % 11 = 0, case when i % 20 = 0 then '0x' || lpad(to_hex(i + 300000000), 40, '0') end
-        from (select i, (${words})[1 + i % 16] as w1, (${words})[1 + (i / 16) % 16] as w2 from generate_series(1, ${tokenCount}) i) g
+             (i % 1000)::numeric * 10000000000000000000, i % 11 = 0, case when i % 20 = 0 then '0x' || lpad(to_hex(i + 300000000), 40, '0') end
+        from (select i, (${words})[1 + i % 16] as w1, (${words})[1 + (i / 16) % 16] as w2 from generate_series(1::bigint, ${tokenCount}) i) g
       on conflict do nothing`,
 );
 await step(
@@ -80,9 +80,9 @@ await step(
              '0x' || lpad(to_hex(case when i % 100 < 6 then 1 when i % 100 < 50 then 1 + i % 1000 else 1 + (i * 7919) % ${tokenCount} end), 40, '0'),
              '0x' || lpad(to_hex(i % 200000 + 400000000), 40, '0'),
              case when i % 3 = 0 then 'sell' else 'buy' end, case when i % 10 = 0 then 'dex_v3' else 'curve' end,
-             (i % 1000 + 1) * 1000000000000000000000, (i % 1000 + 1) * 10000000000000000, (i % 1000 + 1) * 9850000000000000,
-             (i % 1000 + 1) * 100000000000000, (i % 1000 + 1) * 50000000000000, 27958993476 + (i % 100000)
-        from generate_series(1, ${tradeCount}) i`,
+             (i % 1000 + 1)::numeric * 1000000000000000000000, (i % 1000 + 1)::numeric * 10000000000000000, (i % 1000 + 1)::numeric * 9850000000000000,
+             (i % 1000 + 1)::numeric * 100000000000000, (i % 1000 + 1)::numeric * 50000000000000, 27958993476 + (i % 100000)
+        from generate_series(1::bigint, ${tradeCount}) i`,
 );
 await step(
   'candles (every interval)',

@@ -1,10 +1,21 @@
 import { getConfig } from '../config';
 import { getDatabase } from '../db';
+import { createImageFetcher, type ImageFetcher } from '../metadata/fetch-image';
+import { getObjectStore } from '../objects/store';
 import type { Context } from './trpc';
 
-/** The context of one request in this process: the shared database, the config, the wall clock. */
+const slot = globalThis as typeof globalThis & { __launchdexImageFetcher?: ImageFetcher };
+
+/** The context of one request in this process: shared database, config, clock and services. */
 export async function createRequestContext(): Promise<Context> {
   const config = getConfig();
   const { db } = await getDatabase(config);
-  return { db, config, clock: () => new Date() };
+  slot.__launchdexImageFetcher ??= createImageFetcher();
+  return {
+    db,
+    config,
+    clock: () => new Date(),
+    objects: () => getObjectStore(config.objects),
+    fetchImage: slot.__launchdexImageFetcher,
+  };
 }

@@ -1,4 +1,5 @@
 import { creatorsRouter } from './routers/creators/router';
+import { metadataRouter } from './routers/metadata/router';
 import { systemRouter } from './routers/system/router';
 import { tokensRouter } from './routers/tokens/router';
 import { walletsRouter } from './routers/wallets/router';
@@ -8,6 +9,7 @@ export const appRouter = createTRPCRouter({
   tokens: tokensRouter,
   creators: creatorsRouter,
   wallets: walletsRouter,
+  metadata: metadataRouter,
   system: systemRouter,
 });
 

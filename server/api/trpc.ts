@@ -4,6 +4,8 @@ import { ZodError } from 'zod';
 import type { Config } from '../config';
 import type { Database } from '../db';
 import { AppError } from '../errors';
+import type { ImageFetcher } from '../metadata/fetch-image';
+import type { ObjectStore } from '../objects/store';
 
 /** Wall-clock source, injected so time-dependent rules are testable. */
 export type Clock = () => Date;
@@ -12,6 +14,10 @@ export interface Context {
   db: Database;
   config: Config;
   clock: Clock;
+  /** The configured object store (filesystem or S3), opened on first use. */
+  objects: () => Promise<ObjectStore>;
+  /** SSRF-guarded fetch of a creator's image URL. */
+  fetchImage: ImageFetcher;
 }
 
 const t = initTRPC.context<Context>().create({

@@ -16,7 +16,13 @@ export interface RestRoute {
   output: z.ZodType;
   /** Error codes this route can answer with, besides `internal`. */
   errors: ErrorCode[];
-  call(caller: Caller, input: Record<string, string>): Promise<unknown>;
+  /** Status of a successful answer (201 for creations). */
+  successStatus?: number;
+  /** Reads the request body (streaming, with its own limits) into `input.body`. */
+  readBody?: (request: Request) => Promise<unknown>;
+  /** The body as documented in OpenAPI. */
+  requestBody?: { contentType: string; schema: Record<string, unknown> };
+  call(caller: Caller, input: Record<string, unknown>): Promise<unknown>;
 }
 
 /**
@@ -36,6 +42,9 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
   input: Input;
   output: Output;
   errors: ErrorCode[];
+  successStatus?: number;
+  readBody?: RestRoute['readBody'];
+  requestBody?: RestRoute['requestBody'];
   call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;
 }): RestRoute {
   return {

@@ -106,8 +106,12 @@ export function createRestDispatcher(
             { allow },
           );
         }
-        const input = collectInput(match.entry, match.values, url.searchParams);
-        const result = await match.entry.route.call(await makeCaller(), input);
+        const route = match.entry.route;
+        const input: Record<string, unknown> = collectInput(match.entry, match.values, url.searchParams);
+        if (route.readBody) input.body = await route.readBody(request);
+        const result = await route.call(await makeCaller(), input);
+        if (route.method !== 'GET')
+          return jsonResponse(route.successStatus ?? 200, result, { 'cache-control': 'no-store' });
         return cachedJsonResponse(request, result);
       } catch (error) {
         return errorResponse(error);

@@ -74,8 +74,8 @@ export function buildOpenApiDocument(
     for (const code of errorCodes)
       byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
     const responses: Record<string, unknown> = {
-      '200': {
-        description: 'OK',
+      [String(route.successStatus ?? 200)]: {
+        description: route.successStatus === 201 ? 'Created' : 'OK',
         content: { 'application/json': { schema: toSchema(route.output, 'output') } },
       },
     };
@@ -99,6 +99,14 @@ export function buildOpenApiDocument(
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
       parameters,
+      ...(route.requestBody
+        ? {
+            requestBody: {
+              required: true,
+              content: { [route.requestBody.contentType]: { schema: route.requestBody.schema } },
+            },
+          }
+        : {}),
       responses,
     };
   }

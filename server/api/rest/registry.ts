@@ -1,4 +1,5 @@
 import { creatorRestRoutes } from '../routers/creators/rest';
+import { metadataRestRoutes } from '../routers/metadata/rest';
 import { tokenRestRoutes } from '../routers/tokens/rest';
 import { walletRestRoutes } from '../routers/wallets/rest';
 import type { RestRoute } from './define';
@@ -9,6 +10,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...tokenRestRoutes,
   ...creatorRestRoutes,
   ...walletRestRoutes,
+  ...metadataRestRoutes,
 ];
 
 export const restDispatcher = createRestDispatcher(restRoutes);

@@ -13,7 +13,11 @@ export const chainEvents = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.blockNumber, t.logIndex] }),
-    index('chain_events_token_order_idx').on(t.tokenAddress, t.blockNumber.desc(), t.logIndex.desc()),
+    index('chain_events_token_order_idx').on(
+      t.tokenAddress,
+      t.blockNumber.desc().nullsFirst(),
+      t.logIndex.desc().nullsFirst(),
+    ),
   ],
 );
 

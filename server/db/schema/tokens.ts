@@ -89,18 +89,26 @@ export const tokens = pgTable(
     // Every list is a keyset walk over one partial index: WHERE matches, ORDER BY is the index
     // order, and the cursor is the last row's key, so page N costs the same as page 1. All key
     // columns sort the same way so `(a, b) < (x, y)` is a single index range condition.
-    index('tokens_new_idx').on(t.createdBlock.desc(), t.createdLogIndex.desc()).where(sql`not ${t.excluded}`),
-    index('tokens_top_idx').on(t.marketCap.desc(), t.address.desc()).where(sql`not ${t.excluded}`),
+    index('tokens_new_idx')
+      .on(t.createdBlock.desc().nullsFirst(), t.createdLogIndex.desc().nullsFirst())
+      .where(sql`not ${t.excluded}`),
+    index('tokens_top_idx')
+      .on(t.marketCap.desc().nullsFirst(), t.address.desc().nullsFirst())
+      .where(sql`not ${t.excluded}`),
     index('tokens_near_idx')
-      .on(t.progressBps.desc(), t.address.desc())
+      .on(t.progressBps.desc().nullsFirst(), t.address.desc().nullsFirst())
       .where(sql`not ${t.excluded} and ${t.lifecycle} = 'curve'`),
     index('tokens_linked_idx')
-      .on(t.createdBlock.desc(), t.createdLogIndex.desc())
+      .on(t.createdBlock.desc().nullsFirst(), t.createdLogIndex.desc().nullsFirst())
       .where(sql`not ${t.excluded} and ${t.hasLinks}`),
     index('tokens_trending_idx')
-      .on(t.trendingScore.desc(), t.address.desc())
+      .on(t.trendingScore.desc().nullsFirst(), t.address.desc().nullsFirst())
       .where(sql`not ${t.excluded} and ${t.trendingScore} > 0`),
-    index('tokens_creator_idx').on(t.creator, t.createdBlock.desc(), t.createdLogIndex.desc()),
+    index('tokens_creator_idx').on(
+      t.creator,
+      t.createdBlock.desc().nullsFirst(),
+      t.createdLogIndex.desc().nullsFirst(),
+    ),
     index('tokens_address_prefix_idx').on(t.address.op('text_pattern_ops')),
     index('tokens_pool_idx').on(t.poolAddress).where(sql`${t.poolAddress} is not null`),
     // Recently traded tokens: the set whose 24 h metrics must be refreshed as time moves on.
@@ -123,7 +131,8 @@ export const tokenSearchTerms = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tokenAddress, t.term, t.kind] }),
-    index('token_search_terms_prefix_idx').on(t.term.op('text_pattern_ops'), t.tokenAddress),
+    // kind is in the index so a prefix search is an index-only scan.
+    index('token_search_terms_prefix_idx').on(t.term.op('text_pattern_ops'), t.tokenAddress, t.kind),
   ],
 );
 

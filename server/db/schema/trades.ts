@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
 import { blockNumber, hex, logProvenance, uint256, unixSeconds } from './columns';
 import { tradeSources } from './tokens';
@@ -26,9 +27,17 @@ export const trades = pgTable(
     primaryKey({ columns: [t.blockNumber, t.logIndex] }),
     // Reverse chain order per token; log_index is block-wide, so (block, log) orders like
     // (block, transaction index, log).
-    index('trades_token_order_idx').on(t.tokenAddress, t.blockNumber.desc(), t.logIndex.desc()),
+    index('trades_token_order_idx').on(
+      t.tokenAddress,
+      t.blockNumber.desc().nullsFirst(),
+      t.logIndex.desc().nullsFirst(),
+    ),
     index('trades_token_time_idx').on(t.tokenAddress, t.blockTimestamp),
-    index('trades_trader_idx').on(t.trader, t.blockNumber.desc(), t.logIndex.desc()),
+    index('trades_trader_idx').on(
+      t.trader,
+      t.blockNumber.desc().nullsFirst(),
+      t.logIndex.desc().nullsFirst(),
+    ),
   ],
 );
 
@@ -79,6 +88,9 @@ export const balances = pgTable(
   (t) => [
     primaryKey({ columns: [t.tokenAddress, t.wallet] }),
     index('balances_wallet_idx').on(t.wallet, t.tokenAddress),
-    index('balances_holders_idx').on(t.tokenAddress, t.balance.desc(), t.wallet),
+    // Top holders: only holder rows, in the order the API pages them.
+    index('balances_holders_idx')
+      .on(t.tokenAddress, t.balance.desc().nullsFirst(), t.wallet.desc().nullsFirst())
+      .where(sql`${t.kind} = 0`),
   ],
 );

@@ -1,0 +1,127 @@
+import { lookup } from 'node:dns/promises';
+import { Agent, buildConnector, request } from 'undici';
+import { AppError } from '../errors';
+import { MAX_IMAGE_BYTES } from './image';
+import { checkImageUrl, hostOf, pinPublicAddress, type ResolvedAddress, type Resolver } from './ssrf';
+
+export interface ImageFetcherOptions {
+  resolver?: Resolver;
+  /**
+   * Where a TCP connection to a pinned (already checked) address really goes. Production: the
+   * address itself. Tests map public test addresses to loopback servers, so no test ever opens a
+   * connection to anything but 127.0.0.x.
+   */
+  route?: (pinned: ResolvedAddress, port: number) => { host: string; port: number };
+  /** Extra trusted CA (tests' self-signed loopback certificate). */
+  ca?: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+}
+
+export type ImageFetcher = (url: string) => Promise<Buffer>;
+
+/** The system resolver: every A and AAAA answer, for the policy to judge all of them. */
+export const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
+
+const failed = (message: string) => new AppError('invalid_image', message);
+
+/**
+ * Fetches a creator's image URL without letting it reach anything private: https only, one DNS
+ * resolution per hop judged in full, the connection pinned to the checked address, every
+ * redirect (at most 3) checked again, https → http refused, total time and bytes capped.
+ */
+export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetcher {
+  const resolver = options.resolver ?? systemResolver;
+  const route = options.route ?? ((pinned, port) => ({ host: pinned.address, port }));
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxBytes = options.maxBytes ?? MAX_IMAGE_BYTES;
+  const maxRedirects = options.maxRedirects ?? 3;
+
+  return async (rawUrl) => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let current = rawUrl;
+    for (let hop = 0; hop <= maxRedirects; hop++) {
+      const url = checkImageUrl(current);
+      const pinned = await pinPublicAddress(url, resolver);
+      const port = Number(url.port || 443);
+      const target = route(pinned, port);
+      const connect = buildConnector({ ...(options.ca ? { ca: options.ca } : {}), timeout: timeoutMs });
+      const servername = hostOf(url);
+      const agent = new Agent({
+        connect: (connectOptions, callback) =>
+          connect(
+            {
+              ...connectOptions,
+              hostname: target.host,
+              port: String(target.port),
+              servername: /^[\d.]+$|:/.test(servername) ? undefined : servername,
+            },
+            callback,
+          ),
+      });
+      try {
+        let response: Awaited<ReturnType<typeof request>>;
+        try {
+          response = await request(url, {
+            dispatcher: agent,
+            signal,
+            method: 'GET',
+            headers: { accept: 'image/png,image/jpeg,image/webp,image/gif' },
+          });
+        } catch (error) {
+          if (signal.aborted) throw failed(`image_url did not answer within ${timeoutMs / 1000} s`);
+          throw failed(
+            `image_url could not be fetched (${error instanceof Error ? error.message.slice(0, 120) : 'error'})`,
+          );
+        }
+        if (response.statusCode >= 300 && response.statusCode < 400) {
+          await response.body.dump().catch(() => {});
+          const location = response.headers.location;
+          if (typeof location !== 'string')
+            throw failed(`image_url redirected (${response.statusCode}) without a Location`);
+          if (hop === maxRedirects)
+            throw new AppError('image_url_forbidden', `image_url redirected more than ${maxRedirects} times`);
+          current = new URL(location, url).toString();
+          continue;
+        }
+        if (response.statusCode !== 200) {
+          await response.body.dump().catch(() => {});
+          throw failed(`image_url answered HTTP ${response.statusCode}`);
+        }
+        const declared = Number(response.headers['content-length'] ?? Number.NaN);
+        if (Number.isFinite(declared) && declared > maxBytes) {
+          response.body.destroy();
+          throw new AppError('payload_too_large', `image_url is larger than ${maxBytes} bytes`);
+        }
+        const chunks: Buffer[] = [];
+        let total = 0;
+        try {
+          for await (const chunk of response.body) {
+            total += (chunk as Buffer).length;
+            if (total > maxBytes) {
+              response.body.destroy();
+              throw new AppError('payload_too_large', `image_url is larger than ${maxBytes} bytes`);
+            }
+            chunks.push(chunk as Buffer);
+          }
+        } catch (error) {
+          if (error instanceof AppError) throw error;
+          throw failed(
+            signal.aborted
+              ? `image_url did not finish within ${timeoutMs / 1000} s`
+              : 'image_url broke off mid-transfer',
+          );
+        }
+        return Buffer.concat(chunks);
+      } finally {
+        agent.close().catch(() => {});
+      }
+    }
+    throw new AppError('image_url_forbidden', `image_url redirected more than ${maxRedirects} times`);
+  };
+}
