@@ -5,8 +5,8 @@ export const MIN_INITIAL_SUPPLY = 10n ** 21n;
 export const MAX_INITIAL_SUPPLY = 10n ** 33n;
 
 const bytes = (value: string) => Buffer.byteLength(value, 'utf8');
-// C0/C1 controls (newlines, NUL, bidi overrides are C1-adjacent) have no place in a token name.
-const controlCharacters = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+// Control characters (C0, DEL, C1) and bidi overrides have no place in a token name.
+const controlCharacters = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 function byteString(name: string, min: number, max: number) {
   return z

@@ -46,7 +46,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
     pipeline = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated });
     metadata = await pipeline.metadata();
   } catch (error) {
-    throw invalid(`image could not be read: ${describe(error)}`);
+    throw invalid(`image could not be read: ${firstLine(error)}`);
   }
   const width = metadata.width ?? 0;
   const height = metadata.pageHeight ?? metadata.height ?? 0;
@@ -66,7 +66,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
             : oriented.gif();
     bytes = await encoded.toBuffer();
   } catch (error) {
-    throw invalid(`image could not be decoded: ${describe(error)}`);
+    throw invalid(`image could not be decoded: ${firstLine(error)}`);
   }
   if (bytes.length > MAX_IMAGE_BYTES)
     throw new AppError('payload_too_large', `image exceeds ${MAX_IMAGE_BYTES} bytes after re-encoding`);
@@ -80,7 +80,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   };
 }
 
-function describe(error: unknown): string {
+function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]?.slice(0, 160) ?? 'unknown error';
 }

@@ -1,0 +1,189 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImageFetcher } from './fetch-image';
+import { MAX_IMAGE_BYTES } from './image';
+import type { Resolver } from './ssrf';
+
+/** The one public address the tests resolve names to; routed to the loopback server, never dialed. */
+const PUBLIC = '93.184.216.34';
+
+let server: Server;
+let port: number;
+let ca: string;
+let png: Buffer;
+const dialed: string[] = [];
+const certDir = mkdtempSync(path.join(tmpdir(), 'launchdex-tls-'));
+
+beforeAll(async () => {
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=images.test',
+      '-addext',
+      `subjectAltName=DNS:images.test,DNS:rebind.test,DNS:hop.test,IP:${PUBLIC}`,
+      '-keyout',
+      path.join(certDir, 'key.pem'),
+      '-out',
+      path.join(certDir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  ca = readFileSync(path.join(certDir, 'cert.pem'), 'utf8');
+  png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } })
+    .png()
+    .toBuffer();
+  server = createServer(
+    { key: readFileSync(path.join(certDir, 'key.pem')), cert: ca },
+    (request, response) => {
+      const redirect = (location: string) => response.writeHead(302, { location }).end();
+      switch (request.url) {
+        case '/ok.png':
+          return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
+        case '/redirect-ok':
+          return redirect('https://hop.test/ok.png');
+        case '/redirect-private':
+          return redirect('https://10.0.0.1/ok.png');
+        case '/redirect-metadata':
+          return redirect(`https://169.254.169.254/latest/meta-data/`);
+        case '/redirect-http':
+          return redirect('http://images.test/ok.png');
+        case '/redirect-loop':
+          return redirect('https://images.test/redirect-loop');
+        case '/big':
+          return response
+            .writeHead(200, { 'content-type': 'image/png' })
+            .end(Buffer.alloc(MAX_IMAGE_BYTES + 1));
+        case '/big-chunked': {
+          response.writeHead(200, { 'content-type': 'image/png' });
+          let sent = 0;
+          const push = () => {
+            while (sent <= MAX_IMAGE_BYTES + 65536) {
+              sent += 65536;
+              if (!response.write(Buffer.alloc(65536))) return void response.once('drain', push);
+            }
+            response.end();
+          };
+          return push();
+        }
+        case '/slow': {
+          response.writeHead(200, { 'content-type': 'image/png' });
+          const timer = setInterval(() => response.write(Buffer.alloc(1)), 100);
+          response.on('close', () => clearInterval(timer));
+          return;
+        }
+        default:
+          return response.writeHead(404).end('no');
+      }
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  rmSync(certDir, { recursive: true, force: true });
+});
+
+function fetcherWith(resolver: Resolver, timeoutMs = 3_000) {
+  return createImageFetcher({
+    resolver,
+    ca,
+    timeoutMs,
+    // Every connection goes to the loopback test server; anything else fails the test loudly.
+    route: (pinned) => {
+      dialed.push(pinned.address);
+      if (pinned.address !== PUBLIC) throw new Error(`test attempted to connect to ${pinned.address}`);
+      return { host: '127.0.0.1', port };
+    },
+  });
+}
+
+const publicNames: Resolver = async (hostname) => {
+  if (['images.test', 'hop.test'].includes(hostname)) return [{ address: PUBLIC, family: 4 }];
+  if (hostname === 'private.test') return [{ address: '192.168.1.1', family: 4 }];
+  if (hostname === 'mixed.test')
+    return [
+      { address: PUBLIC, family: 4 },
+      { address: 'fd00::1', family: 6 },
+    ];
+  throw new Error('NXDOMAIN');
+};
+
+describe('image_url fetcher against loopback HTTPS servers', () => {
+  it('fetches a public https image through the pinned address', async () => {
+    dialed.length = 0;
+    expect(await fetcherWith(publicNames)('https://images.test/ok.png')).toEqual(png);
+    expect(dialed).toEqual([PUBLIC]);
+  });
+
+  it('follows a redirect after checking the new target again', async () => {
+    expect(await fetcherWith(publicNames)('https://images.test/redirect-ok')).toEqual(png);
+  });
+
+  it.each([
+    ['a name resolving to a private address', 'https://private.test/ok.png'],
+    ['mixed A/AAAA answers with one private', 'https://mixed.test/ok.png'],
+    ['a resolver failure (fails closed)', 'https://nxdomain.test/ok.png'],
+    ['a redirect from public to private', 'https://images.test/redirect-private'],
+    ['a redirect to the cloud metadata address', 'https://images.test/redirect-metadata'],
+    ['a redirect from https to http', 'https://images.test/redirect-http'],
+    ['too many redirects', 'https://images.test/redirect-loop'],
+  ])('refuses %s with image_url_forbidden', async (_case, url) => {
+    dialed.length = 0;
+    await expect(fetcherWith(publicNames)(url)).rejects.toMatchObject({ code: 'image_url_forbidden' });
+    expect(dialed.every((address) => address === PUBLIC)).toBe(true);
+  });
+
+  it('resolves once per hop and connects only to that answer (DNS rebinding)', async () => {
+    let lookups = 0;
+    const rebinding: Resolver = async () => {
+      lookups++;
+      return lookups === 1 ? [{ address: PUBLIC, family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
+    };
+    dialed.length = 0;
+    expect(await fetcherWith(rebinding)('https://rebind.test/ok.png')).toEqual(png);
+    expect(lookups).toBe(1);
+    expect(dialed).toEqual([PUBLIC]);
+  });
+
+  it('caps the size: 5 MB + 1 declared or streamed is payload_too_large', async () => {
+    await expect(fetcherWith(publicNames)('https://images.test/big')).rejects.toMatchObject({
+      code: 'payload_too_large',
+    });
+    await expect(fetcherWith(publicNames)('https://images.test/big-chunked')).rejects.toMatchObject({
+      code: 'payload_too_large',
+    });
+  });
+
+  it('caps the time: a slow drip is cut off', async () => {
+    await expect(fetcherWith(publicNames, 1_000)('https://images.test/slow')).rejects.toMatchObject({
+      code: 'invalid_image',
+      message: expect.stringMatching(/within/),
+    });
+  });
+
+  it('reports an HTTP error status as invalid_image', async () => {
+    await expect(fetcherWith(publicNames)('https://images.test/missing.png')).rejects.toMatchObject({
+      code: 'invalid_image',
+      message: expect.stringMatching(/404/),
+    });
+  });
+});
