@@ -91,6 +91,9 @@ const envSchema = z.object({
     .optional()
     .default('info'),
   CURSOR_SECRET: optionalText,
+  TRUSTED_PROXY_HOPS: nonNegativeInt(0),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: nonNegativeInt(20),
+  RATE_LIMIT_FINALIZE_PER_MINUTE: nonNegativeInt(60),
 });
 
 /** Where launch contracts live and from which block to index them. */
@@ -140,6 +143,13 @@ export interface Config {
   publicBaseUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   cursorSecret: string;
+  /**
+   * Proxies in front of the app that append to X-Forwarded-For. 0: the header's first address is
+   * used as is (a client could forge it; fine for a devnet, not for the internet).
+   */
+  trustedProxyHops: number;
+  /** Requests per client address per minute on the two POST routes; 0 disables a limit. */
+  rateLimits: { uploads: number; finalize: number };
 }
 
 /** Raised for any invalid setting; its message lists every offending variable. */
@@ -264,6 +274,8 @@ export function parseConfig(
     publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
     cursorSecret: e.CURSOR_SECRET ?? 'launchdex-cursor-v1',
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+    rateLimits: { uploads: e.RATE_LIMIT_UPLOADS_PER_MINUTE, finalize: e.RATE_LIMIT_FINALIZE_PER_MINUTE },
   };
 }
 

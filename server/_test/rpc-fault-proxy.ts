@@ -19,6 +19,8 @@ export interface FaultRates {
 export interface FaultProxy {
   url: string;
   counts: Record<Exclude<keyof FaultRates, 'maxLogRange'> | 'rangeRefused' | 'forwarded', number>;
+  /** While set, eth_blockNumber answers this head: an indexer behind the proxy stops advancing. */
+  freezeHead(block: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startFaultProxy(upstream: string, rates: FaultRates, seed 
     forwarded: 0,
   };
   const hanging = new Set<IncomingMessage>();
+  let frozenHead: number | undefined;
   const server: Server = createServer(async (request, response) => {
     const body = await readBody(request);
     const roll = random.next();
@@ -74,6 +77,13 @@ export async function startFaultProxy(upstream: string, rates: FaultRates, seed 
     if (roll < threshold) {
       counts.reset++;
       request.socket.destroy();
+      return;
+    }
+    if (frozenHead !== undefined && body.includes('"eth_blockNumber"') && !body.startsWith('[')) {
+      const { id } = JSON.parse(body) as { id: number };
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: `0x${frozenHead.toString(16)}` }));
       return;
     }
     if (rates.maxLogRange !== undefined && body.includes('"eth_getLogs"')) {
@@ -118,6 +128,9 @@ export async function startFaultProxy(upstream: string, rates: FaultRates, seed 
   return {
     url: `http://127.0.0.1:${port}`,
     counts,
+    freezeHead: (block) => {
+      frozenHead = block;
+    },
     close: async () => {
       for (const request of hanging) request.socket.destroy();
       server.closeAllConnections();

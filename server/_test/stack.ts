@@ -3,6 +3,7 @@ import { createSimulator } from '../chain/simulator/simulator';
 import { type AppServer, startAppServer } from './app-server';
 import { startTestChain, type TestChain } from './chain';
 import { type Backend, createTestDatabase, type TestDatabase } from './database';
+import { type FaultProxy, startFaultProxy } from './rpc-fault-proxy';
 
 export const GENESIS = 1_767_225_600;
 
@@ -11,6 +12,8 @@ export interface IndexedStack {
   database: TestDatabase;
   server: AppServer;
   ledger: Ledger;
+  /** The loopback proxy between the server and anvil, when asked for. */
+  proxy: FaultProxy | undefined;
   /** Resolves once the server's indexer has reached the chain head. */
   waitForIndex(): Promise<number>;
   stop(): Promise<void>;
@@ -25,6 +28,7 @@ export async function startIndexedStack(
   backend: Backend,
   fixture: { seed: number; launches: number; actions: number },
   env: Record<string, string> = {},
+  options: { proxy?: boolean } = {},
 ): Promise<IndexedStack> {
   const chain = await startTestChain({ genesisTimestamp: GENESIS });
   const simulator = createSimulator({
@@ -36,9 +40,18 @@ export async function startIndexedStack(
   });
   const ledger = await simulator.runFixture({ launches: fixture.launches, actions: fixture.actions });
   const database = await createTestDatabase(backend);
+  const proxy = options.proxy
+    ? await startFaultProxy(chain.anvil.rpcUrl, {
+        rateLimit: 0,
+        serverError: 0,
+        hang: 0,
+        reset: 0,
+        staleHead: 0,
+      })
+    : undefined;
   const server = await startAppServer({
     ...database.env,
-    RPC_URL: chain.anvil.rpcUrl,
+    RPC_URL: proxy?.url ?? chain.anvil.rpcUrl,
     CHAIN_ID: '31337',
     FACTORY_ADDRESS: chain.deployment.contracts.factory,
     START_BLOCK: String(chain.deployment.startBlock),
@@ -66,9 +79,11 @@ export async function startIndexedStack(
     database,
     server,
     ledger,
+    proxy,
     waitForIndex,
     stop: async () => {
       await server.stop();
+      await proxy?.close();
       await database.drop();
       await chain.stop();
     },

@@ -1,10 +1,15 @@
+import type { PublicClient } from 'viem';
+import { createChainPublicClient } from '../chain/clients';
 import { getConfig } from '../config';
 import { getDatabase } from '../db';
 import { createImageFetcher, type ImageFetcher } from '../metadata/fetch-image';
 import { getObjectStore } from '../objects/store';
 import type { Context } from './trpc';
 
-const slot = globalThis as typeof globalThis & { __launchdexImageFetcher?: ImageFetcher };
+const slot = globalThis as typeof globalThis & {
+  __launchdexImageFetcher?: ImageFetcher;
+  __launchdexChainClient?: PublicClient;
+};
 
 /** The context of one request in this process: shared database, config, clock and services. */
 export async function createRequestContext(): Promise<Context> {
@@ -17,5 +22,17 @@ export async function createRequestContext(): Promise<Context> {
     clock: () => new Date(),
     objects: () => getObjectStore(config.objects),
     fetchImage: slot.__launchdexImageFetcher,
+    chain: () => {
+      if (!config.chain) return undefined;
+      slot.__launchdexChainClient ??= createChainPublicClient(
+        config.chain.chainId,
+        config.chain.rpcUrl,
+      ) as PublicClient;
+      return {
+        client: slot.__launchdexChainClient,
+        chainId: config.chain.chainId,
+        factory: config.chain.factoryAddress,
+      };
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
+import type { PublicClient } from 'viem';
 import { ZodError } from 'zod';
 import type { Config } from '../config';
 import type { Database } from '../db';
@@ -18,6 +19,8 @@ export interface Context {
   objects: () => Promise<ObjectStore>;
   /** SSRF-guarded fetch of a creator's image URL. */
   fetchImage: ImageFetcher;
+  /** The indexed chain, for reads that must ask it directly (finalize); undefined if none is configured. */
+  chain: () => { client: PublicClient; chainId: number; factory: `0x${string}` } | undefined;
 }
 
 const t = initTRPC.context<Context>().create({

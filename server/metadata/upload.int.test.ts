@@ -48,7 +48,8 @@ describe(`POST /api/v1/token-metadata and /objects (${backend})`, () => {
   beforeAll(async () => {
     if (!backend) throw new Error('no backend');
     database = await createTestDatabase(backend);
-    server = await startAppServer(database.env);
+    // Limits have their own test (rate-limit.int.test.ts); this one posts dozens of uploads.
+    server = await startAppServer({ ...database.env, RATE_LIMIT_UPLOADS_PER_MINUTE: '0' });
   });
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../errors';
 import type { Caller } from '../root';
+import type { RateLimitBucket } from './rate-limit';
 
 /** Cache policy of a read: derived from indexed_through_block by the handler that declares it. */
 export interface RestRoute {
@@ -18,6 +19,8 @@ export interface RestRoute {
   errors: ErrorCode[];
   /** Status of a successful answer (201 for creations). */
   successStatus?: number;
+  /** Per-client request limit applied before the body is read. */
+  rateLimit?: RateLimitBucket;
   /** Reads the request body (streaming, with its own limits) into `input.body`. */
   readBody?: (request: Request) => Promise<unknown>;
   /** The body as documented in OpenAPI. */
@@ -43,6 +46,7 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
   output: Output;
   errors: ErrorCode[];
   successStatus?: number;
+  rateLimit?: RateLimitBucket;
   readBody?: RestRoute['readBody'];
   requestBody?: RestRoute['requestBody'];
   call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { getConfig } from '../../config';
 import { AppError } from '../../errors';
 import { getLogger } from '../../logger';
 import { createRequestContext } from '../context';
 import { type Caller, createCaller } from '../root';
 import { pathParamNames, type RestRoute } from './define';
 import { toAppError } from './errors';
+import { enforceRateLimit } from './rate-limit';
 
 /** JSON with bigint as decimal text: amounts never pass through a lossy number. */
 export function toJson(value: unknown): string {
@@ -108,6 +110,7 @@ export function createRestDispatcher(
         }
         const route = match.entry.route;
         const input: Record<string, unknown> = collectInput(match.entry, match.values, url.searchParams);
+        if (route.rateLimit) await enforceRateLimit(request, route.rateLimit, getConfig());
         if (route.readBody) input.body = await route.readBody(request);
         const result = await route.call(await makeCaller(), input);
         if (route.method !== 'GET')

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { draftResponse } from '../../../metadata/create-draft';
+import { finalizeResponse } from '../../../metadata/finalize';
+import { readJsonBody } from '../../../metadata/json-body';
 import { readDraftUpload } from '../../../metadata/multipart';
 import { defineRestRoute } from '../../rest/define';
 
@@ -24,6 +26,7 @@ export const metadataRestRoutes = [
       'rate_limited',
     ],
     successStatus: 201,
+    rateLimit: 'uploads',
     requestBody: {
       contentType: 'multipart/form-data',
       schema: {
@@ -54,5 +57,45 @@ export const metadataRestRoutes = [
     },
     readBody: readDraftUpload,
     call: (caller, input) => caller.metadata.createDraft(input as never),
+  }),
+  defineRestRoute({
+    method: 'POST',
+    path: '/api/v1/token-metadata/{draft}/finalize',
+    operationId: 'finalizeTokenMetadataDraft',
+    summary: 'Bind a draft to its launch',
+    description:
+      'JSON {token_address, transaction_hash, signature}. The signature is EIP-712 typed data Finalize(string draft, address token, bytes32 transactionHash) in domain {name: "Launchdex", version: "1", chainId}, by the launch creator (smart-contract wallets through ERC-1271/6492). Binds only when the launch in transaction_hash created token_address with the draft’s name, symbol, supply and metadataHash. A launch confirmed on chain but not yet indexed answers 409 not_indexed: retry the same request after the index advances. Repeating a successful finalize returns the same binding.',
+    tags: ['metadata'],
+    input: z.object({ draft: z.string() }),
+    output: finalizeResponse,
+    errors: [
+      'invalid_parameter',
+      'invalid_address',
+      'invalid_signature',
+      'not_owner',
+      'not_found',
+      'not_indexed',
+      'already_finalized',
+      'payload_too_large',
+      'unsupported_media_type',
+      'launch_mismatch',
+      'rate_limited',
+      'unavailable',
+    ],
+    requestBody: {
+      contentType: 'application/json',
+      schema: {
+        type: 'object',
+        required: ['token_address', 'transaction_hash', 'signature'],
+        properties: {
+          token_address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+          transaction_hash: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+          signature: { type: 'string', pattern: '^0x[0-9a-fA-F]+$' },
+        },
+      },
+    },
+    rateLimit: 'finalize',
+    readBody: readJsonBody,
+    call: (caller, input) => caller.metadata.finalize(input as never),
   }),
 ];

@@ -1,0 +1,245 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { type Address, type Hex, type PublicClient, parseEventLogs } from 'viem';
+import { z } from 'zod';
+import { launchFactoryAbi } from '../chain/abis';
+import { type Database, selectRows } from '../db/client';
+import { metadataDrafts, tokens } from '../db/schema';
+import { AppError, type ErrorDetail } from '../errors';
+
+/** EIP-712 domain and type of the finalize signature (DESIGN.md section 8). */
+export const finalizeTypes = {
+  Finalize: [
+    { name: 'draft', type: 'string' },
+    { name: 'token', type: 'address' },
+    { name: 'transactionHash', type: 'bytes32' },
+  ],
+} as const;
+export const finalizeDomain = (chainId: number) => ({ name: 'Launchdex', version: '1', chainId }) as const;
+
+export const finalizeBody = z.object({
+  token_address: z
+    .string({ error: 'token_address is required' })
+    .refine((v) => /^0x[0-9a-fA-F]{40}$/.test(v), {
+      message: 'token_address must be a 0x-prefixed 20-byte hex address',
+      params: { code: 'invalid_address' },
+    })
+    .transform((v) => v.toLowerCase() as Address),
+  transaction_hash: z
+    .string({ error: 'transaction_hash is required' })
+    .regex(/^0x[0-9a-fA-F]{64}$/, { message: 'transaction_hash must be a 0x-prefixed 32-byte hex hash' })
+    .transform((v) => v.toLowerCase() as Hex),
+  signature: z
+    .string({ error: 'signature is required' })
+    .regex(/^0x([0-9a-fA-F]{2}){64,4096}$/, { message: 'signature must be 0x-prefixed hex' })
+    .transform((v) => v as Hex),
+});
+export type FinalizeBody = z.output<typeof finalizeBody>;
+
+export const finalizeResponse = z.object({
+  draft_id: z.string(),
+  token_address: z.string(),
+  transaction_hash: z.string(),
+  metadata_hash: z.string(),
+  bound_at: z.string(),
+});
+export type FinalizeResponse = z.output<typeof finalizeResponse>;
+
+interface Launch {
+  creator: string;
+  name: string;
+  symbol: string;
+  totalSupply: bigint;
+  metadataHash: string;
+  transactionHash: string;
+  blockNumber: number;
+}
+
+export interface FinalizeServices {
+  db: Database;
+  chainId: number;
+  factory: Address;
+  client: PublicClient;
+}
+
+const unavailable = (what: string) =>
+  new AppError('unavailable', `the chain RPC could not be reached to ${what}; retry later`);
+
+/**
+ * Binds a draft to its indexed launch. The signer must be the launch's creator (EIP-712, checked
+ * through the chain so smart-contract wallets work; an RPC failure refuses rather than trusts), the
+ * draft's creator if it names one, and the launch must carry exactly the draft's name, symbol,
+ * supply and metadataHash. A launch confirmed on chain but not yet indexed answers 409
+ * `not_indexed`; the same request succeeds once the index reaches it. Repeating a successful
+ * finalize answers the same binding.
+ */
+export async function finalizeDraft(
+  services: FinalizeServices,
+  draftId: string,
+  body: FinalizeBody,
+): Promise<FinalizeResponse> {
+  const { db } = services;
+  const [draft] = await db.select().from(metadataDrafts).where(eq(metadataDrafts.id, draftId)).limit(1);
+  if (!draft) throw new AppError('not_found', `no draft ${draftId}`);
+
+  const [indexed] = await db.select().from(tokens).where(eq(tokens.address, body.token_address)).limit(1);
+  let launch: Launch;
+  if (indexed) {
+    launch = {
+      creator: indexed.creator,
+      name: indexed.name,
+      symbol: indexed.symbol,
+      totalSupply: indexed.totalSupply,
+      metadataHash: indexed.metadataHash,
+      transactionHash: indexed.createdTransactionHash,
+      blockNumber: indexed.createdBlock,
+    };
+  } else {
+    launch = await launchFromChain(services, body);
+  }
+  if (launch.transactionHash !== body.transaction_hash) {
+    throw new AppError(
+      'launch_mismatch',
+      'transaction_hash is not the transaction that launched this token',
+      [{ field: 'transaction_hash', message: 'not the launch transaction' }],
+    );
+  }
+
+  let valid: boolean;
+  try {
+    valid = await services.client.verifyTypedData({
+      address: launch.creator as Address,
+      domain: finalizeDomain(services.chainId),
+      types: finalizeTypes,
+      primaryType: 'Finalize',
+      message: { draft: draftId, token: body.token_address, transactionHash: body.transaction_hash },
+      signature: body.signature,
+    });
+  } catch {
+    throw unavailable('verify the signature');
+  }
+  if (!valid)
+    throw new AppError(
+      'invalid_signature',
+      'the signature is not the launch creator’s Finalize signature for this draft, token and transaction on this chain',
+    );
+  if (draft.creator && draft.creator !== launch.creator)
+    throw new AppError('not_owner', 'this draft belongs to another creator');
+
+  const mismatches: ErrorDetail[] = [];
+  if (launch.name !== draft.name) mismatches.push({ field: 'name', message: 'the launch has another name' });
+  if (launch.symbol !== draft.symbol)
+    mismatches.push({ field: 'symbol', message: 'the launch has another symbol' });
+  if (launch.totalSupply !== draft.initialSupply)
+    mismatches.push({ field: 'initial_supply', message: 'the launch has another supply' });
+  if (launch.metadataHash !== draft.metadataHash)
+    mismatches.push({ field: 'metadata_hash', message: 'the launch carries another metadataHash' });
+  if (mismatches.length > 0)
+    throw new AppError('launch_mismatch', 'the launch does not match the draft', mismatches);
+
+  if (!indexed) {
+    const [checkpoint] = await selectRows<{ indexed_through_block: string | number }>(
+      db,
+      sql`select indexed_through_block from indexer_checkpoint where id = 'main'`,
+    );
+    const through = checkpoint ? Number(checkpoint.indexed_through_block) : 0;
+    throw new AppError(
+      'not_indexed',
+      `the launch in block ${launch.blockNumber} is confirmed but the index has reached block ${through}; retry the same request shortly`,
+      [
+        { field: 'indexed_through_block', message: String(through) },
+        { field: 'launch_block', message: String(launch.blockNumber) },
+      ],
+    );
+  }
+
+  if (draft.boundTokenAddress) {
+    if (draft.boundTokenAddress === body.token_address && draft.boundAt) {
+      return respond(draftId, body, draft.metadataHash, draft.boundAt);
+    }
+    throw new AppError(
+      'already_finalized',
+      `draft ${draftId} is already bound to ${draft.boundTokenAddress}`,
+    );
+  }
+  if (indexed.draftId && indexed.draftId !== draftId)
+    throw new AppError('already_finalized', `token ${body.token_address} already has finalized metadata`);
+
+  const boundAt = new Date();
+  try {
+    await db.transaction(async (tx) => {
+      const updated = await tx
+        .update(metadataDrafts)
+        .set({ boundTokenAddress: body.token_address, boundTransactionHash: body.transaction_hash, boundAt })
+        .where(and(eq(metadataDrafts.id, draftId), isNull(metadataDrafts.boundTokenAddress)))
+        .returning({ id: metadataDrafts.id });
+      if (updated.length === 0)
+        throw new AppError('already_finalized', `draft ${draftId} was finalized concurrently`);
+      const hasLinks = [draft.websiteUrl, draft.xUrl, draft.telegramUrl, draft.discordUrl].some(
+        (link) => link !== null,
+      );
+      await tx.update(tokens).set({ draftId, hasLinks }).where(eq(tokens.address, body.token_address));
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The unique index on bound_token_address: another draft won the race for this token.
+    if (
+      String(
+        (error as { cause?: { code?: string }; code?: string }).cause?.code ??
+          (error as { code?: string }).code,
+      ) === '23505'
+    ) {
+      throw new AppError('already_finalized', `token ${body.token_address} already has finalized metadata`);
+    }
+    throw error;
+  }
+  return respond(draftId, body, draft.metadataHash, boundAt);
+}
+
+function respond(draftId: string, body: FinalizeBody, metadataHash: string, boundAt: Date): FinalizeResponse {
+  return {
+    draft_id: draftId,
+    token_address: body.token_address,
+    transaction_hash: body.transaction_hash,
+    metadata_hash: metadataHash,
+    bound_at: boundAt.toISOString(),
+  };
+}
+
+/** The launch as the chain has it, for a token the index has not reached. */
+async function launchFromChain(services: FinalizeServices, body: FinalizeBody): Promise<Launch> {
+  let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>> | undefined;
+  try {
+    receipt = await services.client.getTransactionReceipt({ hash: body.transaction_hash });
+  } catch (error) {
+    if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') receipt = undefined;
+    else throw unavailable('read the launch transaction');
+  }
+  if (!receipt || receipt.status !== 'success') {
+    throw new AppError('launch_mismatch', 'no successful launch transaction with this hash', [
+      { field: 'transaction_hash', message: 'not found or reverted' },
+    ]);
+  }
+  const events = parseEventLogs({
+    abi: launchFactoryAbi,
+    eventName: 'TokenLaunched',
+    logs: receipt.logs,
+  }).filter(
+    (event) =>
+      event.address.toLowerCase() === services.factory.toLowerCase() &&
+      event.args.token.toLowerCase() === body.token_address,
+  );
+  const event = events[0];
+  if (!event)
+    throw new AppError('launch_mismatch', 'this transaction did not launch this token', [
+      { field: 'token_address', message: 'not launched by this transaction' },
+    ]);
+  return {
+    creator: event.args.creator.toLowerCase(),
+    name: event.args.name,
+    symbol: event.args.symbol,
+    totalSupply: event.args.totalSupply,
+    metadataHash: event.args.metadataHash.toLowerCase(),
+    transactionHash: body.transaction_hash,
+    blockNumber: Number(receipt.blockNumber),
+  };
+}

@@ -1,0 +1,29 @@
+import { AppError } from '../errors';
+
+const MAX_JSON_BYTES = 16 * 1024;
+
+/** Reads a small JSON request body: 415 for another media type, 413 past 16 KiB, 400 for bad JSON. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType))
+    throw new AppError('unsupported_media_type', 'send application/json');
+  if (!request.body) throw new AppError('invalid_parameter', 'empty body');
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_JSON_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new AppError('payload_too_large', `JSON body exceeds ${MAX_JSON_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new AppError('invalid_parameter', 'body is not valid JSON');
+  }
+}
