@@ -5,6 +5,7 @@
  *
  *   npm run devnet [-- --block-time 2] [-- --reset]
  */
+
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,19 +13,13 @@ import { startAnvil } from '../server/chain/anvil';
 import { createDevnetClient } from '../server/chain/clients';
 import { deployLaunchpad } from '../server/chain/deploy';
 import { readDeploymentManifest, writeDeploymentManifest } from '../server/chain/manifest';
-import { ConfigError, getConfig } from '../server/config';
+import { loadConfigOrExit } from './cli';
 
 const { values } = parseArgs({
   options: { 'block-time': { type: 'string' }, reset: { type: 'boolean', default: false } },
 });
 
-let config: ReturnType<typeof getConfig>;
-try {
-  config = getConfig();
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 
 const stateFile = path.join(config.dataDir, 'anvil-state.json');
 const manifestFile = config.deploymentManifestPath;

@@ -4,21 +4,15 @@
  * one process per data directory, so do not run it beside `npm run serve` on the same DATA_DIR.
  */
 
-import { ConfigError, getConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { createIndexer } from '../server/indexer/indexer';
 import { acquireLeadership, type Leadership } from '../server/indexer/leader';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { getLogger } from '../server/logger';
+import { loadConfigOrExit } from './cli';
 
-let config: ReturnType<typeof getConfig>;
-try {
-  config = getConfig();
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 const logger = getLogger().child({ component: 'indexer' });
 const chain = config.chain;
 if (!chain) {

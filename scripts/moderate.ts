@@ -4,11 +4,12 @@
  * Detail of an excluded token still answers, with `excluded: true` (docs/api.md).
  * With embedded PGlite, stop the web server first: one process may open the database.
  */
+
 import { parseArgs } from 'node:util';
-import { ConfigError, getConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { excludeToken, includeToken, listExclusions } from '../server/tokens/moderation';
+import { loadConfigOrExit } from './cli';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -25,13 +26,7 @@ if (command !== 'list' && !(address && /^0x[0-9a-f]{40}$/.test(address))) {
   console.error(`a 0x-prefixed 20-byte token address is required\n${usage}`);
   process.exit(2);
 }
-let config: ReturnType<typeof getConfig>;
-try {
-  config = getConfig();
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 const handle = await openDatabase(config.database, { max: 1 });
 try {
   await migrateDatabase(handle);

@@ -5,13 +5,14 @@
  *   npm run simulate -- --seed 1 --launches 50 --ledger x.json
  *   npm run simulate -- --live --rate 2                   forever, about 2 actions per second
  */
+
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDevnetClient } from '../server/chain/clients';
 import { readDeploymentManifest } from '../server/chain/manifest';
 import { createSimulator } from '../server/chain/simulator/simulator';
-import { ConfigError, getConfig } from '../server/config';
+import { loadConfigOrExit } from './cli';
 
 const { values } = parseArgs({
   options: {
@@ -32,13 +33,7 @@ const positiveInt = (name: string, value: string) => {
   return Number(value);
 };
 
-let config: ReturnType<typeof getConfig>;
-try {
-  config = getConfig();
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 const manifest = readDeploymentManifest(config.deploymentManifestPath);
 if (!manifest) {
   console.error(`No devnet manifest at ${config.deploymentManifestPath}: start \`npm run devnet\` first.`);

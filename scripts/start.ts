@@ -2,10 +2,11 @@
  * `npm start`: build when the sources changed, then serve the production app on the configured
  * port and print where it is. Ctrl-C stops the server.
  */
+
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, getConfig } from '../server/config';
+import { loadConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
 const sourceRoots = [
@@ -35,13 +36,7 @@ function needsBuild(): boolean {
 }
 
 async function main() {
-  let config: ReturnType<typeof getConfig>;
-  try {
-    config = getConfig();
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit();
   if (needsBuild()) {
     console.log('▶ building the web app (first run or sources changed)…');
     const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {

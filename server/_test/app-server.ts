@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -21,6 +21,8 @@ export function freePort(): Promise<number> {
 
 export interface AppServer {
   baseUrl: string;
+  /** Resident memory of the server process in bytes (Linux /proc). */
+  residentBytes(): number;
   output(): string;
   stop(): Promise<void>;
 }
@@ -86,6 +88,10 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 90
   }
   return {
     baseUrl,
+    residentBytes: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    },
     output: () => output,
     stop: async () => {
       if (child.exitCode !== null) return;

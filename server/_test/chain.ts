@@ -3,6 +3,8 @@ import { type AnvilProcess, startAnvil } from '../chain/anvil';
 import { createDevnetClient, type DevnetClient } from '../chain/clients';
 import { deployLaunchpad, type LaunchpadDeployment } from '../chain/deploy';
 import { createLaunchpadActions, type LaunchpadActions } from '../chain/launchpad-actions';
+import type { Ledger } from '../chain/simulator/ledger';
+import { createSimulator } from '../chain/simulator/simulator';
 import { freePort } from './app-server';
 
 export interface TestChain {
@@ -37,4 +39,27 @@ export async function fundedAddress(chain: TestChain, index: number, balance = 1
   const address = `0x${(0x1000 + index).toString(16).padStart(40, '0')}` as Address;
   await chain.client.test.setBalance({ address, value: balance });
   return address;
+}
+
+/** 2026-01-01T00:00:00Z: a fixed genesis so fixture block times repeat run to run. */
+export const GENESIS = 1_767_225_600;
+
+/** A fresh chain with a deterministic simulator fixture on it, and the fixture's ledger. */
+export async function startSimulatedChain(fixture: {
+  seed: number;
+  launches: number;
+  actions: number;
+}): Promise<{ chain: TestChain; ledger: Ledger }> {
+  const chain = await startTestChain({ genesisTimestamp: GENESIS });
+  const simulator = createSimulator({
+    client: chain.client,
+    deployment: chain.deployment,
+    seed: fixture.seed,
+    advanceTime: true,
+    startTime: GENESIS + 3_600,
+  });
+  return {
+    chain,
+    ledger: await simulator.runFixture({ launches: fixture.launches, actions: fixture.actions }),
+  };
 }

@@ -21,6 +21,8 @@ export interface FaultProxy {
   counts: Record<Exclude<keyof FaultRates, 'maxLogRange'> | 'rangeRefused' | 'forwarded', number>;
   /** While set, eth_blockNumber answers this head: an indexer behind the proxy stops advancing. */
   freezeHead(block: number | undefined): void;
+  /** While true, every request is answered 503: the node is down. */
+  setDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startFaultProxy(upstream: string, rates: FaultRates, seed 
   };
   const hanging = new Set<IncomingMessage>();
   let frozenHead: number | undefined;
+  let down = false;
   const server: Server = createServer(async (request, response) => {
     const body = await readBody(request);
     const roll = random.next();
@@ -77,6 +80,10 @@ export async function startFaultProxy(upstream: string, rates: FaultRates, seed 
     if (roll < threshold) {
       counts.reset++;
       request.socket.destroy();
+      return;
+    }
+    if (down) {
+      response.writeHead(503).end('node down');
       return;
     }
     if (frozenHead !== undefined && body.includes('"eth_blockNumber"') && !body.startsWith('[')) {
@@ -130,6 +137,9 @@ export async function startFaultProxy(upstream: string, rates: FaultRates, seed 
     counts,
     freezeHead: (block) => {
       frozenHead = block;
+    },
+    setDown: (value) => {
+      down = value;
     },
     close: async () => {
       for (const request of hanging) request.socket.destroy();

@@ -1,11 +1,8 @@
 import type { Ledger } from '../chain/simulator/ledger';
-import { createSimulator } from '../chain/simulator/simulator';
 import { type AppServer, startAppServer } from './app-server';
-import { startTestChain, type TestChain } from './chain';
+import { startSimulatedChain, type TestChain } from './chain';
 import { type Backend, createTestDatabase, type TestDatabase } from './database';
 import { type FaultProxy, startFaultProxy } from './rpc-fault-proxy';
-
-export const GENESIS = 1_767_225_600;
 
 export interface IndexedStack {
   chain: TestChain;
@@ -30,15 +27,7 @@ export async function startIndexedStack(
   env: Record<string, string> = {},
   options: { proxy?: boolean } = {},
 ): Promise<IndexedStack> {
-  const chain = await startTestChain({ genesisTimestamp: GENESIS });
-  const simulator = createSimulator({
-    client: chain.client,
-    deployment: chain.deployment,
-    seed: fixture.seed,
-    advanceTime: true,
-    startTime: GENESIS + 3_600,
-  });
-  const ledger = await simulator.runFixture({ launches: fixture.launches, actions: fixture.actions });
+  const { chain, ledger } = await startSimulatedChain(fixture);
   const database = await createTestDatabase(backend);
   const proxy = options.proxy
     ? await startFaultProxy(chain.anvil.rpcUrl, {

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../_test/chain';
+import { startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { createRandom } from '../chain/simulator/random';
-import { createSimulator } from '../chain/simulator/simulator';
 import { dumpProjections, indexToHead } from './_test/harness';
 import { readCheckpoint } from './project/apply-batch';
 
@@ -13,15 +12,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 let chain: TestChain;
 
 beforeAll(async () => {
-  chain = await startTestChain({ genesisTimestamp: 1_767_225_600 });
-  const simulator = createSimulator({
-    client: chain.client,
-    deployment: chain.deployment,
-    seed: 31,
-    advanceTime: true,
-    startTime: 1_767_229_200,
-  });
-  await simulator.runFixture({ launches: 25, actions: 400 });
+  ({ chain } = await startSimulatedChain({ seed: 31, launches: 25, actions: 400 }));
 }, 180_000);
 
 afterAll(async () => {

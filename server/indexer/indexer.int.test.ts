@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../_test/chain';
+import { startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import type { Ledger } from '../chain/simulator/ledger';
-import { createSimulator } from '../chain/simulator/simulator';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { expectedFromLedger } from './_test/expected-from-ledger';
 import { dumpProjections, indexToHead } from './_test/harness';
@@ -16,15 +15,7 @@ let chain: TestChain;
 let ledger: Ledger;
 
 beforeAll(async () => {
-  chain = await startTestChain({ genesisTimestamp: 1_767_225_600 });
-  const simulator = createSimulator({
-    client: chain.client,
-    deployment: chain.deployment,
-    seed: 11,
-    advanceTime: true,
-    startTime: 1_767_229_200,
-  });
-  ledger = await simulator.runFixture({ launches: 30, actions: 350 });
+  ({ chain, ledger } = await startSimulatedChain({ seed: 11, launches: 30, actions: 350 }));
 }, 120_000);
 
 afterAll(async () => {

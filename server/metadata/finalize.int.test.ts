@@ -232,6 +232,28 @@ describe(`finalize on a real chain with the indexer running (${backend})`, () =>
     expect(notOwner.body.error.code).toBe('not_owner');
   });
 
+  it('fails closed with 503 unavailable when the chain RPC cannot be reached', async () => {
+    const head = Number(await stack.chain.client.getBlockNumber());
+    stack.proxy?.freezeHead(head);
+    const { draftId, token, transactionHash } = await draftAndLaunch();
+    const body = {
+      token_address: token,
+      transaction_hash: transactionHash,
+      signature: await sign(creator, draftId, token, transactionHash),
+    };
+    stack.proxy?.setDown(true);
+    try {
+      const { status, body: answer } = await finalize(draftId, body);
+      expect(status).toBe(503);
+      expect(answer.error.code).toBe('unavailable');
+    } finally {
+      stack.proxy?.setDown(false);
+      stack.proxy?.freezeHead(undefined);
+    }
+    await stack.waitForIndex();
+    expect((await finalize(draftId, body)).status).toBe(200);
+  });
+
   it('validates the request: unknown draft 404, malformed ids and fields 400, non-JSON 415', async () => {
     const token = `0x${'ab'.repeat(20)}`;
     const tx = `0x${'cd'.repeat(32)}`;

@@ -8,6 +8,11 @@ const solid = (format: 'png' | 'jpeg' | 'webp' | 'gif', width = 32, height = 32)
     [format]()
     .toBuffer();
 
+const solidFrame = (background: string) =>
+  sharp({ create: { width: 8, height: 8, channels: 3, background } })
+    .png()
+    .toBuffer();
+
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
@@ -41,6 +46,16 @@ describe('image intake', () => {
       expect((await sharp(image.bytes).metadata()).format).toBe(format);
     },
   );
+
+  it.each(['gif', 'webp'] as const)('keeps every frame of an animated %s', async (format) => {
+    const frames = await Promise.all(['#f00', '#0f0', '#00f'].map((background) => solidFrame(background)));
+    const animated = await sharp(frames, { join: { animated: true } })
+      [format]()
+      .toBuffer();
+    const stored = await processImage(animated);
+    expect(stored.frames).toBe(3);
+    expect((await sharp(stored.bytes, { animated: true }).metadata()).pages).toBe(3);
+  });
 
   it('strips EXIF (GPS included) from a JPEG', async () => {
     const withGps = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#123456' } })

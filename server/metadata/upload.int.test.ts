@@ -196,9 +196,12 @@ describe(`POST /api/v1/token-metadata and /objects (${backend})`, () => {
         controller.enqueue(new Uint8Array(256 * 1024));
       },
     });
+    const residentBefore = server.residentBytes();
     const streamed = await post(stream, { 'content-type': `multipart/form-data; boundary=${boundary}` });
     expect(streamed.status).toBe(413);
     expect(sent).toBeLessThan(50 * 1024 * 1024);
+    // Memory does not follow the body: the server kept at most the 5 MB cap of it.
+    expect(server.residentBytes() - residentBefore).toBeLessThan(24 * 1024 * 1024);
   });
 
   it('judges images by content: fake PNG, SVG, HTML, truncated and a 20000×20000 header are 400 invalid_image', async () => {

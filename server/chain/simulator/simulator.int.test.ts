@@ -1,10 +1,8 @@
 import type { Address } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../../_test/chain';
+import { startSimulatedChain, type TestChain } from '../../_test/chain';
 import type { Ledger } from './ledger';
-import { createSimulator } from './simulator';
 
-const GENESIS = 1_767_225_600; // 2026-01-01T00:00:00Z: fixed, so block times repeat run to run
 const chains: TestChain[] = [];
 
 async function runFixture(
@@ -12,16 +10,9 @@ async function runFixture(
   launches: number,
   actions: number,
 ): Promise<{ chain: TestChain; ledger: Ledger }> {
-  const chain = await startTestChain({ genesisTimestamp: GENESIS });
-  chains.push(chain);
-  const simulator = createSimulator({
-    client: chain.client,
-    deployment: chain.deployment,
-    seed,
-    advanceTime: true,
-    startTime: GENESIS + 3_600,
-  });
-  return { chain, ledger: await simulator.runFixture({ launches, actions }) };
+  const fixture = await startSimulatedChain({ seed, launches, actions });
+  chains.push(fixture.chain);
+  return fixture;
 }
 
 afterAll(async () => {

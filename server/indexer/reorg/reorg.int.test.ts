@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { type Address, encodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../../_test/chain';
+import { startSimulatedChain, type TestChain } from '../../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../../_test/database';
 import { bondingCurveAbi, launchFactoryAbi } from '../../chain/abis';
-import { createSimulator } from '../../chain/simulator/simulator';
 import { type DatabaseHandle, selectRows } from '../../db/client';
 import { dumpProjections, indexToHead } from '../_test/harness';
 import { ReorgTooDeepError } from './find-ancestor';
@@ -19,15 +18,7 @@ let replacements = 0;
 
 beforeAll(async () => {
   if (!backend) throw new Error('no database backend');
-  chain = await startTestChain({ genesisTimestamp: 1_767_225_600 });
-  const simulator = createSimulator({
-    client: chain.client,
-    deployment: chain.deployment,
-    seed: 21,
-    advanceTime: true,
-    startTime: 1_767_229_200,
-  });
-  await simulator.runFixture({ launches: 14, actions: 160 });
+  ({ chain } = await startSimulatedChain({ seed: 21, launches: 14, actions: 160 }));
   database = await createTestDatabase(backend);
   handle = await database.open();
   await indexToHead(handle.db, chain);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../../_test/chain';
+import { startSimulatedChain, type TestChain } from '../../_test/chain';
 import { availableBackends, createTestDatabase } from '../../_test/database';
 import { startFaultProxy } from '../../_test/rpc-fault-proxy';
-import { createSimulator } from '../../chain/simulator/simulator';
 import { dumpProjections, indexToHead } from '../_test/harness';
 import { createRpcClient, parseRetryAfter, RpcError } from './client';
 
@@ -10,15 +9,7 @@ const [backend] = await availableBackends();
 let chain: TestChain;
 
 beforeAll(async () => {
-  chain = await startTestChain({ genesisTimestamp: 1_767_225_600 });
-  const simulator = createSimulator({
-    client: chain.client,
-    deployment: chain.deployment,
-    seed: 41,
-    advanceTime: true,
-    startTime: 1_767_229_200,
-  });
-  await simulator.runFixture({ launches: 12, actions: 150 });
+  ({ chain } = await startSimulatedChain({ seed: 41, launches: 12, actions: 150 }));
 }, 120_000);
 
 afterAll(async () => {

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { Address, PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatedChain, type TestChain } from '../_test/chain';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { createChainPublicClient } from '../chain/clients';
+import { type DatabaseHandle, selectRows } from '../db/client';
+import { dumpProjections, indexToHead } from '../indexer/_test/harness';
+import { createFilesystemStore } from '../objects/store';
+import { createDraft } from './create-draft';
+import { finalizeDomain, finalizeDraft, finalizeTypes } from './finalize';
+
+const [backend] = await availableBackends();
+const creator = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+
+describe(`a finalized binding survives re-indexing (${backend})`, () => {
+  let chain: TestChain;
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  const objectsDir = mkdtempSync(path.join(tmpdir(), 'launchdex-binding-'));
+
+  beforeAll(async () => {
+    if (!backend) throw new Error('no backend');
+    ({ chain } = await startSimulatedChain({ seed: 71, launches: 3, actions: 20 }));
+    database = await createTestDatabase(backend);
+    handle = await database.open();
+  }, 120_000);
+
+  afterAll(async () => {
+    await handle?.close();
+    await database?.drop();
+    await chain?.stop();
+    rmSync(objectsDir, { recursive: true, force: true });
+  });
+
+  it('keeps draft, image and links on the token after every chain-derived table is rebuilt', async () => {
+    const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#abcdef' } })
+      .png()
+      .toBuffer();
+    const draft = await createDraft(
+      { db: handle.db, objects: createFilesystemStore(objectsDir), fetchImage: async () => Buffer.alloc(0) },
+      {
+        fields: {
+          name: 'Survivor',
+          symbol: 'SURV',
+          initial_supply: (10n ** 27n).toString(),
+          x_url: 'https://x.com/survivor',
+        },
+        file: { bytes: image, filename: 'a.png' },
+      },
+    );
+    await chain.client.test.setBalance({ address: creator.address, value: 10n ** 22n });
+    const launched = await chain.actions.launch({
+      creator: creator.address,
+      name: 'Survivor',
+      symbol: 'SURV',
+      supply: 10n ** 27n,
+      metadataHash: draft.metadata_hash as `0x${string}`,
+    });
+    const token = launched.token.toLowerCase() as Address;
+    await indexToHead(handle.db, chain);
+    const signature = await creator.signTypedData({
+      domain: finalizeDomain(31337),
+      types: finalizeTypes,
+      primaryType: 'Finalize',
+      message: { draft: draft.draft_id, token, transactionHash: launched.hash },
+    });
+    await finalizeDraft(
+      {
+        db: handle.db,
+        chainId: 31337,
+        factory: chain.deployment.contracts.factory,
+        client: createChainPublicClient(31337, chain.anvil.rpcUrl) as PublicClient,
+      },
+      draft.draft_id,
+      { token_address: token, transaction_hash: launched.hash, signature },
+    );
+    const bound = async () =>
+      (
+        await selectRows<{ draft_id: string | null; has_links: boolean }>(
+          handle.db,
+          sql`select draft_id, has_links from tokens where address = ${token}`,
+        )
+      )[0];
+    expect(await bound()).toEqual({ draft_id: draft.draft_id, has_links: true });
+    const before = await dumpProjections(handle.db);
+
+    // A full re-index: every chain-derived table emptied, the checkpoint gone.
+    await handle.db.execute(
+      sql`truncate tokens, token_search_terms, trades, chain_events, balances, candles, creators, recent_blocks, indexer_checkpoint`,
+    );
+    await indexToHead(handle.db, chain);
+    expect(await bound()).toEqual({ draft_id: draft.draft_id, has_links: true });
+    expect(await dumpProjections(handle.db)).toEqual(before);
+  });
+});
