@@ -1,11 +1,18 @@
 /**
- * `npm start`: build when the sources changed, then serve the production app on the configured
- * port and print where it is. Ctrl-C stops the server.
+ * `npm start`: the whole product on embedded defaults, or on the configured services.
+ *
+ * With no RPC_URL it runs the local devnet (anvil from npm, contracts deployed, state kept in
+ * $DATA_DIR), fills a fresh chain with two days of seeded activity, keeps a live simulator
+ * trading, and serves the web app whose embedded indexer follows the chain. With RPC_URL set it
+ * only serves (and, on PGlite, indexes) that chain. Builds first when the sources changed.
+ * A rerun resumes from $DATA_DIR; `npm start -- --reset` starts from nothing. Ctrl-C stops all.
  */
-
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Devnet, startDevnet } from '../server/chain/devnet';
+import { createSimulator } from '../server/chain/simulator/simulator';
 import { loadConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -18,6 +25,9 @@ const sourceRoots = [
   'package-lock.json',
   'tsconfig.json',
 ];
+const { values } = parseArgs({
+  options: { reset: { type: 'boolean', default: false }, rate: { type: 'string', default: '0.5' } },
+});
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -35,61 +45,149 @@ function needsBuild(): boolean {
   return sourceRoots.some((entry) => newestMtime(path.join(root, entry)) > built);
 }
 
-async function main() {
-  const config = loadConfigOrExit();
-  if (needsBuild()) {
-    console.log('▶ building the web app (first run or sources changed)…');
-    const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    if (build.status !== 0) process.exit(build.status ?? 1);
-  }
-  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
-  console.log(
-    `▶ starting the web server (${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dir}` : 'PostgreSQL'})…`,
-  );
-  const server = spawn(
-    process.execPath,
-    [
-      path.join(root, 'node_modules/next/dist/bin/next'),
-      'start',
-      '-p',
-      String(config.port),
-      '-H',
-      config.host,
-    ],
-    // Its own process group, so stopping it also stops the next-server worker it forks.
-    { cwd: root, stdio: 'inherit', detached: true },
-  );
-  const stop = () => {
-    try {
-      if (server.pid) process.kill(-server.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  process.on('exit', stop);
-  server.on('exit', (code) => process.exit(code ?? 0));
-
-  for (let attempt = 0; attempt < 240; attempt++) {
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) {
-        console.log(
-          `\n  Launchdex is up: ${url}\n  API: ${url}/api/v1/tokens · docs: ${url}/docs\n  Ctrl-C to stop.\n`,
-        );
-        return;
-      }
-    } catch {
-      // still starting
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  console.error('The server did not become healthy within 2 minutes.');
-  stop();
+const config = loadConfigOrExit();
+if (values.reset) {
+  console.log(`▶ --reset: removing ${config.dataDir}`);
+  rmSync(config.dataDir, { recursive: true, force: true });
+}
+if (needsBuild()) {
+  console.log('▶ building the web app (first run or sources changed)…');
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-await main();
+let devnet: Devnet | undefined;
+let web: ChildProcess | undefined;
+const stopping = new AbortController();
+
+async function shutdown(code: number) {
+  if (stopping.signal.aborted) return;
+  stopping.abort();
+  console.log('\n▶ stopping…');
+  if (web?.pid) {
+    try {
+      process.kill(-web.pid, 'SIGTERM');
+    } catch {}
+  }
+  await devnet?.anvil.stop();
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+if (config.chainSource === 'devnet') {
+  try {
+    devnet = await startDevnet({
+      dataDir: config.dataDir,
+      manifestFile: config.deploymentManifestPath,
+      port: config.devnetPort,
+      genesisTimestamp: Math.floor(Date.now() / 1000) - 2 * 86_400,
+      log: console.log,
+    });
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  devnet.anvil.process.on('exit', () => void shutdown(1));
+  if (!devnet.resumed) {
+    const genesis = Number((await devnet.client.getBlock({ blockNumber: 0n })).timestamp);
+    console.log('▶ simulating two days of launchpad history (24 launches)…');
+    const history = createSimulator({
+      client: devnet.client,
+      deployment: devnet.deployment,
+      seed: 1,
+      advanceTime: true,
+      startTime: genesis + 3_600,
+    });
+    const ledger = await history.runFixture({
+      launches: 24,
+      actions: 240,
+      onProgress: (done, total) => {
+        if (done % 60 === 0) console.log(`  ${done}/${total} actions`);
+      },
+    });
+    const s = ledger.summary;
+    console.log(
+      `  ${s.launches} launches, ${s.curveBuys + s.curveSells} curve trades, ${s.graduations} graduations, ${s.dexSwaps} DEX swaps`,
+    );
+    // Bring chain time back to the wall clock so live activity happens "now".
+    const latest = (await devnet.client.getBlock()).timestamp;
+    await devnet.client.test.setNextBlockTimestamp({
+      timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), Number(latest) + 1)),
+    });
+    await devnet.client.test.mine({ blocks: 1 });
+  }
+}
+
+const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+console.log(
+  `▶ starting the web server (${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dir}` : 'PostgreSQL'})…`,
+);
+web = spawn(
+  process.execPath,
+  [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(config.port), '-H', config.host],
+  {
+    cwd: root,
+    // Its own process group, so stopping it also stops anything it forks.
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  },
+);
+web.on('exit', (code) => void shutdown(code ?? 1));
+
+async function health(): Promise<{ ok: boolean; indexed: number | null }> {
+  try {
+    const response = await fetch(`${url}/api/health`);
+    const body = (await response.json()) as { indexer: { indexed_through_block: number | null } };
+    return { ok: response.ok, indexed: body.indexer.indexed_through_block };
+  } catch {
+    return { ok: false, indexed: null };
+  }
+}
+
+for (let attempt = 0; ; attempt++) {
+  const state = await health();
+  const head = devnet ? Number(await devnet.client.getBlockNumber()) : undefined;
+  if (state.ok && (head === undefined || (state.indexed ?? 0) >= head)) break;
+  if (attempt > 0 && attempt % 10 === 0)
+    console.log(
+      `  waiting: server ${state.ok ? 'up' : 'starting'}, indexed ${state.indexed ?? '–'}${head ? ` of ${head}` : ''}`,
+    );
+  if (attempt > 600) {
+    console.error('the server did not become ready within 5 minutes');
+    await shutdown(1);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+console.log(
+  `\n  Launchdex is up: ${url}\n  API: ${url}/api/v1/tokens · docs: ${url}/docs${devnet ? `\n  devnet RPC: ${devnet.anvil.rpcUrl} (chain 31337), live simulator at ~${values.rate} actions/s` : ''}\n  Ctrl-C to stop.\n`,
+);
+
+if (devnet) {
+  const rate = Math.max(0.05, Number(values.rate) || 0.5);
+  const live = createSimulator({
+    client: devnet.client,
+    deployment: devnet.deployment,
+    seed: Date.now() % 1_000_000,
+    advanceTime: false,
+  });
+  let failures = 0;
+  while (!stopping.signal.aborted) {
+    const started = Date.now();
+    try {
+      // A new token now and then, trades on the ones this run launched, as on a real launchpad.
+      await live.step(live.tokens.length + 1);
+      failures = 0;
+    } catch (error) {
+      if (stopping.signal.aborted) break;
+      failures++;
+      if (failures % 10 === 1)
+        console.error(`simulator: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 / rate - (Date.now() - started))));
+  }
+}

@@ -128,6 +128,8 @@ export interface Config {
   database: DatabaseConfig;
   /** Undefined when no RPC is configured and no devnet manifest exists yet. */
   chain: ChainConfig | undefined;
+  /** `environment`: RPC_URL names an external chain; `devnet`: the local devnet's manifest (or none yet). */
+  chainSource: 'environment' | 'devnet';
   deploymentManifestPath: string;
   /** Loopback port of the local anvil devnet that `npm run devnet` / `npm start` run. */
   devnetPort: number;
@@ -264,6 +266,7 @@ export function parseConfig(
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
     chain,
+    chainSource: e.RPC_URL ? 'environment' : 'devnet',
     deploymentManifestPath,
     devnetPort: e.DEVNET_PORT,
     objects,

@@ -74,6 +74,12 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Whatever ends this process (a thrown error included) must not leave a chain running.
+  const killOnExit = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.on('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const rpcUrl = `http://${host}:${parameters.port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
