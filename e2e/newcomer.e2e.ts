@@ -26,19 +26,26 @@ test('a clean clone comes up as a living market with `npm ci && npm start`', asy
     const port = await freePort();
     const devnetPort = await freePort();
     // Only what a newcomer's shell has: no database, no chain, no configuration of ours.
-    const env = {
+    const env: NodeJS.ProcessEnv = {
+      NODE_ENV: 'production',
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       PORT: String(port),
       DEVNET_PORT: String(devnetPort),
     };
     const started = Date.now();
-    start = spawn('npm', ['start'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['start'], {
+      cwd: app,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    start = child;
     let output = '';
-    start.stdout?.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    start.stderr?.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
     await expect
@@ -65,10 +72,10 @@ test('a clean clone comes up as a living market with `npm ci && npm start`', asy
     expect(await rows.count()).toBeGreaterThan(10);
 
     // Ctrl-C: the whole tree stops (npm, the orchestrator, anvil, the web server).
-    process.kill(-(start.pid as number), 'SIGINT');
+    process.kill(-(child.pid as number), 'SIGINT');
     const exited = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 20_000);
-      start?.once('exit', () => {
+      child.once('exit', () => {
         clearTimeout(timer);
         resolve(true);
       });

@@ -55,6 +55,8 @@ if (needsBuild()) {
   const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
     cwd: root,
     stdio: 'inherit',
+    // No telemetry calls from a developer's machine (and none are possible offline).
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
@@ -134,6 +136,7 @@ web = spawn(
     // Its own process group, so stopping it also stops anything it forks.
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   },
 );
 web.on('exit', (code) => void shutdown(code ?? 1));
