@@ -1,8 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { indexedThroughBlockColumn } from './api/routers/tokens/rows';
+import { readIndexedThroughBlock } from './api/routers/tokens/rows';
 import { getConfig } from './config';
 import { getDatabase } from './db';
-import { selectRows } from './db/client';
 import { appliedMigrationCount, shippedMigrationCount } from './db/migrate';
 import { getLogger } from './logger';
 
@@ -23,17 +21,14 @@ export async function checkHealth(): Promise<Health> {
   const shipped = shippedMigrationCount();
   try {
     const handle = await getDatabase(config);
-    const [row] = await selectRows<{ block: string | number | null }>(
-      handle.db,
-      sql`select ${indexedThroughBlockColumn} as block`,
-    );
+    const indexedThroughBlock = await readIndexedThroughBlock(handle.db);
     const applied = await appliedMigrationCount(handle);
     const current = applied === shipped;
     return {
       status: current ? 'ok' : 'unavailable',
       database: { driver: handle.driver, reachable: true, migrations: { applied, shipped, current } },
       indexer: {
-        indexed_through_block: row?.block === null || row?.block === undefined ? null : Number(row.block),
+        indexed_through_block: indexedThroughBlock,
       },
     };
   } catch (error) {

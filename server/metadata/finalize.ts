@@ -1,8 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { type Address, type Hex, type PublicClient, parseEventLogs } from 'viem';
 import { z } from 'zod';
+import { readIndexedThroughBlock } from '../api/routers/tokens/rows';
 import { launchFactoryAbi } from '../chain/abis';
-import { type Database, selectRows } from '../db/client';
+import type { Database } from '../db/client';
 import { metadataDrafts, tokens } from '../db/schema';
 import { AppError, type ErrorDetail } from '../errors';
 
@@ -137,11 +138,7 @@ export async function finalizeDraft(
     throw new AppError('launch_mismatch', 'the launch does not match the draft', mismatches);
 
   if (!indexed) {
-    const [checkpoint] = await selectRows<{ indexed_through_block: string | number }>(
-      db,
-      sql`select indexed_through_block from indexer_checkpoint where id = 'main'`,
-    );
-    const through = checkpoint ? Number(checkpoint.indexed_through_block) : 0;
+    const through = await readIndexedThroughBlock(db);
     throw new AppError(
       'not_indexed',
       `the launch in block ${launch.blockNumber} is confirmed but the index has reached block ${through}; retry the same request shortly`,

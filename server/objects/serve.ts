@@ -1,4 +1,4 @@
-import { errorResponse } from '../api/rest/dispatch';
+import { errorResponse, matchesIfNoneMatch } from '../api/rest/dispatch';
 import { AppError } from '../errors';
 import { etagOfKey, isObjectKey } from './keys';
 import type { ObjectStore } from './store';
@@ -23,7 +23,7 @@ export async function serveObject(request: Request, key: string, store: ObjectSt
   const object = await store.get(key, { head: head || ifNoneMatch !== null });
   if (!object) return errorResponse(new AppError('not_found', 'no such object'));
   const headers = { ...immutableHeaders, etag, 'content-type': object.contentType };
-  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+  if (matchesIfNoneMatch(request, etag)) {
     return new Response(null, { status: 304, headers });
   }
   if (head)

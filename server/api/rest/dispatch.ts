@@ -32,11 +32,16 @@ function cachedJsonResponse(request: Request, result: unknown): Response {
       : '';
   const etag = `"${block}${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   const headers = { ...jsonHeaders, etag, 'cache-control': 'public, max-age=1, stale-while-revalidate=10' };
-  const ifNoneMatch = request.headers.get('if-none-match');
-  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+  if (matchesIfNoneMatch(request, etag)) {
     return new Response(null, { status: 304, headers: { etag, 'cache-control': headers['cache-control'] } });
   }
   return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
+/** Whether the request's If-None-Match names `etag` (or `*`): the client already has this version. */
+export function matchesIfNoneMatch(request: Request, etag: string): boolean {
+  const ifNoneMatch = request.headers.get('if-none-match');
+  return ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*') ?? false;
 }
 
 export function errorResponse(error: unknown): Response {

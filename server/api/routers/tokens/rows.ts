@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { CHECKPOINT_ID, indexerCheckpoint, metadataDrafts, tokens } from '../../../db/schema';
+import { type Database, selectRows } from '../../../db/client';
+import { CHECKPOINT_ID, metadataDrafts, tokens } from '../../../db/schema';
 import type { TokenDetail, TokenListItem } from './schemas';
 
 /** Columns every token read selects: the row, its bound image, nothing else. */
@@ -12,13 +13,21 @@ export const tokenRowColumns = {
  * `indexed_through_block` as a scalar subquery, so it is read in the same statement (and so the
  * same snapshot) as the data it accompanies.
  */
-export const indexedThroughBlockColumn =
-  sql<number>`coalesce((select ${indexerCheckpoint.indexedThroughBlock} from ${indexerCheckpoint} where ${indexerCheckpoint.id} = ${CHECKPOINT_ID}), 0)`.mapWith(
-    (value: string | number) => Number(value),
-  );
-
-/** The same subquery for hand-written statements; 0 before the first indexed block. */
 export const indexedThroughBlockSql = sql`coalesce((select indexed_through_block from indexer_checkpoint where id = ${CHECKPOINT_ID}), 0)`;
+
+/** The same subquery as a typed column for drizzle selects; 0 before the first indexed block. */
+export const indexedThroughBlockColumn = sql<number>`${indexedThroughBlockSql}`.mapWith(
+  (value: string | number) => Number(value),
+);
+
+/** `indexed_through_block` on its own (health, status, finalize's not_indexed details). */
+export async function readIndexedThroughBlock(db: Database): Promise<number> {
+  const [row] = await selectRows<{ block: string | number }>(
+    db,
+    sql`select ${indexedThroughBlockSql} as block`,
+  );
+  return Number(row?.block ?? 0);
+}
 
 export const boundDraftJoin = eq(metadataDrafts.id, tokens.draftId);
 
