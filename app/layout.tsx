@@ -1,25 +1,28 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
-import { TRPCReactProvider } from '@/components/trpc/provider';
+import { AppProviders } from '@/components/app-providers';
+import { SiteHeader } from '@/components/layout/site-header';
+import { publicChainOf } from '@/server/chain/public-chain';
+import { getConfig } from '@/server/config';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'Launchdex',
+  title: { default: 'Launchdex', template: '%s · Launchdex' },
   description: 'Open explorer and API for token launches: bonding curves graduating to Uniswap V3.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Per request, never at build time: the chain and its browser RPC come from the runtime env.
+  await connection();
+  const chain = publicChainOf(getConfig());
   return (
     <html lang="en">
       <body>
-        <header className="site-header">
-          <Link href="/">Launchdex</Link>
-          <nav aria-label="Main">
-            <Link href="/docs">API</Link>
-          </nav>
-        </header>
-        <TRPCReactProvider>{children}</TRPCReactProvider>
+        <AppProviders chain={chain}>
+          <SiteHeader />
+          {children}
+        </AppProviders>
       </body>
     </html>
   );

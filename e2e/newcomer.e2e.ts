@@ -67,9 +67,13 @@ test('a clean clone comes up as a living market with `npm ci && npm start`', asy
     console.log(`newcomer: npm start to a living market in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
     await page.goto(base);
-    const rows = page.getByRole('region', { name: 'Newest tokens' }).getByRole('row');
-    await expect(rows.nth(1)).toBeVisible();
+    const rows = page.locator('main .token-table tbody tr');
+    await expect(rows.first()).toBeVisible();
     expect(await rows.count()).toBeGreaterThan(10);
+    await page.goto(`${base}/tokens/${traded?.address}`);
+    await expect(page.getByRole('heading', { level: 1, name: traded?.name })).toBeVisible();
+    await expect(page.getByTestId('trades-table').locator('tbody tr').first()).toBeVisible();
+    await expect(page.getByTestId('price-chart')).toHaveAttribute('data-candles', /[1-9]/);
 
     // Ctrl-C: the whole tree stops (npm, the orchestrator, anvil, the web server).
     process.kill(-(child.pid as number), 'SIGINT');

@@ -4,12 +4,16 @@
  * one process per data directory, so do not run it beside `npm run serve` on the same DATA_DIR.
  */
 
+import { createServer } from 'node:http';
+import { readIndexedThroughBlock } from '../server/api/routers/tokens/rows';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { createIndexer } from '../server/indexer/indexer';
 import { acquireLeadership, type Leadership } from '../server/indexer/leader';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { getLogger } from '../server/logger';
+import { readChainHead } from '../server/observability/chain-head';
+import { createMetrics } from '../server/observability/metrics';
 import { loadConfigOrExit } from './cli';
 
 const config = loadConfigOrExit();
@@ -39,6 +43,22 @@ const rpc = createRpcClient({
   onRetry: ({ attempt, delayMs, reason }) => logger.warn({ attempt, delayMs, reason }, 'RPC retry'),
 });
 const indexer = createIndexer({ db: handle.db, rpc, chain, logger });
+if (config.metricsPort > 0) {
+  // Served once this process leads (a standby waits on the lock above before reaching here).
+  const metrics = createMetrics({
+    indexedThroughBlock: () => readIndexedThroughBlock(handle.db).catch(() => null),
+    chainHead: () => readChainHead(chain),
+    indexer: () => indexer.status,
+  });
+  const server = createServer(async (request, response) => {
+    if (request.url !== '/metrics') return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': metrics.registry.contentType });
+    response.end(await metrics.registry.metrics());
+  });
+  server.listen(config.metricsPort, config.host);
+  stop.signal.addEventListener('abort', () => server.close());
+  logger.info({ port: config.metricsPort }, 'metrics at /metrics');
+}
 logger.info(
   { rpc: chain.rpcUrl, factory: chain.factoryAddress, startBlock: Number(chain.startBlock) },
   'indexer starting',

@@ -128,17 +128,15 @@ const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${c
 console.log(
   `▶ starting the web server (${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dir}` : 'PostgreSQL'})…`,
 );
-web = spawn(
-  process.execPath,
-  [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(config.port), '-H', config.host],
-  {
-    cwd: root,
-    // Its own process group, so stopping it also stops anything it forks.
-    stdio: ['ignore', 'inherit', 'inherit'],
-    detached: true,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-  },
-);
+web = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts')], {
+  cwd: root,
+  // Its own process group, so stopping it also stops anything it forks.
+  stdio: ['ignore', 'inherit', 'inherit'],
+  detached: true,
+  // Access logs (one JSON line per request) would drown the console here; operators running
+  // `npm run serve` get them at the default level.
+  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', NEXT_TELEMETRY_DISABLED: '1' },
+});
 web.on('exit', (code) => void shutdown(code ?? 1));
 
 async function health(): Promise<{ ok: boolean; indexed: number | null }> {

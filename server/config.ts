@@ -86,6 +86,8 @@ const envSchema = z.object({
   PORT: nonNegativeInt(3000).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   HOST: optionalText,
   PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']),
+  PUBLIC_RPC_URL: optionalUrl(['http:', 'https:']),
+  DEV_WALLET: z.enum(['auto', 'off'], { error: 'must be auto or off' }).optional().default('auto'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .optional()
@@ -94,6 +96,12 @@ const envSchema = z.object({
   TRUSTED_PROXY_HOPS: nonNegativeInt(0),
   RATE_LIMIT_UPLOADS_PER_MINUTE: nonNegativeInt(20),
   RATE_LIMIT_FINALIZE_PER_MINUTE: nonNegativeInt(60),
+  READY_MAX_LAG_BLOCKS: nonNegativeInt(64),
+  METRICS_PORT: nonNegativeInt(0).pipe(z.number().max(65535, 'must be 0-65535')),
+  STREAM_POLL_MS: nonNegativeInt(500).pipe(z.number().min(10, 'must be at least 10')),
+  STREAM_HEARTBEAT_MS: nonNegativeInt(15_000).pipe(z.number().min(10, 'must be at least 10')),
+  STREAM_MAX_CLIENTS: nonNegativeInt(1_000),
+  STREAM_MAX_QUEUED: nonNegativeInt(1_000).pipe(z.number().min(1, 'must be at least 1')),
 });
 
 /** Where launch contracts live and from which block to index them. */
@@ -143,6 +151,10 @@ export interface Config {
   port: number;
   host: string;
   publicBaseUrl: string | undefined;
+  /** The JSON-RPC URL browsers use for the chain (wallet reads, receipts); unset: see public-chain.ts. */
+  publicRpcUrl: string | undefined;
+  /** `auto`: offer the devnet test wallet on the local devnet (chain 31337) only; `off`: never. */
+  devWallet: 'auto' | 'off';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   cursorSecret: string;
   /**
@@ -152,6 +164,12 @@ export interface Config {
   trustedProxyHops: number;
   /** Requests per client address per minute on the two POST routes; 0 disables a limit. */
   rateLimits: { uploads: number; finalize: number };
+  /** /api/ready fails when the index is more than this many blocks behind the chain head. */
+  readyMaxLagBlocks: number;
+  /** `npm run indexer` serves Prometheus metrics on this port (0: off). */
+  metricsPort: number;
+  /** GET /api/v1/stream: checkpoint poll, heartbeat, connections per process, queued events per client. */
+  stream: { pollMs: number; heartbeatMs: number; maxClients: number; maxQueued: number };
 }
 
 /** Raised for any invalid setting; its message lists every offending variable. */
@@ -275,10 +293,20 @@ export function parseConfig(
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    publicRpcUrl: e.PUBLIC_RPC_URL,
+    devWallet: e.DEV_WALLET,
     logLevel: e.LOG_LEVEL,
     cursorSecret: e.CURSOR_SECRET ?? 'launchdex-cursor-v1',
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     rateLimits: { uploads: e.RATE_LIMIT_UPLOADS_PER_MINUTE, finalize: e.RATE_LIMIT_FINALIZE_PER_MINUTE },
+    readyMaxLagBlocks: e.READY_MAX_LAG_BLOCKS,
+    metricsPort: e.METRICS_PORT,
+    stream: {
+      pollMs: e.STREAM_POLL_MS,
+      heartbeatMs: e.STREAM_HEARTBEAT_MS,
+      maxClients: e.STREAM_MAX_CLIENTS,
+      maxQueued: e.STREAM_MAX_QUEUED,
+    },
   };
 }
 

@@ -72,3 +72,12 @@ export class AppError extends Error {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorStatus, value);
 }
+
+/**
+ * Whether `error` is (or, thrown through a tRPC caller, wraps) an AppError with this code.
+ * @example if (isAppErrorCode(error, 'not_found')) notFound();
+ */
+export function isAppErrorCode(error: unknown, code: ErrorCode): boolean {
+  const candidate = error instanceof AppError ? error : error instanceof Error ? error.cause : undefined;
+  return candidate instanceof AppError && candidate.code === code;
+}

@@ -34,7 +34,8 @@ export function assertBuilt(): void {
 }
 
 /**
- * Starts the real production server (`next start`) on a free loopback port with the given
+ * Starts the real production server (`npm run serve`: Next.js behind its REST front) on a free
+ * loopback port with the given
  * environment and waits until /api/health answers 200.
  */
 export async function startAppServer(env: Record<string, string>, timeoutMs = 90_000): Promise<AppServer> {
@@ -42,20 +43,16 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 90
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'),
-      'start',
-      '-p',
-      String(port),
-      '-H',
-      '127.0.0.1',
-    ],
+    ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts')],
     {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        PORT: String(port),
+        HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         ...env,
       },
@@ -73,7 +70,7 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 90
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
     try {
       const response = await fetch(`${baseUrl}/api/health`);
       if (response.status === 200) break;
@@ -82,7 +79,7 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 90
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`next start did not become healthy within ${timeoutMs} ms:\n${output}`);
+      throw new Error(`the server did not become healthy within ${timeoutMs} ms:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -45,21 +45,37 @@ export async function fundedAddress(chain: TestChain, index: number, balance = 1
 export const GENESIS = 1_767_225_600;
 
 /** A fresh chain with a deterministic simulator fixture on it, and the fixture's ledger. */
-export async function startSimulatedChain(fixture: {
-  seed: number;
-  launches: number;
-  actions: number;
-}): Promise<{ chain: TestChain; ledger: Ledger }> {
-  const chain = await startTestChain({ genesisTimestamp: GENESIS });
+export async function startSimulatedChain(
+  fixture: SimulatedFixture,
+): Promise<{ chain: TestChain; ledger: Ledger }> {
+  const genesis = fixture.recent ? Math.floor(Date.now() / 1000) - 2 * 86_400 : GENESIS;
+  const chain = await startTestChain({ genesisTimestamp: genesis });
   const simulator = createSimulator({
     client: chain.client,
     deployment: chain.deployment,
     seed: fixture.seed,
     advanceTime: true,
-    startTime: GENESIS + 3_600,
+    startTime: genesis + 3_600,
   });
-  return {
-    chain,
-    ledger: await simulator.runFixture({ launches: fixture.launches, actions: fixture.actions }),
-  };
+  const ledger = await simulator.runFixture({ launches: fixture.launches, actions: fixture.actions });
+  if (fixture.recent) {
+    // Bring chain time to the wall clock so "24 h" figures and relative times read as live.
+    const latest = (await chain.client.getBlock()).timestamp;
+    await chain.client.test.setNextBlockTimestamp({
+      timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), Number(latest) + 1)),
+    });
+    await chain.client.test.mine({ blocks: 1 });
+  }
+  return { chain, ledger };
+}
+
+export interface SimulatedFixture {
+  seed: number;
+  launches: number;
+  actions: number;
+  /**
+   * History over the two days before now, ending at the wall clock (browser tests, screenshots);
+   * by default block times start at the fixed GENESIS so they repeat run to run.
+   */
+  recent?: boolean;
 }

@@ -1,6 +1,6 @@
 import type { Ledger } from '../chain/simulator/ledger';
 import { type AppServer, startAppServer } from './app-server';
-import { startSimulatedChain, type TestChain } from './chain';
+import { type SimulatedFixture, startSimulatedChain, type TestChain } from './chain';
 import { type Backend, createTestDatabase, type TestDatabase } from './database';
 import { type FaultProxy, startFaultProxy } from './rpc-fault-proxy';
 
@@ -18,13 +18,13 @@ export interface IndexedStack {
 
 /**
  * The real stack for API and browser tests: anvil with a simulator fixture, a fresh database and
- * `next start` whose embedded indexer follows the chain, so new chain activity during a test
+ * the production server whose embedded indexer follows the chain, so new chain activity during a test
  * reaches the API the way it does in production.
  */
 export async function startIndexedStack(
   backend: Backend,
-  fixture: { seed: number; launches: number; actions: number },
-  env: Record<string, string> = {},
+  fixture: SimulatedFixture,
+  env: Record<string, string> | ((chain: TestChain) => Record<string, string>) = {},
   options: { proxy?: boolean } = {},
 ): Promise<IndexedStack> {
   const { chain, ledger } = await startSimulatedChain(fixture);
@@ -46,7 +46,7 @@ export async function startIndexedStack(
     START_BLOCK: String(chain.deployment.startBlock),
     INDEXER_MODE: 'embedded',
     INDEXER_POLL_MS: '100',
-    ...env,
+    ...(typeof env === 'function' ? env(chain) : env),
   });
   const waitForIndex = async () => {
     const head = Number(await chain.client.getBlockNumber());

@@ -23,6 +23,14 @@ export interface OpenDatabaseOptions {
   max?: number;
   /** Application name shown in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * Run drizzle's query-builder statements as named prepared statements (postgres.js caches one
+   * per distinct SQL text and connection), so PostgreSQL parses and plans each read shape once
+   * per connection instead of once per request. For the web process, whose statements come from
+   * a fixed set of shapes; not for bulk writers, whose statement text varies with the batch.
+   * Statements inside transactions stay unnamed either way.
+   */
+  prepareStatements?: boolean;
 }
 
 /**
@@ -41,7 +49,18 @@ export async function openDatabase(
       onnotice: () => {},
       connection: { application_name: options.applicationName ?? 'launchdex' },
     });
-    const db = drizzle({ client, schema }) as unknown as Database;
+    // drizzle asks postgres.js for unnamed statements unless a query is given a name; this
+    // flips that default for the whole pool (see `prepareStatements`).
+    const queryClient = options.prepareStatements
+      ? new Proxy(client, {
+          get(target, property, receiver) {
+            if (property !== 'unsafe') return Reflect.get(target, property, receiver);
+            return (text: string, parameters?: unknown[], queryOptions?: object) =>
+              target.unsafe(text, parameters as never, { ...queryOptions, prepare: true });
+          },
+        })
+      : client;
+    const db = drizzle({ client: queryClient, schema }) as unknown as Database;
     return {
       db,
       driver: 'postgres',

@@ -21,7 +21,7 @@ const processDatabase = slot.__launchdexDatabase;
 export function getDatabase(config: Config = getConfig()): Promise<DatabaseHandle> {
   if (!processDatabase.handle) {
     const opening = (async () => {
-      const handle = await openDatabase(config.database);
+      const handle = await openDatabase(config.database, { prepareStatements: true });
       try {
         await migrateDatabase(handle);
       } catch (error) {

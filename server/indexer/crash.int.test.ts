@@ -1,14 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { spawnIndexerProcess } from '../_test/indexer-process';
 import { createRandom } from '../chain/simulator/random';
 import { dumpProjections, indexToHead } from './_test/harness';
 import { readCheckpoint } from './project/apply-batch';
 
 const [backend] = await availableBackends();
-const root = path.resolve(import.meta.dirname, '../..');
 let chain: TestChain;
 
 beforeAll(async () => {
@@ -20,25 +19,13 @@ afterAll(async () => {
 });
 
 function spawnIndexer(database: TestDatabase): ChildProcess {
-  // One process (tsx as a loader, not its CLI wrapper), so SIGKILL hits the indexer itself.
-  return spawn(process.execPath, ['--import', 'tsx', 'scripts/indexer.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NODE_ENV: 'production',
-      ...database.env,
-      RPC_URL: chain.anvil.rpcUrl,
-      CHAIN_ID: '31337',
-      FACTORY_ADDRESS: chain.deployment.contracts.factory,
-      START_BLOCK: String(chain.deployment.startBlock),
-      // Tiny ranges: hundreds of transactions, so a kill lands inside a batch, not between runs.
-      INDEXER_MAX_RANGE: '2',
-      INDEXER_POLL_MS: '50',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  // Tiny ranges: hundreds of transactions, so a kill lands inside a batch, not between runs.
+  return spawnIndexerProcess(
+    database,
+    chain,
+    { INDEXER_MAX_RANGE: '2', INDEXER_POLL_MS: '50' },
+    { stderr: 'ignore' },
+  );
 }
 
 describe(`indexer crash safety (${backend})`, () => {

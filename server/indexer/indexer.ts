@@ -40,6 +40,8 @@ export interface IndexerOptions {
 export interface IndexerStatus {
   indexedThroughBlock: number | null;
   head: number | null;
+  /** Blocks covered by committed ranges (cumulative, this process). */
+  blocks: number;
   events: number;
   batches: number;
   reorgs: number;
@@ -70,6 +72,7 @@ export function createIndexer(options: IndexerOptions) {
   const status: IndexerStatus = {
     indexedThroughBlock: null,
     head: null,
+    blocks: 0,
     events: 0,
     batches: 0,
     reorgs: 0,
@@ -245,6 +248,7 @@ export function createIndexer(options: IndexerOptions) {
       status.events += result.events;
       progress.events += result.events;
       status.batches++;
+      status.blocks += to - next + 1;
       status.indexedThroughBlock = to;
     } catch (error) {
       prefetched = undefined;

@@ -13,7 +13,8 @@ import { type DatabaseHandle, selectRows } from '../db/client';
 import { dumpProjections, indexToHead } from '../indexer/_test/harness';
 import { createFilesystemStore } from '../objects/store';
 import { createDraft } from './create-draft';
-import { finalizeDomain, finalizeDraft, finalizeTypes } from './finalize';
+import { finalizeDraft } from './finalize';
+import { finalizeDomain, finalizeTypes } from './finalize-message';
 
 const [backend] = await availableBackends();
 const creator = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');

@@ -1,10 +1,23 @@
 import { z } from 'zod';
 
+// The launch form in the browser validates with these same schemas (components/launch): keep this
+// module free of Node APIs and server imports.
+
 /** Contract limits (LaunchFactory.MIN_SUPPLY / MAX_SUPPLY), in base units (18 decimals). */
 export const MIN_INITIAL_SUPPLY = 10n ** 21n;
 export const MAX_INITIAL_SUPPLY = 10n ** 33n;
+/** The spec's image limit (the file as uploaded, and again after re-encoding). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Image types a draft accepts (judged by content, never by the client's Content-Type). */
+export const imageFormats = {
+  'image/png': { extension: 'png' },
+  'image/jpeg': { extension: 'jpg' },
+  'image/webp': { extension: 'webp' },
+  'image/gif': { extension: 'gif' },
+} as const;
 
-const bytes = (value: string) => Buffer.byteLength(value, 'utf8');
+const utf8 = new TextEncoder();
+const bytes = (value: string) => utf8.encode(value).byteLength;
 // Control characters (C0, DEL, C1) and bidi overrides have no place in a token name.
 const controlCharacters = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 

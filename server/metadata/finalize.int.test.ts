@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends } from '../_test/database';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
-import { finalizeDomain, finalizeTypes } from './finalize';
+import { finalizeDomain, finalizeTypes } from './finalize-message';
 
 const [backend] = await availableBackends();
 

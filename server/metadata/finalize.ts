@@ -6,16 +6,10 @@ import { launchFactoryAbi } from '../chain/abis';
 import type { Database } from '../db/client';
 import { metadataDrafts, tokens } from '../db/schema';
 import { AppError, type ErrorDetail } from '../errors';
+import { finalizeDomain, finalizeTypes } from './finalize-message';
 
-/** EIP-712 domain and type of the finalize signature (DESIGN.md section 8). */
-export const finalizeTypes = {
-  Finalize: [
-    { name: 'draft', type: 'string' },
-    { name: 'token', type: 'address' },
-    { name: 'transactionHash', type: 'bytes32' },
-  ],
-} as const;
-export const finalizeDomain = (chainId: number) => ({ name: 'Launchdex', version: '1', chainId }) as const;
+// Defined in the client-safe module the launch page signs with; re-exported for server callers.
+export { finalizeDomain, finalizeTypes };
 
 export const finalizeBody = z.object({
   token_address: z
@@ -211,7 +205,7 @@ async function launchFromChain(services: FinalizeServices, body: FinalizeBody): 
     if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') receipt = undefined;
     else throw unavailable('read the launch transaction');
   }
-  if (!receipt || receipt.status !== 'success') {
+  if (receipt?.status !== 'success') {
     throw new AppError('launch_mismatch', 'no successful launch transaction with this hash', [
       { field: 'transaction_hash', message: 'not found or reverted' },
     ]);

@@ -1,17 +1,12 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { AppError } from '../errors';
+import { imageFormats, MAX_IMAGE_BYTES } from './draft-fields';
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export { imageFormats, MAX_IMAGE_BYTES };
 /** Decoding bound: 40 megapixels (e.g. 8000 × 5000); a 20000 × 20000 header is refused unread. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
-export const imageFormats = {
-  'image/png': { extension: 'png' },
-  'image/jpeg': { extension: 'jpg' },
-  'image/webp': { extension: 'webp' },
-  'image/gif': { extension: 'gif' },
-} as const;
 export type ImageContentType = keyof typeof imageFormats;
 
 export interface ProcessedImage {

@@ -2,8 +2,14 @@ import { AppError } from '../errors';
 
 const MAX_JSON_BYTES = 16 * 1024;
 
-/** Reads a small JSON request body: 415 for another media type, 413 past 16 KiB, 400 for bad JSON. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+/**
+ * Reads a small JSON request body: 415 for another media type, 413 past `maxBytes` (16 KiB by
+ * default) without buffering the rest, 400 for bad JSON.
+ */
+export async function readJsonBody(
+  request: Request,
+  { maxBytes = MAX_JSON_BYTES }: { maxBytes?: number } = {},
+): Promise<unknown> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType))
     throw new AppError('unsupported_media_type', 'send application/json');
@@ -15,9 +21,9 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > MAX_JSON_BYTES) {
+    if (total > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw new AppError('payload_too_large', `JSON body exceeds ${MAX_JSON_BYTES} bytes`);
+      throw new AppError('payload_too_large', `JSON body exceeds ${maxBytes} bytes`);
     }
     chunks.push(value);
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { getConfig } from '../../config';
 import { AppError } from '../../errors';
 import { getLogger } from '../../logger';
+import { observeRequest } from '../../observability/request-log';
 import { createRequestContext } from '../context';
 import { type Caller, createCaller } from '../root';
 import { pathParamNames, type RestRoute } from './define';
@@ -92,40 +93,53 @@ export function createRestDispatcher(
   const makeCaller = options.caller ?? (async () => createCaller(await createRequestContext()));
 
   return {
-    async handle(request) {
-      try {
-        const url = new URL(request.url);
-        const segments = url.pathname.split('/').filter(Boolean);
-        // A literal segment beats a parameter: /tokens/newest is not the token "newest".
-        const candidates = compiled
-          .map((entry) => ({ entry, values: matchSegments(entry.segments, segments) }))
-          .filter((m): m is { entry: CompiledRoute; values: Record<string, string> } => m.values !== null)
-          .sort((a, b) => b.entry.literals - a.entry.literals);
-        if (candidates.length === 0) throw new AppError('not_found', `no route ${url.pathname}`);
-        const method = request.method === 'HEAD' ? 'GET' : request.method;
-        const match = candidates.find((c) => c.entry.route.method === method);
-        if (!match) {
-          const allow = [...new Set(candidates.map((c) => c.entry.route.method))].join(', ');
-          throw new AppError(
-            'method_not_allowed',
-            `${request.method} is not allowed here; use ${allow}`,
-            undefined,
-            { allow },
-          );
-        }
-        const route = match.entry.route;
-        const input: Record<string, unknown> = collectInput(match.entry, match.values, url.searchParams);
-        if (route.rateLimit) await enforceRateLimit(request, route.rateLimit, getConfig());
-        if (route.readBody) input.body = await route.readBody(request);
-        const result = await route.call(await makeCaller(), input);
-        if (route.method !== 'GET')
-          return jsonResponse(route.successStatus ?? 200, result, { 'cache-control': 'no-store' });
-        return cachedJsonResponse(request, result);
-      } catch (error) {
-        return errorResponse(error);
-      }
+    handle(request) {
+      let template = 'unmatched';
+      return observeRequest(
+        request,
+        () => template,
+        () =>
+          route(request, (matched) => {
+            template = matched;
+          }),
+      );
     },
   };
+
+  async function route(request: Request, onMatch: (template: string) => void): Promise<Response> {
+    try {
+      const url = new URL(request.url);
+      const segments = url.pathname.split('/').filter(Boolean);
+      // A literal segment beats a parameter: /tokens/newest is not the token "newest".
+      const candidates = compiled
+        .map((entry) => ({ entry, values: matchSegments(entry.segments, segments) }))
+        .filter((m): m is { entry: CompiledRoute; values: Record<string, string> } => m.values !== null)
+        .sort((a, b) => b.entry.literals - a.entry.literals);
+      if (candidates.length === 0) throw new AppError('not_found', `no route ${url.pathname}`);
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      const match = candidates.find((c) => c.entry.route.method === method);
+      if (!match) {
+        const allow = [...new Set(candidates.map((c) => c.entry.route.method))].join(', ');
+        throw new AppError(
+          'method_not_allowed',
+          `${request.method} is not allowed here; use ${allow}`,
+          undefined,
+          { allow },
+        );
+      }
+      const route = match.entry.route;
+      onMatch(route.path);
+      const input: Record<string, unknown> = collectInput(match.entry, match.values, url.searchParams);
+      if (route.rateLimit) await enforceRateLimit(request, route.rateLimit, getConfig());
+      if (route.readBody) input.body = await route.readBody(request);
+      const result = await route.call(await makeCaller(), input);
+      if (route.method !== 'GET')
+        return jsonResponse(route.successStatus ?? 200, result, { 'cache-control': 'no-store' });
+      return cachedJsonResponse(request, result);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  }
 }
 
 function matchSegments(template: string[], actual: string[]): Record<string, string> | null {

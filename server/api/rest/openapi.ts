@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ErrorCode, errorStatus } from '../../errors';
+import { streamOperation } from '../../stream/openapi';
 import { openApiHints } from '../schemas/openapi-hints';
 import { pathParamNames, type RestRoute } from './define';
 
@@ -110,6 +111,7 @@ export function buildOpenApiDocument(
       responses,
     };
   }
+  paths['/api/v1/stream'] = { get: streamOperation };
   return {
     openapi: '3.1.0',
     info: {

@@ -127,6 +127,38 @@ describe.each(backends)('read API on indexed simulator data (%s)', (backend) => 
     expect(trendingNear.every((t) => t.lifecycle === 'curve')).toBe(true);
   });
 
+  it('price change 24h: against the last 1-minute close at least 24 h before the head, else the first traded price', async () => {
+    const head = await stack.chain.client.getBlock({ blockNumber: BigInt(await stack.waitForIndex()) });
+    const expected = expectedFromLedger(stack.ledger, Number(head.timestamp));
+    const dayAgo = Number(head.timestamp) - 86_400;
+    const branches = { dayAgo: 0, firstTrade: 0, untraded: 0 };
+    for (const item of await walk('/api/v1/tokens', 100)) {
+      const minuteCandles = [...expected.candles.entries()]
+        .filter(([key]) => key.startsWith(`${item.address}:60:`))
+        .map(([key, candle]) => ({ start: Number(key.split(':')[2]), ...candle }))
+        .sort((a, b) => a.start - b.start);
+      const before = minuteCandles.filter((candle) => candle.start <= dayAgo).at(-1);
+      const reference = before?.close ?? minuteCandles[0]?.open;
+      if (before) branches.dayAgo++;
+      else if (reference !== undefined) branches.firstTrade++;
+      else branches.untraded++;
+      const current = expected.tokens.get(item.address)?.currentPrice;
+      if (reference === undefined || current === undefined) {
+        expect(item.price_change_24h_bps, item.address).toBeNull();
+        continue;
+      }
+      // numeric round(): half away from zero.
+      const scaled = (current - reference) * 10_000n;
+      const magnitude = ((scaled < 0n ? -scaled : scaled) * 2n + reference) / (2n * reference);
+      expect(item.price_change_24h_bps, item.address).toBe(Number(scaled < 0n ? -magnitude : magnitude));
+      const detail = (await get(`/api/v1/tokens/${item.address}`)).body;
+      expect(detail.metrics.price_change_24h_bps).toBe(item.price_change_24h_bps);
+    }
+    // The fixture spans more than a day, so both reference rules are exercised.
+    expect(branches.dayAgo).toBeGreaterThan(0);
+    expect(branches.firstTrade).toBeGreaterThan(0);
+  });
+
   it('search: allowed characters only, 64 bytes not characters, wildcards literal, view conflicts everywhere', async () => {
     for (const route of [
       '/api/v1/tokens',
@@ -489,9 +521,13 @@ describe.each(backends)('read API on indexed simulator data (%s)', (backend) => 
       '/api/v1/creators/{address}',
       '/api/v1/creators/{address}/tokens',
       '/api/v1/wallets/{address}/holdings',
+      '/api/v1/stream',
     ]) {
       expect(body.paths[path]?.get, path).toBeDefined();
     }
+    expect(Object.keys(body.paths['/api/v1/stream'].get.responses['200'].content)).toEqual([
+      'text/event-stream',
+    ]);
     const chart = body.paths['/api/v1/tokens/{address}/chart'].get;
     expect(chart.parameters.find((p: Json) => p.name === 'limit').schema).toEqual({
       type: 'integer',

@@ -2,10 +2,19 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createRequestContext } from '@/server/api/context';
 import { appRouter } from '@/server/api/root';
 import { getLogger } from '@/server/logger';
+import { observeRequest } from '@/server/observability/request-log';
 
 export const dynamic = 'force-dynamic';
 
+// One histogram series for tRPC: procedure paths come from the client and would be unbounded labels.
 const handler = (request: Request) =>
+  observeRequest(
+    request,
+    () => '/api/trpc',
+    () => handleTrpc(request),
+  );
+
+const handleTrpc = (request: Request) =>
   fetchRequestHandler({
     endpoint: '/api/trpc',
     req: request,

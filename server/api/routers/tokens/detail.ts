@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { metadataDrafts, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import type { Context } from '../../trpc';
-import { boundDraftJoin, indexedThroughBlockColumn, toTokenDetail } from './rows';
+import { boundDraftJoin, indexedThroughBlockColumn, priceChange24hBpsColumn, toTokenDetail } from './rows';
 import type { TokenDetail } from './schemas';
 
 /**
@@ -23,11 +23,17 @@ export async function getTokenDetail(ctx: Context, address: string): Promise<Tok
         discordUrl: metadataDrafts.discordUrl,
       },
       indexedThroughBlock: indexedThroughBlockColumn,
+      priceChange24hBps: priceChange24hBpsColumn,
     })
     .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
     .where(eq(tokens.address, address))
     .limit(1);
   if (!row) throw new AppError('not_found', `no launched token at ${address}`);
-  return toTokenDetail(row.token, row.draft?.id ? row.draft : null, row.indexedThroughBlock ?? 0);
+  return toTokenDetail(
+    row.token,
+    row.draft?.id ? row.draft : null,
+    row.indexedThroughBlock ?? 0,
+    row.priceChange24hBps,
+  );
 }

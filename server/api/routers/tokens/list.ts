@@ -5,7 +5,7 @@ import { AppError } from '../../../errors';
 import { escapeLikePattern, normalizeSearchText } from '../../../tokens/search-text';
 import { type CursorValue, decodeCursor, encodeCursor } from '../../cursor';
 import type { Context } from '../../trpc';
-import { boundDraftJoin, type TokenRow, toTokenListItem } from './rows';
+import { boundDraftJoin, type TokenListFields, tokenRowColumns, toTokenListItem } from './rows';
 import type { ListTokensInput, TokenPage, TokenView } from './schemas';
 
 /**
@@ -17,7 +17,7 @@ interface TokenOrder<Key extends CursorValue[]> {
   filter: SQL | undefined;
   orderBy: SQL[];
   keySchema: z.ZodType<Key>;
-  keyOf(row: TokenRow): Key;
+  keyOf(row: TokenListFields): Key;
   after(key: Key): SQL;
 }
 
@@ -126,7 +126,7 @@ export async function listByOrder(
       ? undefined
       : decodeCursor(input.cursor, order.list, order.keySchema, ctx.config.cursorSecret);
   const rows = await ctx.db
-    .select({ token: tokens, imageKey: metadataDrafts.imageKey })
+    .select(tokenRowColumns)
     .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
     .where(and(order.filter, extraFilter, key === undefined ? undefined : order.after(key)))
@@ -135,7 +135,7 @@ export async function listByOrder(
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows.at(-1);
   return {
-    items: pageRows.map((row) => toTokenListItem(row.token, row.imageKey)),
+    items: pageRows.map(toTokenListItem),
     next_cursor:
       rows.length > input.limit && last
         ? encodeCursor(order.list, order.keyOf(last.token), ctx.config.cursorSecret)
@@ -182,7 +182,7 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
   const ranked = sql`(select address, min(rank) as rank from (${matches}) m group by address)`;
   const rankColumn = sql<number>`ranked.rank`.mapWith(Number);
   const rows = await ctx.db
-    .select({ token: tokens, imageKey: metadataDrafts.imageKey, rank: rankColumn })
+    .select({ ...tokenRowColumns, rank: rankColumn })
     .from(sql`${ranked} as ranked`)
     .innerJoin(tokens, eq(tokens.address, sql`ranked.address`))
     .leftJoin(metadataDrafts, boundDraftJoin)
@@ -199,7 +199,7 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows.at(-1);
   return {
-    items: pageRows.map((row) => toTokenListItem(row.token, row.imageKey)),
+    items: pageRows.map(toTokenListItem),
     next_cursor:
       rows.length > input.limit && last
         ? encodeCursor(

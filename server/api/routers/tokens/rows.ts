@@ -3,11 +3,62 @@ import { type Database, selectRows } from '../../../db/client';
 import { CHECKPOINT_ID, metadataDrafts, tokens } from '../../../db/schema';
 import type { TokenDetail, TokenListItem } from './schemas';
 
-/** Columns every token read selects: the row, its bound image, nothing else. */
-export const tokenRowColumns = {
-  token: tokens,
-  imageKey: metadataDrafts.imageKey,
+/**
+ * Price change over the indexed last 24 h in basis points, as a scalar subquery per row. The
+ * reference price is the close of the last 1-minute candle that started at least 24 h before the
+ * indexed head; a token younger than that is compared with its first traded price. Null when the
+ * token never traded. Each lookup is one probe of the candles primary key.
+ */
+export const priceChange24hBpsColumn = sql<number | null>`(
+  select greatest(-2000000000, least(2000000000, round((${tokens.currentPrice} - ref.price) * 10000 / ref.price)))::int
+    from (select coalesce(
+      (select c.close from candles c
+        where c.token_address = ${tokens.address} and c.interval_seconds = 60
+          and c.bucket_start <= (select block_timestamp from indexer_checkpoint where id = ${CHECKPOINT_ID}) - 86400
+        order by c.bucket_start desc limit 1),
+      (select c.open from candles c
+        where c.token_address = ${tokens.address} and c.interval_seconds = 60
+        order by c.bucket_start asc limit 1)) as price) ref
+   where ref.price > 0)`.mapWith((value: string | number | null) => (value === null ? null : Number(value)));
+
+/**
+ * The token columns a list row needs (the item, every list's keyset key, holdings' valuation):
+ * a third of the table's width, so list pages read, transfer and map less.
+ */
+const tokenListColumns = {
+  address: tokens.address,
+  name: tokens.name,
+  symbol: tokens.symbol,
+  creator: tokens.creator,
+  createdAt: tokens.createdAt,
+  createdBlock: tokens.createdBlock,
+  createdLogIndex: tokens.createdLogIndex,
+  lifecycle: tokens.lifecycle,
+  progressBps: tokens.progressBps,
+  currentPrice: tokens.currentPrice,
+  marketCap: tokens.marketCap,
+  volume24h: tokens.volume24h,
+  trades24h: tokens.trades24h,
+  holders: tokens.holders,
+  trendingScore: tokens.trendingScore,
+  excluded: tokens.excluded,
 };
+
+/** Columns every token list read selects: the row, its bound image, its 24 h price change. */
+export const tokenRowColumns = {
+  token: tokenListColumns,
+  imageKey: metadataDrafts.imageKey,
+  priceChange24hBps: priceChange24hBpsColumn,
+};
+
+/** The token part of a list row (see tokenListColumns). */
+export type TokenListFields = Pick<TokenRow, keyof typeof tokenListColumns>;
+
+export interface TokenListRow {
+  token: TokenListFields;
+  imageKey: string | null;
+  priceChange24hBps: number | null;
+}
 
 /**
  * `indexed_through_block` as a scalar subquery, so it is read in the same statement (and so the
@@ -38,7 +89,7 @@ export function objectPath(key: string): string {
   return `/objects/${key}`;
 }
 
-export function toTokenListItem(row: TokenRow, imageKey: string | null): TokenListItem {
+export function toTokenListItem({ token: row, imageKey, priceChange24hBps }: TokenListRow): TokenListItem {
   return {
     address: row.address,
     name: row.name,
@@ -49,6 +100,7 @@ export function toTokenListItem(row: TokenRow, imageKey: string | null): TokenLi
     lifecycle: row.lifecycle,
     progress_bps: row.progressBps,
     current_price: row.currentPrice,
+    price_change_24h_bps: priceChange24hBps,
     market_cap: row.marketCap,
     volume_24h: row.volume24h,
     trades_24h: row.trades24h,
@@ -70,6 +122,7 @@ export function toTokenDetail(
   row: TokenRow,
   metadata: BoundMetadata | null,
   indexedThroughBlock: number,
+  priceChange24hBps: number | null,
 ): TokenDetail {
   const graduated =
     row.poolAddress !== null &&
@@ -117,6 +170,7 @@ export function toTokenDetail(
     },
     metrics: {
       current_price: row.currentPrice,
+      price_change_24h_bps: priceChange24hBps,
       market_cap: row.marketCap,
       fully_diluted_value: row.fullyDilutedValue,
       volume_24h: row.volume24h,

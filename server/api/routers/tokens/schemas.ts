@@ -69,6 +69,11 @@ export const tokenAddressInput = z.object({ address: addressParam });
 
 export const lifecycle = z.enum(lifecycles);
 
+const priceChange24hBps = z.number().int().nullable().meta({
+  description:
+    'Price change over the indexed last 24 h in basis points: against the last price at least 24 h before the indexed head, or the first traded price for younger tokens; null before the first trade.',
+});
+
 /** Flat list row, for tables. */
 export const tokenListItem = z.object({
   address: addressOut,
@@ -80,6 +85,7 @@ export const tokenListItem = z.object({
   lifecycle,
   progress_bps: z.number().int().min(0).max(10000),
   current_price: amount,
+  price_change_24h_bps: priceChange24hBps,
   market_cap: amount,
   volume_24h: amount,
   trades_24h: z.number().int().nonnegative(),
@@ -134,6 +140,7 @@ export const tokenDetail = z.object({
   }),
   metrics: z.object({
     current_price: amount,
+    price_change_24h_bps: priceChange24hBps,
     market_cap: amount,
     fully_diluted_value: amount,
     volume_24h: amount,

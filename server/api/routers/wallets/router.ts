@@ -4,7 +4,7 @@ import { balances, metadataDrafts, tokens } from '../../../db/schema';
 import { decodeCursor, encodeCursor } from '../../cursor';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
-import { boundDraftJoin, toTokenListItem } from '../tokens/rows';
+import { boundDraftJoin, tokenRowColumns, toTokenListItem } from '../tokens/rows';
 import { type HoldingsPage, holdingsInput } from './schemas';
 
 const WAD = 10n ** 18n;
@@ -28,7 +28,7 @@ export async function listHoldings(
           ctx.config.cursorSecret,
         );
   const rows = await ctx.db
-    .select({ balance: balances.balance, token: tokens, imageKey: metadataDrafts.imageKey })
+    .select({ balance: balances.balance, ...tokenRowColumns })
     .from(balances)
     .innerJoin(tokens, eq(tokens.address, balances.tokenAddress))
     .leftJoin(metadataDrafts, boundDraftJoin)
@@ -41,7 +41,7 @@ export async function listHoldings(
     items: pageRows.map((row) => {
       const price = row.token.excluded ? null : row.token.currentPrice;
       return {
-        token: toTokenListItem(row.token, row.imageKey),
+        token: toTokenListItem(row),
         balance: row.balance,
         lifecycle: row.token.lifecycle,
         price,

@@ -1,0 +1,25 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { CreatorView } from '@/components/creators/creator-view';
+import { shortAddress } from '@/components/ui/format';
+import { createRequestContext } from '@/server/api/context';
+import { createCaller } from '@/server/api/root';
+import { isAppErrorCode } from '@/server/errors';
+
+type Props = { params: Promise<{ address: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Creator ${shortAddress((await params).address)}` };
+}
+
+export default async function CreatorPage({ params }: Props) {
+  const { address } = await params;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) notFound();
+  try {
+    const creator = await createCaller(await createRequestContext()).creators.byAddress({ address });
+    return <CreatorView creator={creator} />;
+  } catch (error) {
+    if (isAppErrorCode(error, 'not_found')) notFound();
+    throw error;
+  }
+}

@@ -1,0 +1,16 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { shortAddress } from '@/components/ui/format';
+import { HoldingsView } from '@/components/wallets/holdings-view';
+
+type Props = { params: Promise<{ address: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Wallet ${shortAddress((await params).address)}` };
+}
+
+export default async function WalletPage({ params }: Props) {
+  const { address } = await params;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) notFound();
+  return <HoldingsView address={address.toLowerCase()} />;
+}

@@ -1,0 +1,35 @@
+import { InsufficientFundsError, UserRejectedRequestError } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { ChainNotConfiguredError } from 'wagmi';
+import { ApiError } from './launch-api';
+import { describeLaunchFailure } from './launch-errors';
+import { IndexWaitExceededError } from './launch-flow';
+
+const describeIn = (error: unknown, step: Parameters<typeof describeLaunchFailure>[1] = 'confirm') =>
+  describeLaunchFailure(error, step, 'the devnet');
+
+describe('describeLaunchFailure: every failure in plain words', () => {
+  it('wallet refusals, missing funds and the wrong network, also when wrapped', () => {
+    expect(describeIn(new UserRejectedRequestError(new Error('x')))).toMatch(/declined the request/);
+    const wrapped = new Error('send failed', { cause: new InsufficientFundsError() });
+    expect(describeIn(wrapped)).toMatch(/not have enough funds/);
+    expect(describeIn(new ChainNotConfiguredError())).toMatch(/Switch it to the devnet/);
+  });
+
+  it('the server’s message for a refused upload, Retry-After for 429', () => {
+    expect(describeIn(new ApiError(400, 'invalid_image', 'the image is not a PNG'), 'upload')).toBe(
+      'The server refused the draft: the image is not a PNG.',
+    );
+    expect(describeIn(new ApiError(429, 'rate_limited', 'slow', [], 12_000), 'upload')).toMatch(
+      /in 12 seconds/,
+    );
+    expect(describeIn(new ApiError(401, 'invalid_signature', 'bad'), 'finalize')).toBe(
+      'Finalize was refused: bad.',
+    );
+  });
+
+  it('network down and the index-wait limit', () => {
+    expect(describeIn(new TypeError('Failed to fetch'), 'upload')).toMatch(/network could not be reached/);
+    expect(describeIn(new IndexWaitExceededError('x'), 'finalize')).toMatch(/launched, but the index/);
+  });
+});

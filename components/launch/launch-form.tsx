@@ -1,0 +1,209 @@
+'use client';
+
+import { type FormEvent, useState } from 'react';
+import { useChains, useConnection } from 'wagmi';
+import { ConnectorList } from '@/components/wallet/connector-list';
+import type { PublicChain } from '@/server/chain/public-chain';
+import { ImageField } from './image-field';
+import {
+  type LaunchFormErrors,
+  type LaunchFormField,
+  type LaunchFormValues,
+  validateLaunchForm,
+} from './launch-form-rules';
+import { LaunchStatus } from './launch-status';
+import { TextField } from './text-field';
+import { useTokenLaunch } from './use-token-launch';
+
+const empty: LaunchFormValues = {
+  name: '',
+  symbol: '',
+  description: '',
+  supplyTokens: '1000000000',
+  imageFile: null,
+  imageUrl: '',
+  website_url: '',
+  x_url: '',
+  telegram_url: '',
+  discord_url: '',
+  firstBuy: '',
+};
+
+/** Form controls in page order, to focus the first invalid one. */
+const fieldOrder: LaunchFormField[] = [
+  'name',
+  'symbol',
+  'supplyTokens',
+  'description',
+  'image',
+  'imageUrl',
+  'website_url',
+  'x_url',
+  'telegram_url',
+  'discord_url',
+  'firstBuy',
+];
+
+const links = [
+  ['website_url', 'Website', 'https://…'],
+  ['x_url', 'X (Twitter)', 'https://x.com/…'],
+  ['telegram_url', 'Telegram', 'https://t.me/…'],
+  ['discord_url', 'Discord', 'https://discord.gg/…'],
+] as const;
+
+/** The launch form: validated with the server's draft rules, then run step by step with the wallet. */
+export function LaunchForm({ chain }: { chain: PublicChain }) {
+  const connection = useConnection();
+  const [nativeChain] = useChains();
+  const launch = useTokenLaunch(chain);
+  const [values, setValues] = useState<LaunchFormValues>(empty);
+  const [errors, setErrors] = useState<LaunchFormErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const connected = connection.status === 'connected';
+  const symbol = nativeChain?.nativeCurrency.symbol ?? 'native';
+
+  const set =
+    <K extends keyof LaunchFormValues>(key: K) =>
+    (value: LaunchFormValues[K]) => {
+      setValues((previous) => ({ ...previous, [key]: value }));
+      setErrors((previous) => ({
+        ...previous,
+        [key === 'imageFile' || key === 'imageUrl' ? 'image' : key]: undefined,
+      }));
+    };
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const result = validateLaunchForm(values, connection.address?.toLowerCase());
+    if (!result.ok) {
+      setErrors(result.errors);
+      const count = Object.keys(result.errors).length;
+      setFormError(
+        `Please fix ${count === 1 ? 'the field' : `the ${count} fields`} marked above; nothing was uploaded.`,
+      );
+      const first = fieldOrder.find((field) => result.errors[field]);
+      if (first) document.getElementById(first === 'image' ? 'imageFile' : first)?.focus();
+      return;
+    }
+    setErrors({});
+    if (!connected) {
+      setFormError('Connect a wallet first: the launch transaction is sent from it.');
+      return;
+    }
+    setFormError(null);
+    void launch.start(result.launch);
+  }
+
+  const busy = launch.running;
+  const label = busy
+    ? 'Launching…'
+    : launch.pendingToken
+      ? 'Finalize the launch'
+      : launch.resumable
+        ? 'Try again'
+        : 'Launch token';
+
+  return (
+    <form className="launch-form" onSubmit={submit} noValidate>
+      {!connected ? (
+        <section className="panel launch-connect" aria-label="Connect a wallet">
+          <h2>Connect a wallet</h2>
+          <p className="small muted">The launch is sent and the metadata signed from your wallet.</p>
+          <ConnectorList />
+        </section>
+      ) : null}
+      <section className="panel launch-fields" aria-label="Token">
+        <TextField
+          id="name"
+          label="Name"
+          error={errors.name}
+          value={values.name}
+          onChange={set('name')}
+          disabled={busy}
+          required
+        />
+        <TextField
+          id="symbol"
+          label="Symbol"
+          error={errors.symbol}
+          value={values.symbol}
+          onChange={set('symbol')}
+          disabled={busy}
+          required
+        />
+        <TextField
+          id="supplyTokens"
+          label="Initial supply (whole tokens)"
+          hint="Tokens have 18 decimals; the whole supply starts on the bonding curve."
+          inputMode="numeric"
+          error={errors.supplyTokens}
+          value={values.supplyTokens}
+          onChange={set('supplyTokens')}
+          disabled={busy}
+          required
+        />
+        <TextField
+          id="description"
+          label="Description"
+          multiline
+          error={errors.description}
+          value={values.description}
+          onChange={set('description')}
+          disabled={busy}
+        />
+        <ImageField
+          file={values.imageFile}
+          url={values.imageUrl}
+          error={errors.image ?? errors.imageUrl}
+          disabled={busy}
+          onFile={set('imageFile')}
+          onUrl={set('imageUrl')}
+        />
+        <fieldset className="launch-links">
+          <legend>Links (optional, http or https)</legend>
+          {links.map(([key, text, placeholder]) => (
+            <TextField
+              key={key}
+              id={key}
+              label={text}
+              type="url"
+              placeholder={placeholder}
+              error={errors[key]}
+              value={values[key]}
+              onChange={set(key)}
+              disabled={busy}
+            />
+          ))}
+        </fieldset>
+        <TextField
+          id="firstBuy"
+          label={`First buy (${symbol}, optional)`}
+          hint="Bought on the curve in the launch transaction itself."
+          inputMode="decimal"
+          placeholder="0"
+          error={errors.firstBuy}
+          value={values.firstBuy}
+          onChange={set('firstBuy')}
+          disabled={busy}
+        />
+        <p className="small muted">
+          Names, images and links are supplied by creators and unverified. The draft is public once uploaded.
+        </p>
+        {formError ? (
+          <p role="alert" className="field-error">
+            {formError}
+          </p>
+        ) : null}
+        {launch.error ? (
+          <p role="alert" className="launch-error">
+            {launch.error}
+          </p>
+        ) : null}
+        <button type="submit" className="button primary" disabled={busy}>
+          {label}
+        </button>
+      </section>
+      <LaunchStatus step={launch.step} failed={launch.error !== null} />
+    </form>
+  );
+}

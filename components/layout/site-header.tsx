@@ -1,0 +1,18 @@
+import Link from 'next/link';
+import { WalletButton } from '@/components/wallet/wallet-button';
+
+export function SiteHeader() {
+  return (
+    <header className="site-header">
+      <Link href="/" className="brand">
+        Launchdex
+      </Link>
+      <nav aria-label="Main">
+        <Link href="/">Tokens</Link>
+        <Link href="/launch">Launch</Link>
+        <Link href="/docs">API</Link>
+      </nav>
+      <WalletButton />
+    </header>
+  );
+}

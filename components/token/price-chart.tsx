@@ -1,0 +1,207 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  HistogramSeries,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef, useState } from 'react';
+import { useTRPC } from '@/components/trpc/provider';
+import { formatNative, formatSignificant, formatTimestamp, toWholeUnits } from '@/components/ui/format';
+import { type ChartInterval, chartIntervals } from '@/server/api/routers/tokens/schemas';
+import { continuousCandles, plotScale } from './chart-data';
+
+const CHART_POINTS = 300;
+
+function cssVariable(name: string, fallback: string): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value === '' ? fallback : value;
+}
+
+/**
+ * Candlesticks with a volume histogram from the indexed candles (the API's chart route). Prices
+ * are exact integers on the wire and become floats only here, for drawing.
+ */
+export function PriceChart({ address }: { address: string }) {
+  const trpc = useTRPC();
+  const [interval, setChartInterval] = useState<ChartInterval>('1h');
+  const query = useQuery(trpc.tokens.chart.queryOptions({ address, interval, limit: CHART_POINTS }));
+  const container = useRef<HTMLDivElement>(null);
+  const chart = useRef<{
+    api: IChartApi;
+    candles: ISeriesApi<'Candlestick'>;
+    volume: ISeriesApi<'Histogram'>;
+  }>(null);
+  const [drawn, setDrawn] = useState<number | null>(null);
+  // Token prices are often far below a cent; the chart's price scale needs steps of at least
+  // 0.01, so prices are plotted multiplied by a power of ten and divided back when labelled.
+  const scale = useRef(1);
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const good = cssVariable('--good', '#2b8a3e');
+    const bad = cssVariable('--bad', '#c92a2a');
+    const api = createChart(element, {
+      autoSize: true,
+      layout: {
+        background: { type: ColorType.Solid, color: 'transparent' },
+        textColor: cssVariable('--muted', '#5d6372'),
+        attributionLogo: false,
+      },
+      grid: {
+        vertLines: { color: cssVariable('--border', '#e2e4ea') },
+        horzLines: { color: cssVariable('--border', '#e2e4ea') },
+      },
+      timeScale: { timeVisible: true, secondsVisible: false, borderVisible: false },
+      rightPriceScale: { borderVisible: false },
+    });
+    const candles = api.addSeries(CandlestickSeries, {
+      upColor: good,
+      downColor: bad,
+      wickUpColor: good,
+      wickDownColor: bad,
+      borderVisible: false,
+      priceFormat: {
+        type: 'custom',
+        minMove: 0.01,
+        // The autoscale margin can reach below zero; a negative price label would be nonsense.
+        formatter: (plotted: number) => (plotted < 0 ? '' : `$${formatSignificant(plotted / scale.current)}`),
+      },
+    });
+    const volume = api.addSeries(HistogramSeries, {
+      priceScaleId: 'volume',
+      lastValueVisible: false,
+      priceLineVisible: false,
+      priceFormat: {
+        type: 'custom',
+        minMove: 0.01,
+        formatter: (value: number) => `$${formatSignificant(value)}`,
+      },
+      color: cssVariable('--accent', '#3b5bdb'),
+    });
+    api.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+    candles.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.25 } });
+    chart.current = { api, candles, volume };
+    return () => {
+      chart.current = null;
+      api.remove();
+    };
+  }, []);
+
+  const items = query.data?.items;
+  useEffect(() => {
+    const current = chart.current;
+    if (!current || !items) return;
+    scale.current = plotScale(items.map((point) => toWholeUnits(point.low)));
+    const plot = (value: bigint) => toWholeUnits(value) * scale.current;
+    current.candles.setData(
+      continuousCandles(items).map((point) => ({
+        time: point.time as UTCTimestamp,
+        open: plot(point.open),
+        high: plot(point.high),
+        low: plot(point.low),
+        close: plot(point.close),
+      })),
+    );
+    current.volume.setData(
+      items.map((point) => ({
+        time: point.time as UTCTimestamp,
+        value: toWholeUnits(point.volume),
+        color: point.close >= point.open ? 'rgba(43, 138, 62, 0.45)' : 'rgba(201, 42, 42, 0.45)',
+      })),
+    );
+    current.api.timeScale().fitContent();
+    setDrawn(items.length);
+  }, [items]);
+
+  return (
+    <section className="panel chart-panel" aria-labelledby="chart-heading">
+      <div className="chart-bar">
+        <h2 id="chart-heading">Price</h2>
+        <fieldset className="segmented">
+          <legend className="sr-only">Candle interval</legend>
+          {chartIntervals.map((value) => (
+            <label key={value} className="segment">
+              <input
+                type="radio"
+                name="chart-interval"
+                value={value}
+                checked={interval === value}
+                onChange={() => setChartInterval(value)}
+              />
+              <span>{value}</span>
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      <div
+        ref={container}
+        className="chart"
+        data-testid="price-chart"
+        data-candles={drawn ?? undefined}
+        data-interval={interval}
+        role="img"
+        aria-label={`Price candles, ${interval} interval${items ? `, ${items.length} candles` : ''}`}
+      />
+      {query.isError ? (
+        <p role="alert" className="field-error">
+          Could not load the chart: {query.error.message}
+        </p>
+      ) : items && items.length === 0 ? (
+        <p className="muted small">No trades in this range yet.</p>
+      ) : null}
+      {items && items.length > 0 ? (
+        <details className="chart-data">
+          <summary>Candles as a table</summary>
+          <div className="table-scroll">
+            <table>
+              <caption className="sr-only">Candles, oldest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Start</th>
+                  <th scope="col" className="num">
+                    Open
+                  </th>
+                  <th scope="col" className="num">
+                    High
+                  </th>
+                  <th scope="col" className="num">
+                    Low
+                  </th>
+                  <th scope="col" className="num">
+                    Close
+                  </th>
+                  <th scope="col" className="num">
+                    Volume
+                  </th>
+                  <th scope="col" className="num">
+                    Trades
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((point) => (
+                  <tr key={point.time} data-time={point.time}>
+                    <td>{formatTimestamp(point.time)}</td>
+                    <td className="num">{formatNative(point.open)}</td>
+                    <td className="num">{formatNative(point.high)}</td>
+                    <td className="num">{formatNative(point.low)}</td>
+                    <td className="num">{formatNative(point.close)}</td>
+                    <td className="num">{formatNative(point.volume)}</td>
+                    <td className="num">{point.trades}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      ) : null}
+    </section>
+  );
+}

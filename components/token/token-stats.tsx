@@ -1,0 +1,20 @@
+import { PriceChange } from '@/components/tokens/price-change';
+import { formatCount, formatNative } from '@/components/ui/format';
+import { StatGrid } from '@/components/ui/stat-grid';
+import type { TokenDetail } from '@/server/api/routers/tokens/schemas';
+
+/** Price, FDV and the indexed 24 h window. */
+export function TokenStats({ token }: { token: TokenDetail }) {
+  const { metrics } = token;
+  const stats: { label: string; value: React.ReactNode }[] = [
+    { label: 'Price', value: formatNative(metrics.current_price) },
+    { label: '24h change', value: <PriceChange bps={metrics.price_change_24h_bps} /> },
+    { label: 'Market cap', value: formatNative(metrics.market_cap) },
+    { label: 'FDV', value: formatNative(metrics.fully_diluted_value) },
+    { label: 'Volume 24h', value: formatNative(metrics.volume_24h) },
+    { label: 'Trades 24h', value: formatCount(metrics.trades_24h) },
+    { label: 'Traders 24h', value: formatCount(metrics.traders_24h) },
+    { label: 'Holders', value: formatCount(metrics.holders) },
+  ];
+  return <StatGrid label="Market statistics" stats={stats} />;
+}

@@ -1,0 +1,16 @@
+import type { TokenView } from '@/server/api/routers/tokens/schemas';
+
+/** The home page's tabs: the four list views of the API plus trending. */
+export const tokenTabs = [
+  { id: 'new', label: 'New' },
+  { id: 'top', label: 'Top' },
+  { id: 'near', label: 'Near graduation' },
+  { id: 'linked', label: 'Linked' },
+  { id: 'trending', label: 'Trending' },
+] as const satisfies readonly { id: TokenView | 'trending'; label: string }[];
+
+export type TokenTab = (typeof tokenTabs)[number]['id'];
+
+export function parseTokenTab(value: string | null | undefined): TokenTab {
+  return tokenTabs.find((tab) => tab.id === value)?.id ?? 'new';
+}

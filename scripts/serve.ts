@@ -1,0 +1,84 @@
+/**
+ * `npm run serve`: the production web server. Next.js serves the pages, tRPC, /objects and the
+ * stream; `/api/v1` REST requests go straight from `node:http` to the REST dispatcher (the same
+ * one Next's catch-all route uses), skipping Next's per-request routing and web-stream response
+ * path, which cost 2–3 times the handler itself (docs/benchmarks.md). Next supports this as a
+ * custom server; everything else is unchanged.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import next from 'next';
+import { restDispatcher } from '../server/api/rest/registry';
+import { loadConfigOrExit } from './cli';
+
+const root = path.resolve(import.meta.dirname, '..');
+const config = loadConfigOrExit();
+const app = next({ dev: false, dir: root, hostname: config.host, port: config.port });
+const handleWithNext = app.getRequestHandler();
+
+/** `/api/v1/…` except the event stream, which stays a Next route (long-lived, abort-driven). */
+function isRestPath(pathname: string): boolean {
+  return (
+    pathname.startsWith('/api/v1/') && pathname !== '/api/v1/stream' && pathname !== '/api/v1/openapi.json'
+  );
+}
+
+function toRequest(incoming: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  // As Next does: the socket's address when no proxy supplied one (rate limits key on it).
+  if (!headers.has('x-forwarded-for') && incoming.socket.remoteAddress)
+    headers.set('x-forwarded-for', incoming.socket.remoteAddress);
+  const method = incoming.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(`http://${incoming.headers.host ?? 'localhost'}${incoming.url ?? '/'}`, {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined,
+    duplex: hasBody ? 'half' : undefined,
+  } as RequestInit);
+}
+
+async function sendResponse(response: Response, outgoing: ServerResponse): Promise<void> {
+  outgoing.statusCode = response.status;
+  response.headers.forEach((value, name) => {
+    outgoing.appendHeader(name, value);
+  });
+  if (!response.body) {
+    outgoing.end();
+    return;
+  }
+  const body = Buffer.from(await response.arrayBuffer());
+  outgoing.setHeader('content-length', body.length);
+  outgoing.end(body);
+}
+
+await app.prepare();
+const server = createServer((incoming, outgoing) => {
+  const pathname = (incoming.url ?? '/').split('?')[0] ?? '/';
+  if (!isRestPath(pathname)) {
+    void handleWithNext(incoming, outgoing);
+    return;
+  }
+  restDispatcher
+    .handle(toRequest(incoming))
+    .then((response) => sendResponse(response, outgoing))
+    .catch((error: unknown) => {
+      console.error('REST front failed', error);
+      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+      outgoing.end('{"error":{"code":"internal","message":"Internal error"}}');
+    });
+});
+server.listen(config.port, config.host, () => {
+  console.log(`▶ listening on http://${config.host}:${config.port}`);
+});
+const stop = () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,34 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import type { TestChain } from './chain';
+import type { TestDatabase } from './database';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * `npm run indexer` as a real process on a test database and chain. One process (tsx as a
+ * loader, not its CLI wrapper), so a signal reaches the indexer itself.
+ */
+export function spawnIndexerProcess(
+  database: TestDatabase,
+  chain: TestChain,
+  env: Record<string, string>,
+  stdio: { stderr: 'pipe' | 'ignore' } = { stderr: 'pipe' },
+): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'scripts/indexer.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      ...database.env,
+      RPC_URL: chain.anvil.rpcUrl,
+      CHAIN_ID: '31337',
+      FACTORY_ADDRESS: chain.deployment.contracts.factory,
+      START_BLOCK: String(chain.deployment.startBlock),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', stdio.stderr],
+  });
+}

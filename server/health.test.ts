@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { type Health, readinessOf } from './health';
+
+const healthy = (indexed: number | null): Health => ({
+  status: 'ok',
+  database: { driver: 'postgres', reachable: true, migrations: { applied: 3, shipped: 3, current: true } },
+  indexer: { indexed_through_block: indexed },
+});
+
+describe('readiness', () => {
+  it('is ready when the database is current and the index within the lag limit', () => {
+    const ready = readinessOf({ health: healthy(100), head: 164, chainConfigured: true, maxLag: 64 });
+    expect(ready.status).toBe('ready');
+    expect(ready.indexer.lag_blocks).toBe(64);
+    expect(ready.reasons).toEqual([]);
+  });
+
+  it('is not ready one block past the limit, and says by how much', () => {
+    const ready = readinessOf({ health: healthy(100), head: 165, chainConfigured: true, maxLag: 64 });
+    expect(ready.status).toBe('not_ready');
+    expect(ready.reasons).toEqual(['index 65 blocks behind the chain head (limit 64)']);
+  });
+
+  it('is not ready when the chain head is unknown: the data could be arbitrarily stale', () => {
+    const ready = readinessOf({ health: healthy(100), head: null, chainConfigured: true, maxLag: 64 });
+    expect(ready.status).toBe('not_ready');
+    expect(ready.reasons).toEqual(['chain head unknown (RPC did not answer)']);
+  });
+
+  it('without a chain, readiness is the database alone', () => {
+    expect(readinessOf({ health: healthy(null), head: null, chainConfigured: false, maxLag: 0 }).status).toBe(
+      'ready',
+    );
+  });
+
+  it('is not ready when the database is unreachable or behind on migrations', () => {
+    const down: Health = {
+      status: 'unavailable',
+      database: { driver: 'postgres', reachable: false, migrations: null, error: 'connect ECONNREFUSED' },
+      indexer: { indexed_through_block: null },
+    };
+    expect(readinessOf({ health: down, head: 10, chainConfigured: true, maxLag: 64 }).reasons).toEqual([
+      'database unreachable',
+    ]);
+    const behind = healthy(10);
+    behind.database.migrations = { applied: 2, shipped: 3, current: false };
+    expect(readinessOf({ health: behind, head: 10, chainConfigured: true, maxLag: 64 }).reasons).toEqual([
+      'database migrations not current',
+    ]);
+  });
+});

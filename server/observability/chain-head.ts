@@ -1,0 +1,31 @@
+import { createPublicClient, http, type PublicClient } from 'viem';
+import type { ChainConfig } from '../config';
+
+const slot = globalThis as typeof globalThis & {
+  __launchdexHeadClient?: { url: string; client: PublicClient };
+};
+
+/**
+ * The chain head as the RPC reports it, or null when it does not answer within `timeoutMs`:
+ * readiness and metrics must answer quickly even when the chain is down.
+ */
+export async function readChainHead(
+  chain: ChainConfig | undefined,
+  timeoutMs = 2_000,
+): Promise<number | null> {
+  if (!chain) return null;
+  if (slot.__launchdexHeadClient?.url !== chain.rpcUrl) {
+    slot.__launchdexHeadClient = {
+      url: chain.rpcUrl,
+      client: createPublicClient({
+        transport: http(chain.rpcUrl, { timeout: timeoutMs, retryCount: 0 }),
+        cacheTime: 0,
+      }),
+    };
+  }
+  try {
+    return Number(await slot.__launchdexHeadClient.client.getBlockNumber());
+  } catch {
+    return null;
+  }
+}

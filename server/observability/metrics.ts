@@ -1,0 +1,112 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { IndexerStatus } from '../indexer/indexer';
+
+/** Where the index and the chain stand, read when Prometheus scrapes. */
+export interface IndexProbe {
+  /** Last fully indexed block from the database (every instance sees the same). */
+  indexedThroughBlock(): Promise<number | null>;
+  /** The chain head from the RPC, or null when no chain is configured or it did not answer. */
+  chainHead(): Promise<number | null>;
+  /** This process's indexer, when it runs one (embedded, or `npm run indexer`). */
+  indexer(): IndexerStatus | undefined;
+  /** Open /api/v1/stream connections of this process (web processes only). */
+  streamClients?(): number;
+}
+
+export interface LaunchdexMetrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+}
+
+/**
+ * One registry per process: HTTP latency per route template, the index position and lag, and
+ * this process's indexer counters, plus Node's default process metrics.
+ */
+export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'launchdex_' });
+  const httpDuration = new Histogram({
+    name: 'launchdex_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route template and status class',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  // One read of the index and head per scrape, shared by the three gauges below.
+  let pending: Promise<{ indexed: number | null; head: number | null }> | undefined;
+  const position = () => {
+    pending ??= Promise.all([probe.indexedThroughBlock(), probe.chainHead()])
+      .then(([indexed, head]) => ({ indexed, head }))
+      .finally(() => {
+        setTimeout(() => {
+          pending = undefined;
+        }, 250);
+      });
+    return pending;
+  };
+  new Gauge({
+    name: 'launchdex_indexed_block',
+    help: 'Last block whose events are fully indexed (database checkpoint)',
+    registers: [registry],
+    async collect() {
+      const { indexed } = await position();
+      if (indexed !== null) this.set(indexed);
+    },
+  });
+  new Gauge({
+    name: 'launchdex_chain_head_block',
+    help: 'Chain head block number reported by the RPC',
+    registers: [registry],
+    async collect() {
+      const { head } = await position();
+      if (head !== null) this.set(head);
+    },
+  });
+  new Gauge({
+    name: 'launchdex_indexer_lag_blocks',
+    help: 'Chain head minus the indexed block',
+    registers: [registry],
+    async collect() {
+      const { indexed, head } = await position();
+      if (indexed !== null && head !== null) this.set(Math.max(0, head - indexed));
+    },
+  });
+
+  // The indexer keeps cumulative counts; counters advance by the difference since the last scrape.
+  const counted = (name: string, help: string, read: (status: IndexerStatus) => number) => {
+    let seen = 0;
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const status = probe.indexer();
+        if (!status) return;
+        const value = read(status);
+        if (value > seen) this.inc(value - seen);
+        seen = value;
+      },
+    });
+  };
+  counted('launchdex_indexer_blocks_total', 'Blocks indexed by this process', (s) => s.blocks);
+  counted('launchdex_indexer_events_total', 'Chain events projected by this process', (s) => s.events);
+  counted('launchdex_indexer_batches_total', 'Block ranges committed by this process', (s) => s.batches);
+  counted('launchdex_indexer_reorgs_total', 'Reorgs rolled back by this process', (s) => s.reorgs);
+  const { streamClients } = probe;
+  if (streamClients)
+    new Gauge({
+      name: 'launchdex_stream_clients',
+      help: 'Open live stream (SSE) connections of this process',
+      registers: [registry],
+      collect() {
+        this.set(streamClients());
+      },
+    });
+  return { registry, httpDuration };
+}
+
+/** `2xx`, `4xx`, … : route latency is labelled by class to keep the series count bounded. */
+export function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`;
+}

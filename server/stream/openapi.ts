@@ -1,0 +1,46 @@
+import { liveEventTypes } from './events';
+
+/**
+ * The stream's entry in the OpenAPI document. It is not a JSON route of the REST registry (its
+ * body is an event stream), so it is described here, beside its implementation.
+ */
+export const streamOperation = {
+  operationId: 'streamEvents',
+  summary: 'Live launches, trades and graduations (server-sent events)',
+  description: `A \`text/event-stream\` of events as the index advances: ${liveEventTypes.map((t) => `\`${t}\``).join(', ')}. Events arrive in chain order; a \`checkpoint\` (with \`id:\` = block) follows every event of the blocks it covers. Reconnect with \`Last-Event-ID\` (or \`since\`) to replay up to 1,000 blocks. A \`: ping\` comment is sent every 15 s. See docs/api.md, "Live stream".`,
+  tags: ['stream'],
+  parameters: [
+    {
+      name: 'token',
+      in: 'query',
+      required: false,
+      description: "Only this token's launch, trade and graduation events (checkpoints always).",
+      schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    },
+    {
+      name: 'since',
+      in: 'query',
+      required: false,
+      description: 'Resume after this block (as Last-Event-ID does).',
+      schema: { type: 'integer', minimum: 0 },
+    },
+    {
+      name: 'Last-Event-ID',
+      in: 'header',
+      required: false,
+      description: 'Sent by EventSource on reconnect: the last checkpoint block received.',
+      schema: { type: 'string' },
+    },
+  ],
+  responses: {
+    '200': { description: 'Event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+    '400': {
+      description: 'Error: `invalid_address`',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
+    '503': {
+      description: 'Error: `unavailable` (connection limit of this instance; see Retry-After)',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
+  },
+} as const;

@@ -1,0 +1,17 @@
+import { getConfig } from '../config';
+import { getDatabase } from '../db';
+import { getLogger } from '../logger';
+import { createStreamHub, type StreamHub } from './hub';
+
+const slot = globalThis as typeof globalThis & { __launchdexStreamHub?: StreamHub };
+
+/** This process's stream hub (one poller however many route module copies Next loads). */
+export function getStreamHub(): StreamHub {
+  const config = getConfig();
+  slot.__launchdexStreamHub ??= createStreamHub({
+    db: async () => (await getDatabase(config)).db,
+    ...config.stream,
+    onError: (error) => getLogger().warn({ err: error }, 'stream poll failed; retrying'),
+  });
+  return slot.__launchdexStreamHub;
+}
