@@ -7,7 +7,6 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import next from 'next';
 import { restDispatcher } from '../server/api/rest/registry';
 import { loadConfigOrExit } from './cli';
@@ -24,6 +23,56 @@ function isRestPath(pathname: string): boolean {
   );
 }
 
+/** What a client may still send after its request was answered early (a rejected upload). */
+const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
+const discarding = new WeakSet<IncomingMessage>();
+
+/**
+ * Reads and drops the rest of a request body so the answer reaches the client: closing a socket
+ * with unread bytes makes the kernel send a reset, and the client may lose the response (a 413)
+ * with it. Past DISCARD_LIMIT_BYTES the connection is cut, so a never-ending upload costs nothing.
+ */
+function discardRest(incoming: IncomingMessage): void {
+  if (incoming.complete || discarding.has(incoming)) return;
+  discarding.add(incoming);
+  let discarded = 0;
+  incoming.on('data', (chunk: Buffer) => {
+    discarded += chunk.byteLength;
+    if (discarded > DISCARD_LIMIT_BYTES) incoming.socket.destroy();
+  });
+  incoming.resume();
+}
+
+/**
+ * The request body as a web stream with back-pressure. Unlike `Readable.toWeb`, cancelling it
+ * (a handler that rejected the upload) does not destroy the socket before the answer is written.
+ */
+function requestBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      incoming.on('data', (chunk: Buffer) => {
+        if (cancelled) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+      });
+      incoming.once('end', () => {
+        if (!cancelled) controller.close();
+      });
+      incoming.once('error', (error) => {
+        if (!cancelled) controller.error(error);
+      });
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      cancelled = true;
+      discardRest(incoming);
+    },
+  });
+}
+
 function toRequest(incoming: IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
@@ -38,7 +87,7 @@ function toRequest(incoming: IncomingMessage): Request {
   return new Request(`http://${incoming.headers.host ?? 'localhost'}${incoming.url ?? '/'}`, {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? requestBody(incoming) : undefined,
     duplex: hasBody ? 'half' : undefined,
   } as RequestInit);
 }
@@ -67,6 +116,7 @@ const server = createServer((incoming, outgoing) => {
   restDispatcher
     .handle(toRequest(incoming))
     .then((response) => sendResponse(response, outgoing))
+    .then(() => discardRest(incoming))
     .catch((error: unknown) => {
       console.error('REST front failed', error);
       if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });

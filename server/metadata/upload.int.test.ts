@@ -178,6 +178,19 @@ describe(`POST /api/v1/token-metadata and /objects (${backend})`, () => {
     expect(body.error.code).toBe('payload_too_large');
   });
 
+  it('delivers every early 413 intact: the rest of the body is drained, not reset', async () => {
+    // The oversized field comes first, so the server answers while ~1 MB is still on the wire;
+    // closing the socket on unread bytes would reset the connection and lose the answer.
+    const body = form({ description: 'x'.repeat(10_000), ...validFields }, [
+      { name: 'image', bytes: Buffer.concat([await png(), Buffer.alloc(1024 * 1024)]) },
+    ]);
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const { status, body: answer } = await post(body);
+      expect(status).toBe(413);
+      expect(answer.error.code).toBe('payload_too_large');
+    }
+  });
+
   it('rejects an image of 5 MB + 1 byte, with Content-Length and streamed without one', async () => {
     const big = Buffer.concat([await png(), Buffer.alloc(MAX_IMAGE_BYTES + 1 - (await png()).length)]);
     const withLength = await post(form(validFields, [{ name: 'image', bytes: big }]));
