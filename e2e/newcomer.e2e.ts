@@ -64,12 +64,24 @@ test('a clean clone comes up as a living market with `npm ci && npm start`', asy
     };
     expect(trades.items.length).toBeGreaterThan(0);
     expect(trades.indexed_through_block).toBeGreaterThan(0);
+    // Creators launched through the API: drafts with logos and links, finalized to their tokens.
+    const linked = (await (await fetch(`${base}/api/v1/tokens?view=linked`)).json()) as {
+      items: { address: string; image_url: string | null }[];
+    };
+    expect(linked.items.length).toBeGreaterThanOrEqual(3);
+    for (const token of linked.items) {
+      expect(token.image_url).toMatch(/^\/objects\/[0-9a-f]{64}\.png$/);
+      const image = await fetch(`${base}${token.image_url}`);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+    }
     console.log(`newcomer: npm start to a living market in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
     await page.goto(base);
     const rows = page.locator('main .token-table tbody tr');
     await expect(rows.first()).toBeVisible();
     expect(await rows.count()).toBeGreaterThan(10);
+    await expect(page.locator('main .token-table img').first()).toBeVisible();
     await page.goto(`${base}/tokens/${traded?.address}`);
     await expect(page.getByRole('heading', { level: 1, name: traded?.name })).toBeVisible();
     await expect(page.getByTestId('trades-table').locator('tbody tr').first()).toBeVisible();

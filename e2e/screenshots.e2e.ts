@@ -22,14 +22,12 @@ test('screenshots of the main pages, light and dark, desktop and phone', async (
     name: 'Aurora Finch',
     symbol: 'FINCH',
     description: 'A community token for bird watchers. Every trade funds a nest box (claims unverified).',
-    colour: '#7c4dff',
     buys: [3n, 5n, 2n, 8n, 4n, 6n, 3n, 7n, 2n, 5n].map((whole) => whole * 10n ** 18n),
   });
   await launchShowcaseToken(url, {
     name: 'Harbor Light',
     symbol: 'HARBR',
     description: 'Lighthouse keepers of the devnet.',
-    colour: '#0ca678',
     buys: [4n * 10n ** 18n, 6n * 10n ** 18n],
   });
 

@@ -12,10 +12,17 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Devnet, startDevnet } from '../server/chain/devnet';
+import {
+  type CreatorStudio,
+  createCreatorStudio,
+  type StudioLaunch,
+} from '../server/chain/simulator/creator-studio';
 import { createSimulator } from '../server/chain/simulator/simulator';
 import { loadConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
+/** How often, on the devnet, a creator launches a token with metadata through the API. */
+const STUDIO_INTERVAL_MS = 90_000;
 const sourceRoots = [
   'app',
   'server',
@@ -164,6 +171,38 @@ for (let attempt = 0; ; attempt++) {
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
+// Creators launching through the API, as a person does on /launch: tokens with logos, links and
+// finalized metadata beside the simulator's bare launches.
+let studio: CreatorStudio | undefined;
+const studioLaunches: StudioLaunch[] = [];
+if (devnet) {
+  const linked = await fetch(`${url}/api/v1/tokens?view=linked&limit=100`)
+    .then((response) => response.json() as Promise<{ items: unknown[] }>)
+    .then((page) => page.items.length)
+    .catch(() => 0);
+  studio = createCreatorStudio({
+    baseUrl: url,
+    client: devnet.client,
+    deployment: devnet.deployment,
+    seed: devnet.deployment.contracts.factory,
+    startAt: linked,
+  });
+  if (!devnet.resumed) {
+    console.log('▶ creators launching 3 tokens through the API (draft → launch → finalize)…');
+    const results = await Promise.allSettled(
+      [1n, 2n, 3n].map((whole) => (studio as CreatorStudio).launch({ firstBuy: whole * 10n ** 18n })),
+    );
+    for (const result of results) {
+      if (result.status === 'fulfilled') {
+        studioLaunches.push(result.value);
+        console.log(`  ${result.value.symbol} ${result.value.token} finalized`);
+      } else {
+        console.error(`  a creator launch failed: ${String(result.reason).split('\n')[0]}`);
+      }
+    }
+  }
+}
+
 console.log(
   `\n  Launchdex is up: ${url}\n  API: ${url}/api/v1/tokens · docs: ${url}/docs${devnet ? `\n  devnet RPC: ${devnet.anvil.rpcUrl} (chain 31337), live simulator at ~${values.rate} actions/s` : ''}\n  Ctrl-C to stop.\n`,
 );
@@ -176,9 +215,27 @@ if (devnet) {
     seed: Date.now() % 1_000_000,
     advanceTime: false,
   });
+  for (const launched of studioLaunches) live.adopt(launched.token, launched.creator);
   let failures = 0;
+  let studioBusy = false;
+  let lastStudioLaunch = Date.now();
   while (!stopping.signal.aborted) {
     const started = Date.now();
+    if (studio && !studioBusy && started - lastStudioLaunch > STUDIO_INTERVAL_MS) {
+      // In the background: finalize waits for the index, trading goes on meanwhile.
+      studioBusy = true;
+      lastStudioLaunch = started;
+      studio
+        .launch({ firstBuy: 10n ** 18n })
+        .then((launched) => live.adopt(launched.token, launched.creator))
+        .catch((error: unknown) => {
+          if (!stopping.signal.aborted)
+            console.error(`creator studio: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+        })
+        .finally(() => {
+          studioBusy = false;
+        });
+    }
     try {
       // A new token now and then, trades on the ones this run launched, as on a real launchpad.
       await live.step(live.tokens.length + 1);

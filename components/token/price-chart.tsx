@@ -58,7 +58,8 @@ export function PriceChart({ address }: { address: string }) {
         vertLines: { color: cssVariable('--border', '#e2e4ea') },
         horzLines: { color: cssVariable('--border', '#e2e4ea') },
       },
-      timeScale: { timeVisible: true, secondsVisible: false, borderVisible: false },
+      // fitContent would stretch a young token's one or two candles across the whole width.
+      timeScale: { timeVisible: true, secondsVisible: false, borderVisible: false, maxBarSpacing: 24 },
       rightPriceScale: { borderVisible: false },
     });
     const candles = api.addSeries(CandlestickSeries, {

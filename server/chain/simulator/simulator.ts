@@ -279,6 +279,11 @@ export function createSimulator(options: SimulatorOptions) {
     summary,
     step,
 
+    /** Trades a token launched elsewhere (the creator studio) like one of its own launches. */
+    adopt(token: Address, creator: Address) {
+      tokens.push({ token, creator, hot: false, graduated: false });
+    },
+
     /**
      * Fixture mode: `launches` launches within about `actions` actions, then every hot token is
      * driven to graduation and each graduated pool gets swaps both ways.
