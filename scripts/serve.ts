@@ -25,21 +25,34 @@ function isRestPath(pathname: string): boolean {
 
 /** What a client may still send after its request was answered early (a rejected upload). */
 const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
+/** How long a client past that limit has to read the answer before its connection is cut. */
+const ANSWER_GRACE_MS = 1_000;
 const discarding = new WeakSet<IncomingMessage>();
 
 /**
  * Reads and drops the rest of a request body so the answer reaches the client: closing a socket
  * with unread bytes makes the kernel send a reset, and the client may lose the response (a 413)
- * with it. Past DISCARD_LIMIT_BYTES the connection is cut, so a never-ending upload costs nothing.
+ * with it. Past DISCARD_LIMIT_BYTES reading stops, so back-pressure halts the sender while it
+ * reads the answer, and the connection is cut ANSWER_GRACE_MS after the answer went out: a
+ * never-ending upload costs at most that much.
  */
-function discardRest(incoming: IncomingMessage): void {
+function discardRest(incoming: IncomingMessage, outgoing: ServerResponse): void {
   if (incoming.complete || discarding.has(incoming)) return;
   discarding.add(incoming);
   let discarded = 0;
-  incoming.on('data', (chunk: Buffer) => {
+  const cutAfterAnswer = () => {
+    const cut = () => setTimeout(() => incoming.socket.destroy(), ANSWER_GRACE_MS).unref();
+    if (outgoing.writableFinished) cut();
+    else outgoing.once('finish', cut);
+  };
+  const drop = (chunk: Buffer) => {
     discarded += chunk.byteLength;
-    if (discarded > DISCARD_LIMIT_BYTES) incoming.socket.destroy();
-  });
+    if (discarded <= DISCARD_LIMIT_BYTES) return;
+    incoming.off('data', drop);
+    incoming.pause();
+    cutAfterAnswer();
+  };
+  incoming.on('data', drop);
   incoming.resume();
 }
 
@@ -47,7 +60,7 @@ function discardRest(incoming: IncomingMessage): void {
  * The request body as a web stream with back-pressure. Unlike `Readable.toWeb`, cancelling it
  * (a handler that rejected the upload) does not destroy the socket before the answer is written.
  */
-function requestBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+function requestBody(incoming: IncomingMessage, outgoing: ServerResponse): ReadableStream<Uint8Array> {
   let cancelled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -68,12 +81,12 @@ function requestBody(incoming: IncomingMessage): ReadableStream<Uint8Array> {
     },
     cancel() {
       cancelled = true;
-      discardRest(incoming);
+      discardRest(incoming, outgoing);
     },
   });
 }
 
-function toRequest(incoming: IncomingMessage): Request {
+function toRequest(incoming: IncomingMessage, outgoing: ServerResponse): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
@@ -87,7 +100,7 @@ function toRequest(incoming: IncomingMessage): Request {
   return new Request(`http://${incoming.headers.host ?? 'localhost'}${incoming.url ?? '/'}`, {
     method,
     headers,
-    body: hasBody ? requestBody(incoming) : undefined,
+    body: hasBody ? requestBody(incoming, outgoing) : undefined,
     duplex: hasBody ? 'half' : undefined,
   } as RequestInit);
 }
@@ -114,9 +127,9 @@ const server = createServer((incoming, outgoing) => {
     return;
   }
   restDispatcher
-    .handle(toRequest(incoming))
+    .handle(toRequest(incoming, outgoing))
     .then((response) => sendResponse(response, outgoing))
-    .then(() => discardRest(incoming))
+    .then(() => discardRest(incoming, outgoing))
     .catch((error: unknown) => {
       console.error('REST front failed', error);
       if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
