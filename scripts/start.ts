@@ -12,17 +12,16 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Devnet, startDevnet } from '../server/chain/devnet';
-import {
-  type CreatorStudio,
-  createCreatorStudio,
-  type StudioLaunch,
-} from '../server/chain/simulator/creator-studio';
+import { createCreatorStudio, type StudioLaunch } from '../server/chain/simulator/creator-studio';
 import { createSimulator } from '../server/chain/simulator/simulator';
 import { loadConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** How often, on the devnet, a creator launches a token with metadata through the API. */
 const STUDIO_INTERVAL_MS = 90_000;
+
+/** The first line of a thrown value: viem and RPC errors run to many lines of detail. */
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
 const sourceRoots = [
   'app',
   'server',
@@ -173,32 +172,31 @@ for (let attempt = 0; ; attempt++) {
 
 // Creators launching through the API, as a person does on /launch: tokens with logos, links and
 // finalized metadata beside the simulator's bare launches.
-let studio: CreatorStudio | undefined;
+const studio = devnet
+  ? createCreatorStudio({
+      baseUrl: url,
+      client: devnet.client,
+      deployment: devnet.deployment,
+      seed: devnet.deployment.contracts.factory,
+      // A resumed devnet continues the catalog instead of repeating its names.
+      startAt: await fetch(`${url}/api/v1/tokens?view=linked&limit=100`)
+        .then((response) => response.json() as Promise<{ items: unknown[] }>)
+        .then((page) => page.items.length)
+        .catch(() => 0),
+    })
+  : undefined;
 const studioLaunches: StudioLaunch[] = [];
-if (devnet) {
-  const linked = await fetch(`${url}/api/v1/tokens?view=linked&limit=100`)
-    .then((response) => response.json() as Promise<{ items: unknown[] }>)
-    .then((page) => page.items.length)
-    .catch(() => 0);
-  studio = createCreatorStudio({
-    baseUrl: url,
-    client: devnet.client,
-    deployment: devnet.deployment,
-    seed: devnet.deployment.contracts.factory,
-    startAt: linked,
-  });
-  if (!devnet.resumed) {
-    console.log('▶ creators launching 3 tokens through the API (draft → launch → finalize)…');
-    const results = await Promise.allSettled(
-      [1n, 2n, 3n].map((whole) => (studio as CreatorStudio).launch({ firstBuy: whole * 10n ** 18n })),
-    );
-    for (const result of results) {
-      if (result.status === 'fulfilled') {
-        studioLaunches.push(result.value);
-        console.log(`  ${result.value.symbol} ${result.value.token} finalized`);
-      } else {
-        console.error(`  a creator launch failed: ${String(result.reason).split('\n')[0]}`);
-      }
+if (studio && !devnet?.resumed) {
+  console.log('▶ creators launching 3 tokens through the API (draft → launch → finalize)…');
+  const results = await Promise.allSettled(
+    [1n, 2n, 3n].map((whole) => studio.launch({ firstBuy: whole * 10n ** 18n })),
+  );
+  for (const result of results) {
+    if (result.status === 'fulfilled') {
+      studioLaunches.push(result.value);
+      console.log(`  ${result.value.symbol} ${result.value.token} finalized`);
+    } else {
+      console.error(`  a creator launch failed: ${firstLine(result.reason)}`);
     }
   }
 }
@@ -229,8 +227,7 @@ if (devnet) {
         .launch({ firstBuy: 10n ** 18n })
         .then((launched) => live.adopt(launched.token, launched.creator))
         .catch((error: unknown) => {
-          if (!stopping.signal.aborted)
-            console.error(`creator studio: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+          if (!stopping.signal.aborted) console.error(`creator studio: ${firstLine(error)}`);
         })
         .finally(() => {
           studioBusy = false;
@@ -243,8 +240,7 @@ if (devnet) {
     } catch (error) {
       if (stopping.signal.aborted) break;
       failures++;
-      if (failures % 10 === 1)
-        console.error(`simulator: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+      if (failures % 10 === 1) console.error(`simulator: ${firstLine(error)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 / rate - (Date.now() - started))));
   }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Address, keccak256, parseEventLogs, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { postFinalize, uploadDraft } from '../../../components/launch/launch-api';
@@ -74,7 +75,6 @@ export function createCreatorStudio(options: CreatorStudioOptions) {
   const { baseUrl, client, deployment } = options;
   const chainId = deployment.chainId;
   const api: typeof fetch = (input, init) => fetch(new URL(String(input), baseUrl), init);
-  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   let launched = options.startAt ?? 0;
 
   const creatorAccount = (index: number) =>
