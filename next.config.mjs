@@ -11,7 +11,9 @@ const nextConfig = {
     '@aws-sdk/client-s3',
     'ioredis',
   ],
-  typescript: { tsconfigPath: 'tsconfig.json' },
+  // The typecheck is its own step of npm test (tsc --noEmit over the whole tree); a second one
+  // inside next build would only repeat it (and take a minute of every build).
+  typescript: { tsconfigPath: 'tsconfig.json', ignoreBuildErrors: true },
 };
 
 export default nextConfig;

@@ -10,6 +10,15 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Launchdex', template: '%s · Launchdex' },
   description: 'Open explorer and API for token launches: bonding curves graduating to Uniswap V3.',
+  // Drawn by scripts/icons.ts into public/.
+  icons: {
+    icon: [
+      { url: '/favicon.ico', sizes: '32x32' },
+      { url: '/icon.svg', type: 'image/svg+xml' },
+    ],
+    apple: '/apple-touch-icon.png',
+  },
+  manifest: '/manifest.webmanifest',
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -1,147 +1,96 @@
 /**
- * `npm run serve`: the production web server. Next.js serves the pages, tRPC, /objects and the
- * stream; `/api/v1` REST requests go straight from `node:http` to the REST dispatcher (the same
- * one Next's catch-all route uses), skipping Next's per-request routing and web-stream response
- * path, which cost 2–3 times the handler itself (docs/benchmarks.md). Next supports this as a
- * custom server; everything else is unchanged.
+ * `npm run serve [-- --workers N|auto]`: the production web server. Every request passes the HTTP
+ * front (server/http/front.ts): one gate of targets, methods, bodies, rate and concurrency limits
+ * and deadlines for every transport. Behind it, `/api/v1` REST requests go straight from
+ * `node:http` to the REST dispatcher (the same one Next's catch-all route uses in `next dev`),
+ * skipping Next's per-request routing and web-stream response path, which cost 2–3 times the
+ * handler itself (docs/benchmarks.md); everything else is Next.js, run as a custom server.
+ *
+ * With more than one worker (WEB_WORKERS, default one per core on PostgreSQL; always one on
+ * PGlite) this process is the cluster primary (server/http/cluster/primary.ts) and each worker
+ * runs the web server below, its per-client limits counted by the primary for all workers.
  */
+import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import next from 'next';
-import { restDispatcher } from '../server/api/rest/registry';
+import { parseArgs } from 'node:util';
+import type { Config } from '../server/config';
+import { parseWorkersFlag, planWebWorkers } from '../server/http/cluster/worker-count';
+import { getLogger } from '../server/logger';
 import { loadConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
+
+/** The web server of one process: Next.js prepared, the front in front of it. */
+async function serveWeb(config: Config, note: string | undefined): Promise<void> {
+  const [{ default: next }, { restDispatcher }, { proxyDevnetRpc }, { createFront }, { getRateLimiter }] =
+    await Promise.all([
+      import('next'),
+      import('../server/api/rest/registry'),
+      import('../server/chain/devnet-rpc-proxy'),
+      import('../server/http/front'),
+      import('../server/http/rate-limit'),
+    ]);
+  const app = next({ dev: false, dir: root, hostname: config.host, port: config.port });
+  await app.prepare();
+
+  const worker = cluster.isWorker;
+  const workerLimits = worker
+    ? (await import('../server/http/cluster/worker-limits')).getWorkerLimits()
+    : undefined;
+  const front = createFront({
+    config,
+    limiter: await getRateLimiter(config),
+    ...(workerLimits ? { concurrency: workerLimits.concurrency } : {}),
+    next: app.getRequestHandler(),
+    rest: restDispatcher,
+    devnetRpc: (request) => proxyDevnetRpc(request, { config }),
+  });
+  const pid = String(process.pid);
+  // Which worker answered, so an operator (and the cluster test) can tell them apart.
+  const handle = worker
+    ? (incoming: IncomingMessage, outgoing: ServerResponse) => {
+        outgoing.setHeader('launchdex-worker', pid);
+        front.handle(incoming, outgoing);
+      }
+    : front.handle;
+  const server = createServer(front.serverOptions, handle);
+  front.configure(server);
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  if (worker) {
+    const { serveHandedConnections } = await import('../server/http/cluster/worker-connections');
+    await serveHandedConnections(server);
+    return;
+  }
+  server.listen(config.port, config.host, () => {
+    console.log(`▶ listening on http://${config.host}:${config.port}${note ? ` (${note})` : ''}`);
+  });
+}
+
 const config = loadConfigOrExit();
-const app = next({ dev: false, dir: root, hostname: config.host, port: config.port });
-const handleWithNext = app.getRequestHandler();
-
-/** `/api/v1/…` except the event stream, which stays a Next route (long-lived, abort-driven). */
-function isRestPath(pathname: string): boolean {
-  return (
-    pathname.startsWith('/api/v1/') && pathname !== '/api/v1/stream' && pathname !== '/api/v1/openapi.json'
-  );
-}
-
-/** What a client may still send after its request was answered early (a rejected upload). */
-const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
-/** How long a client past that limit has to read the answer before its connection is cut. */
-const ANSWER_GRACE_MS = 1_000;
-const discarding = new WeakSet<IncomingMessage>();
-
-/**
- * Reads and drops the rest of a request body so the answer reaches the client: closing a socket
- * with unread bytes makes the kernel send a reset, and the client may lose the response (a 413)
- * with it. Past DISCARD_LIMIT_BYTES reading stops, so back-pressure halts the sender while it
- * reads the answer, and the connection is cut ANSWER_GRACE_MS after the answer went out: a
- * never-ending upload costs at most that much.
- */
-function discardRest(incoming: IncomingMessage, outgoing: ServerResponse): void {
-  if (incoming.complete || discarding.has(incoming)) return;
-  discarding.add(incoming);
-  let discarded = 0;
-  const cutAfterAnswer = () => {
-    const cut = () => setTimeout(() => incoming.socket.destroy(), ANSWER_GRACE_MS).unref();
-    if (outgoing.writableFinished) cut();
-    else outgoing.once('finish', cut);
-  };
-  const drop = (chunk: Buffer) => {
-    discarded += chunk.byteLength;
-    if (discarded <= DISCARD_LIMIT_BYTES) return;
-    incoming.off('data', drop);
-    incoming.pause();
-    cutAfterAnswer();
-  };
-  incoming.on('data', drop);
-  incoming.resume();
-}
-
-/**
- * The request body as a web stream with back-pressure. Unlike `Readable.toWeb`, cancelling it
- * (a handler that rejected the upload) does not destroy the socket before the answer is written.
- */
-function requestBody(incoming: IncomingMessage, outgoing: ServerResponse): ReadableStream<Uint8Array> {
-  let cancelled = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      incoming.on('data', (chunk: Buffer) => {
-        if (cancelled) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
-      });
-      incoming.once('end', () => {
-        if (!cancelled) controller.close();
-      });
-      incoming.once('error', (error) => {
-        if (!cancelled) controller.error(error);
-      });
-    },
-    pull() {
-      incoming.resume();
-    },
-    cancel() {
-      cancelled = true;
-      discardRest(incoming, outgoing);
-    },
-  });
-}
-
-function toRequest(incoming: IncomingMessage, outgoing: ServerResponse): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+if (cluster.isWorker) {
+  await serveWeb(config, undefined);
+} else {
+  let requested: number | 'auto';
+  try {
+    const { values } = parseArgs({ options: { workers: { type: 'string' } } });
+    requested = parseWorkersFlag(values.workers) ?? config.webWorkers;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
   }
-  // As Next does: the socket's address when no proxy supplied one (rate limits key on it).
-  if (!headers.has('x-forwarded-for') && incoming.socket.remoteAddress)
-    headers.set('x-forwarded-for', incoming.socket.remoteAddress);
-  const method = incoming.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(`http://${incoming.headers.host ?? 'localhost'}${incoming.url ?? '/'}`, {
-    method,
-    headers,
-    body: hasBody ? requestBody(incoming, outgoing) : undefined,
-    duplex: hasBody ? 'half' : undefined,
-  } as RequestInit);
-}
-
-async function sendResponse(response: Response, outgoing: ServerResponse): Promise<void> {
-  outgoing.statusCode = response.status;
-  response.headers.forEach((value, name) => {
-    outgoing.appendHeader(name, value);
-  });
-  if (!response.body) {
-    outgoing.end();
-    return;
+  const plan = planWebWorkers({ requested, database: config.database.kind, cores: availableParallelism() });
+  if (plan.warning) getLogger().warn({ workers: plan.workers }, plan.warning);
+  if (plan.workers > 1) {
+    const { runClusterPrimary } = await import('../server/http/cluster/primary');
+    runClusterPrimary({ config, workers: plan.workers, reason: plan.reason });
+  } else {
+    await serveWeb(config, `1 worker, ${plan.reason}`);
   }
-  const body = Buffer.from(await response.arrayBuffer());
-  outgoing.setHeader('content-length', body.length);
-  outgoing.end(body);
 }
-
-await app.prepare();
-const server = createServer((incoming, outgoing) => {
-  const pathname = (incoming.url ?? '/').split('?')[0] ?? '/';
-  if (!isRestPath(pathname)) {
-    void handleWithNext(incoming, outgoing);
-    return;
-  }
-  restDispatcher
-    .handle(toRequest(incoming, outgoing))
-    .then((response) => sendResponse(response, outgoing))
-    .then(() => discardRest(incoming, outgoing))
-    .catch((error: unknown) => {
-      console.error('REST front failed', error);
-      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-      outgoing.end('{"error":{"code":"internal","message":"Internal error"}}');
-    });
-});
-server.listen(config.port, config.host, () => {
-  console.log(`▶ listening on http://${config.host}:${config.port}`);
-});
-const stop = () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-};
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);

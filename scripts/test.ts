@@ -11,6 +11,8 @@ const steps = [
   { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit'] },
   { name: 'build', command: ['npx', 'next', 'build'] },
   { name: 'int', command: ['npx', 'vitest', 'run', '--project', 'integration'] },
+  // Hostile clients and the fuzzer measure latency: alone on the machine, after the rest.
+  { name: 'load', command: ['npx', 'vitest', 'run', '--project', 'load'] },
   { name: 'e2e', command: ['npx', 'playwright', 'test'] },
 ];
 

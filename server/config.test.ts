@@ -43,10 +43,23 @@ describe('parseConfig', () => {
     [{ FINALITY_DEPTH: '1.5' }, 'FINALITY_DEPTH'],
     [{ S3_FORCE_PATH_STYLE: 'maybe' }, 'S3_FORCE_PATH_STYLE'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ CURSOR_SECRET: 'bench' }, 'CURSOR_SECRET'],
+    [{ WEB_WORKERS: '0' }, 'WEB_WORKERS'],
+    [{ WEB_WORKERS: 'many' }, 'WEB_WORKERS'],
+    [{ WEB_WORKERS: '2.5' }, 'WEB_WORKERS'],
   ])('rejects %j naming %s', (env, variable) => {
     const problems = problemsOf(env);
     expect(problems.map((p) => p.variable)).toContain(variable);
     expect(new ConfigError(problems).message).toContain(variable);
+  });
+
+  it('has no built-in cursor key: CURSOR_SECRET of 16+ characters, or unset for the persisted key', () => {
+    expect(parseConfig({}, noFiles).cursorSecret).toBeUndefined();
+    expect(parseConfig({ CURSOR_SECRET: '  ' }, noFiles).cursorSecret).toBeUndefined();
+    expect(parseConfig({ CURSOR_SECRET: 'a'.repeat(16) }, noFiles).cursorSecret).toBe('a'.repeat(16));
+    const [problem] = problemsOf({ CURSOR_SECRET: 'a'.repeat(15) });
+    expect(problem?.variable).toBe('CURSOR_SECRET');
+    expect(problem?.message).toContain('at least 16 characters');
   });
 
   it('requires chain id, factory and start block together with RPC_URL', () => {
@@ -109,5 +122,11 @@ describe('parseConfig', () => {
       bucket: 'images',
       forcePathStyle: true,
     });
+  });
+
+  it('WEB_WORKERS: auto (one per core on PostgreSQL) unless a whole number is given', () => {
+    expect(parseConfig({}, noFiles).webWorkers).toBe('auto');
+    expect(parseConfig({ WEB_WORKERS: 'auto' }, noFiles).webWorkers).toBe('auto');
+    expect(parseConfig({ WEB_WORKERS: ' 3 ' }, noFiles).webWorkers).toBe(3);
   });
 });

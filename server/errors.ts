@@ -11,14 +11,19 @@ export const errorStatus = {
   invalid_address: 400,
   image_url_forbidden: 400,
   invalid_image: 400,
+  bad_request: 400,
   invalid_signature: 401,
+  unauthorized: 401,
   not_owner: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   not_indexed: 409,
   already_finalized: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   launch_mismatch: 422,
   rate_limited: 429,
   internal: 500,
@@ -41,11 +46,19 @@ export interface ErrorBody {
 }
 
 /**
+ * Marks AppErrors by a registry symbol rather than by class: the tsx front and Next's bundle each
+ * load their own copy of this module, and an error made by one copy must be recognized by the
+ * other (`instanceof` would fail across them and turn a 400 into a 500).
+ */
+const appErrorBrand = Symbol.for('launchdex.AppError');
+
+/**
  * An expected failure with a public code. Anything thrown that is not an AppError is a bug and
- * is reported as `internal` without its message or stack.
+ * is reported as `internal` without its message or stack. Recognize one with {@link isAppError}.
  */
 export class AppError extends Error {
   override name = 'AppError';
+  readonly [appErrorBrand] = true;
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
@@ -69,6 +82,15 @@ export class AppError extends Error {
   }
 }
 
+/** Whether `value` is an AppError from any copy of this module. */
+export function isAppError(value: unknown): value is AppError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [appErrorBrand]?: unknown })[appErrorBrand] === true
+  );
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorStatus, value);
 }
@@ -78,6 +100,6 @@ export function isErrorCode(value: unknown): value is ErrorCode {
  * @example if (isAppErrorCode(error, 'not_found')) notFound();
  */
 export function isAppErrorCode(error: unknown, code: ErrorCode): boolean {
-  const candidate = error instanceof AppError ? error : error instanceof Error ? error.cause : undefined;
-  return candidate instanceof AppError && candidate.code === code;
+  const candidate = isAppError(error) ? error : error instanceof Error ? error.cause : undefined;
+  return isAppError(candidate) && candidate.code === code;
 }

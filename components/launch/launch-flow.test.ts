@@ -127,4 +127,32 @@ describe('runLaunch', () => {
     await runLaunch(s.services, launch, progress, () => {});
     expect(s.calls).toEqual(['sign', 'finalize']);
   });
+
+  it('waits out a 429 on upload for its Retry-After, then uploads once and carries on', async () => {
+    const s = services(['ok']);
+    const refusals = [1_000, 2_000];
+    s.services.uploadDraft = async () => {
+      const retryAfter = refusals.shift();
+      if (retryAfter !== undefined) {
+        s.calls.push('upload refused');
+        throw new ApiError(429, 'rate_limited', 'at most 2 uploads at once', [], retryAfter);
+      }
+      return s.record('upload', draft);
+    };
+    const steps: LaunchStep[] = [];
+    expect(await runLaunch(s.services, launch, {}, (step) => steps.push(step))).toBe(TOKEN);
+    expect(s.calls.slice(0, 3)).toEqual(['upload refused', 'upload refused', 'upload']);
+    expect(s.sleeps.slice(0, 2)).toEqual([1_000, 2_000]);
+    expect(steps.filter((step) => step.kind === 'rate-limited')).toHaveLength(2);
+  });
+
+  it('hands a persistent 429 on upload to the person after a few attempts, having launched nothing', async () => {
+    const s = services(['ok']);
+    s.services.uploadDraft = async () => {
+      s.calls.push('upload refused');
+      throw new ApiError(429, 'rate_limited', 'too many uploads', [], 1_000);
+    };
+    await expect(runLaunch(s.services, launch, {}, () => {})).rejects.toMatchObject({ code: 'rate_limited' });
+    expect(s.calls).toEqual(Array(4).fill('upload refused'));
+  });
 });

@@ -56,6 +56,32 @@ export class IndexWaitExceededError extends Error {
 const numberOrNull = (value: string | undefined) =>
   value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
 
+/** Upload attempts refused with 429 before the refusal is handed to the person. */
+export const MAX_UPLOAD_ATTEMPTS = 4;
+
+/**
+ * Uploads the draft, waiting out a 429 (too many uploads at once or per minute from this
+ * address) for its Retry-After, a few times: nothing was stored, so a retry is safe.
+ */
+async function uploadWhenAllowed(
+  services: LaunchServices,
+  launch: ValidLaunch,
+  onStep: (step: LaunchStep) => void,
+): Promise<DraftResponse> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await services.uploadDraft(launch);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'rate_limited' || attempt >= MAX_UPLOAD_ATTEMPTS)
+        throw error;
+      const wait = Math.max(FIRST_RETRY_DELAY_MS, error.retryAfterMs ?? 0);
+      onStep({ kind: 'rate-limited', retryInMs: wait });
+      await services.sleep(wait);
+      onStep({ kind: 'upload' });
+    }
+  }
+}
+
 /**
  * Runs a launch from upload to finalize, reporting each step. `progress` is updated in place as
  * steps complete. Finalize retries with exponential backoff while the API answers 409
@@ -70,7 +96,7 @@ export async function runLaunch(
 ): Promise<Address> {
   if (!progress.draft) {
     onStep({ kind: 'upload' });
-    progress.draft = await services.uploadDraft(launch);
+    progress.draft = await uploadWhenAllowed(services, launch, onStep);
   }
   const draft = progress.draft;
   if (!progress.transactionHash) {

@@ -6,6 +6,7 @@ import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { type ReactNode, useState } from 'react';
 import superjson from 'superjson';
 import type { AppRouter } from '@/server/api/root';
+import { TRPC_MAX_BATCH } from '@/server/api/trpc-limits';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
@@ -30,7 +31,7 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: '/api/trpc', transformer: superjson })],
+      links: [httpBatchLink({ url: '/api/trpc', transformer: superjson, maxItems: TRPC_MAX_BATCH })],
     }),
   );
   return (

@@ -2,8 +2,31 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { parseConfig } from '../config';
 
 const root = path.resolve(import.meta.dirname, '../..');
+
+/** The metrics token every test server gets; send {@link metricsHeaders} to read /api/metrics. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+export const metricsHeaders = { authorization: `Bearer ${TEST_METRICS_TOKEN}` };
+
+const generousLimits = {
+  RATE_LIMIT_READS_PER_MINUTE: '6000000',
+  RATE_LIMIT_READS_BURST: '100000',
+  WORK_PER_CLIENT: '1000',
+  QUEUED_PER_CLIENT: '10000',
+};
+
+/** The limits a deployment gets by default, for suites that prove them. */
+export const shippedLimits: Record<keyof typeof generousLimits, string> = (() => {
+  const { rateLimits, http } = parseConfig({});
+  return {
+    RATE_LIMIT_READS_PER_MINUTE: String(rateLimits.reads.perMinute),
+    RATE_LIMIT_READS_BURST: String(rateLimits.reads.burst),
+    WORK_PER_CLIENT: String(http.workPerClient),
+    QUEUED_PER_CLIENT: String(http.queuedPerClient),
+  };
+})();
 
 /** A free loopback port, chosen by the kernel. */
 export function freePort(): Promise<number> {
@@ -21,8 +44,12 @@ export function freePort(): Promise<number> {
 
 export interface AppServer {
   baseUrl: string;
-  /** Resident memory of the server process in bytes (Linux /proc). */
+  /** The server process: the cluster primary when it runs workers. */
+  pid: number;
+  /** Resident memory of the server process in bytes (Linux /proc); with workers, the primary's. */
   residentBytes(): number;
+  /** Processes the server process runs (its workers; none with one worker), from Linux /proc. */
+  workerPids(): number[];
   output(): string;
   stop(): Promise<void>;
 }
@@ -33,17 +60,26 @@ export function assertBuilt(): void {
   }
 }
 
+export interface AppServerOptions {
+  /** `--workers`: web worker processes behind one primary (default 1: one process, no primary). */
+  workers?: number;
+  timeoutMs?: number;
+}
+
 /**
  * Starts the real production server (`npm run serve`: Next.js behind its REST front) on a free
- * loopback port with the given
- * environment and waits until /api/health answers 200.
+ * loopback port with the given environment and waits until /api/health answers 200.
  */
-export async function startAppServer(env: Record<string, string>, timeoutMs = 90_000): Promise<AppServer> {
+export async function startAppServer(
+  env: Record<string, string>,
+  options: AppServerOptions = {},
+): Promise<AppServer> {
   assertBuilt();
+  const timeoutMs = options.timeoutMs ?? 90_000;
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts')],
+    ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts'), '--workers', String(options.workers ?? 1)],
     {
       cwd: root,
       env: {
@@ -54,6 +90,10 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 90
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
+        METRICS_TOKEN: TEST_METRICS_TOKEN,
+        // A test process is one client doing the work of many users; the suites about limits
+        // (server/http/*.int.test.ts) set their own, or the shipped ones (shippedLimits).
+        ...generousLimits,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,8 +123,21 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 90
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  const pid = child.pid as number;
   return {
     baseUrl,
+    pid,
+    workerPids: () => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .map(Number);
+      } catch {
+        return [];
+      }
+    },
     residentBytes: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
@@ -93,7 +146,8 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 90
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      // A primary gives its workers up to 10 s before it kills them itself.
+      const timer = setTimeout(() => child.kill('SIGKILL'), (options.workers ?? 1) > 1 ? 15_000 : 5_000);
       await exited;
       clearTimeout(timer);
     },

@@ -6,40 +6,10 @@ import postgres from 'postgres';
 import type { DatabaseConfig } from '../config';
 import { type DatabaseHandle, openDatabase } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
+import type { Backend } from './backends';
 import { testEnv } from './env';
 
-export type Backend = 'postgres' | 'pglite';
-
-let postgresReachable: Promise<boolean> | undefined;
-
-async function isPostgresReachable(): Promise<boolean> {
-  const sql = postgres(testEnv.postgresAdminUrl, { max: 1, connect_timeout: 3, onnotice: () => {} });
-  try {
-    await sql`select 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.end({ timeout: 1 });
-  }
-}
-
-/**
- * The backends this run exercises: PostgreSQL when reachable (required under CI) and PGlite
- * always, unless TEST_BACKENDS narrows the list.
- */
-export async function availableBackends(): Promise<Backend[]> {
-  const wanted = (testEnv.backends?.split(',').map((b) => b.trim()) ?? ['postgres', 'pglite']) as Backend[];
-  const result: Backend[] = [];
-  if (wanted.includes('postgres')) {
-    postgresReachable ??= isPostgresReachable();
-    if (await postgresReachable) result.push('postgres');
-    else if (testEnv.requirePostgres)
-      throw new Error(`PostgreSQL is required under CI but ${testEnv.postgresAdminUrl} is unreachable`);
-  }
-  if (wanted.includes('pglite')) result.push('pglite');
-  return result;
-}
+export { availableBackends, type Backend } from './backends';
 
 export interface TestDatabase {
   backend: Backend;

@@ -4,6 +4,7 @@ import { getConfig } from '../config';
 import { getDatabase } from '../db';
 import { createImageFetcher, type ImageFetcher } from '../metadata/fetch-image';
 import { getObjectStore } from '../objects/store';
+import { getCursorSecret } from './cursor-secret';
 import type { Context } from './trpc';
 
 const slot = globalThis as typeof globalThis & {
@@ -11,14 +12,21 @@ const slot = globalThis as typeof globalThis & {
   __launchdexChainClient?: PublicClient;
 };
 
-/** The context of one request in this process: shared database, config, clock and services. */
-export async function createRequestContext(): Promise<Context> {
+/**
+ * The context of one request in this process: shared database, config, clock and services.
+ * `transport` is `http` for tRPC requests from outside, `caller` for in-process calls (the REST
+ * adapter, server components).
+ */
+export async function createRequestContext(transport: Context['transport'] = 'caller'): Promise<Context> {
   const config = getConfig();
   const { db } = await getDatabase(config);
+  const cursorSecret = await getCursorSecret(config, db);
   slot.__launchdexImageFetcher ??= createImageFetcher();
   return {
+    transport,
     db,
     config,
+    cursorSecret,
     clock: () => new Date(),
     objects: () => getObjectStore(config.objects),
     fetchImage: slot.__launchdexImageFetcher,

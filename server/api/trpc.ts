@@ -1,17 +1,22 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import type { PublicClient } from 'viem';
-import { ZodError } from 'zod';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { AppError } from '../errors';
+import { type AppError, isAppError } from '../errors';
 import type { ImageFetcher } from '../metadata/fetch-image';
 import type { ObjectStore } from '../objects/store';
+import { isZodError } from './rest/errors';
 
 /** Wall-clock source, injected so time-dependent rules are testable. */
 export type Clock = () => Date;
 
 export interface Context {
+  /**
+   * How the procedure was reached: `http` through /api/trpc, `caller` in-process (the REST
+   * adapter and server components, which have already parsed and limited the request).
+   */
+  transport: 'http' | 'caller';
   db: Database;
   config: Config;
   clock: Clock;
@@ -21,13 +26,15 @@ export interface Context {
   fetchImage: ImageFetcher;
   /** The indexed chain, for reads that must ask it directly (finalize); undefined if none is configured. */
   chain: () => { client: PublicClient; chainId: number; factory: `0x${string}` } | undefined;
+  /** HMAC key of pagination cursors: CURSOR_SECRET or the key persisted in the database. */
+  cursorSecret: string;
 }
 
 const t = initTRPC.context<Context>().create({
   // bigint amounts travel to the UI as bigint, not as lossy numbers.
   transformer: superjson,
   errorFormatter({ shape, error }) {
-    const appError = error.cause instanceof AppError ? error.cause : undefined;
+    const appError: AppError | undefined = isAppError(error.cause) ? error.cause : undefined;
     return {
       ...shape,
       message:
@@ -36,7 +43,7 @@ const t = initTRPC.context<Context>().create({
         code: shape.data.code,
         httpStatus: appError?.status ?? shape.data.httpStatus,
         appCode: appError?.code ?? null,
-        zodIssues: error.cause instanceof ZodError ? error.cause.issues.length : null,
+        zodIssues: isZodError(error.cause) ? error.cause.issues.length : null,
       },
     };
   },
@@ -51,14 +58,24 @@ export const createCallerFactory = t.createCallerFactory;
  */
 export const publicProcedure = t.procedure.use(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError && result.error.code === 'INTERNAL_SERVER_ERROR') {
+  if (!result.ok && isAppError(result.error.cause) && result.error.code === 'INTERNAL_SERVER_ERROR') {
     const appError = result.error.cause;
     throw new TRPCError({ code: trpcCodeFor(appError.status), message: appError.message, cause: appError });
   }
   return result;
 });
 
-function trpcCodeFor(status: number): TRPCError['code'] {
+/**
+ * A procedure reached only in-process: the REST adapter owns its transport (streamed body with
+ * hard caps, write rate limits), so over /api/trpc it does not exist. Writes are such procedures.
+ */
+export const inProcessProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.transport === 'http')
+    throw new TRPCError({ code: 'NOT_FOUND', message: 'this procedure is served over REST only' });
+  return next();
+});
+
+export function trpcCodeFor(status: number): TRPCError['code'] {
   switch (status) {
     case 400:
       return 'BAD_REQUEST';
@@ -68,16 +85,26 @@ function trpcCodeFor(status: number): TRPCError['code'] {
       return 'FORBIDDEN';
     case 404:
       return 'NOT_FOUND';
+    case 405:
+      return 'METHOD_NOT_SUPPORTED';
+    case 408:
+      return 'TIMEOUT';
     case 409:
       return 'CONFLICT';
     case 413:
       return 'PAYLOAD_TOO_LARGE';
+    case 414:
+      return 'BAD_REQUEST';
     case 415:
       return 'UNSUPPORTED_MEDIA_TYPE';
     case 422:
       return 'UNPROCESSABLE_CONTENT';
     case 429:
       return 'TOO_MANY_REQUESTS';
+    case 431:
+      return 'BAD_REQUEST';
+    case 503:
+      return 'SERVICE_UNAVAILABLE';
     default:
       return 'INTERNAL_SERVER_ERROR';
   }

@@ -48,7 +48,7 @@ export async function createDraft(services: DraftServices, upload: DraftUpload):
     ]);
   }
   const raw = upload.file
-    ? upload.file.bytes
+    ? Buffer.from(upload.file.bytes.buffer, upload.file.bytes.byteOffset, upload.file.bytes.byteLength)
     : await services.fetchImage((fields.image_url as string).trim());
   const image = await processImage(raw);
   const key = objectKeyFor(image.bytes, image.extension as 'png');

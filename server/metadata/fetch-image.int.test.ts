@@ -180,6 +180,52 @@ describe('image_url fetcher against loopback HTTPS servers', () => {
     });
   });
 
+  it('caps the time of DNS too: a resolver that never answers is cut off at the one deadline', async () => {
+    let asked = 0;
+    const silent: Resolver = () => {
+      asked++;
+      return new Promise(() => {});
+    };
+    dialed.length = 0;
+    const started = performance.now();
+    await expect(fetcherWith(silent, 500)('https://images.test/ok.png')).rejects.toMatchObject({
+      code: 'invalid_image',
+      message: expect.stringMatching(/within 0\.5 s/),
+    });
+    const elapsed = performance.now() - started;
+    expect(asked).toBe(1);
+    expect(elapsed).toBeGreaterThanOrEqual(450);
+    expect(elapsed).toBeLessThan(1_500);
+    expect(dialed).toEqual([]);
+  });
+
+  it('counts DNS against the deadline already spent: a hop after a slow first hop gets only what is left', async () => {
+    // The first lookup takes most of the budget and answers; the redirect's lookup never answers.
+    // The whole fetch still ends at the one deadline, not a fresh one per hop or per lookup.
+    const slowThenSilent: Resolver = (hostname) =>
+      hostname === 'images.test'
+        ? new Promise((resolve) => setTimeout(() => resolve([{ address: PUBLIC, family: 4 }]), 600))
+        : new Promise(() => {});
+    const started = performance.now();
+    await expect(fetcherWith(slowThenSilent, 1_000)('https://images.test/redirect-ok')).rejects.toMatchObject(
+      {
+        code: 'invalid_image',
+        message: expect.stringMatching(/within 1 s/),
+      },
+    );
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(2_000);
+  });
+
+  it('still answers a resolver that fails fast as image_url_forbidden, not as a timeout', async () => {
+    const started = performance.now();
+    await expect(fetcherWith(publicNames, 5_000)('https://nxdomain.test/ok.png')).rejects.toMatchObject({
+      code: 'image_url_forbidden',
+    });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('reports an HTTP error status as invalid_image', async () => {
     await expect(fetcherWith(publicNames)('https://images.test/missing.png')).rejects.toMatchObject({
       code: 'invalid_image',

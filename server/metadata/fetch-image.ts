@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { Agent, buildConnector, request } from 'undici';
-import { AppError } from '../errors';
+import { AppError, isAppError } from '../errors';
 import { MAX_IMAGE_BYTES } from './image';
 import { checkImageUrl, hostOf, pinPublicAddress, type ResolvedAddress, type Resolver } from './ssrf';
 
@@ -31,9 +31,34 @@ export const systemResolver: Resolver = async (hostname) =>
 const failed = (message: string) => new AppError('invalid_image', message);
 
 /**
+ * `work`, unless `signal` aborts first: then `late()` is thrown at once and the work's eventual
+ * outcome is ignored. For steps that take no signal of their own (an injected resolver, and
+ * node's getaddrinfo, which cannot be cancelled).
+ */
+function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, late: () => Error): Promise<T> {
+  if (signal.aborted) return Promise.reject(late());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(late());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
  * Fetches a creator's image URL without letting it reach anything private: https only, one DNS
  * resolution per hop judged in full, the connection pinned to the checked address, every
- * redirect (at most 3) checked again, https → http refused, total time and bytes capped.
+ * redirect (at most 3) checked again, https → http refused, total time and bytes capped. The one
+ * deadline (`timeoutMs`, default 10 s) covers the whole fetch: every DNS resolution, connection,
+ * redirect and byte of the body.
  */
 export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetcher {
   const resolver = options.resolver ?? systemResolver;
@@ -47,7 +72,9 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
     let current = rawUrl;
     for (let hop = 0; hop <= maxRedirects; hop++) {
       const url = checkImageUrl(current);
-      const pinned = await pinPublicAddress(url, resolver);
+      const pinned = await beforeDeadline(pinPublicAddress(url, resolver), signal, () =>
+        failed(`image_url did not resolve within ${timeoutMs / 1000} s`),
+      );
       const port = Number(url.port || 443);
       const target = route(pinned, port);
       const connect = buildConnector({ ...(options.ca ? { ca: options.ca } : {}), timeout: timeoutMs });
@@ -110,7 +137,7 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
             chunks.push(chunk as Buffer);
           }
         } catch (error) {
-          if (error instanceof AppError) throw error;
+          if (isAppError(error)) throw error;
           throw failed(
             signal.aborted
               ? `image_url did not finish within ${timeoutMs / 1000} s`

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { readIndexedThroughBlock } from '../api/routers/tokens/rows';
 import { launchFactoryAbi } from '../chain/abis';
 import type { Database } from '../db/client';
+import { bumpReadVersion } from '../db/read-version';
 import { metadataDrafts, tokens } from '../db/schema';
-import { AppError, type ErrorDetail } from '../errors';
+import { AppError, type ErrorDetail, isAppError } from '../errors';
 import { finalizeDomain, finalizeTypes } from './finalize-message';
 
 // Defined in the client-safe module the launch page signs with; re-exported for server callers.
@@ -155,23 +156,40 @@ export async function finalizeDraft(
   if (indexed.draftId && indexed.draftId !== draftId)
     throw new AppError('already_finalized', `token ${body.token_address} already has finalized metadata`);
 
-  const boundAt = new Date();
+  let boundAt: Date;
   try {
-    await db.transaction(async (tx) => {
-      const updated = await tx
+    boundAt = await db.transaction(async (tx) => {
+      const [won] = await tx
         .update(metadataDrafts)
-        .set({ boundTokenAddress: body.token_address, boundTransactionHash: body.transaction_hash, boundAt })
+        .set({
+          boundTokenAddress: body.token_address,
+          boundTransactionHash: body.transaction_hash,
+          boundAt: new Date(),
+        })
         .where(and(eq(metadataDrafts.id, draftId), isNull(metadataDrafts.boundTokenAddress)))
-        .returning({ id: metadataDrafts.id });
-      if (updated.length === 0)
-        throw new AppError('already_finalized', `draft ${draftId} was finalized concurrently`);
+        .returning({ boundAt: metadataDrafts.boundAt });
+      if (!won) {
+        // Another finalize bound the draft between our read and this update. In PostgreSQL the
+        // update waited for that transaction's row lock and then found the row bound; this
+        // statement's fresh snapshot sees the winner's binding. The same binding is this
+        // request's success too (identical requests are idempotent however they interleave);
+        // another token is a conflict.
+        const [bound] = await tx
+          .select({ token: metadataDrafts.boundTokenAddress, boundAt: metadataDrafts.boundAt })
+          .from(metadataDrafts)
+          .where(eq(metadataDrafts.id, draftId));
+        if (bound?.token === body.token_address && bound.boundAt) return bound.boundAt;
+        throw new AppError('already_finalized', `draft ${draftId} is already bound to ${bound?.token}`);
+      }
       const hasLinks = [draft.websiteUrl, draft.xUrl, draft.telegramUrl, draft.discordUrl].some(
         (link) => link !== null,
       );
       await tx.update(tokens).set({ draftId, hasLinks }).where(eq(tokens.address, body.token_address));
+      await bumpReadVersion(tx);
+      return won.boundAt as Date;
     });
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    if (isAppError(error)) throw error;
     // The unique index on bound_token_address: another draft won the race for this token.
     if (
       String(

@@ -91,7 +91,8 @@ describe(`POST /api/v1/token-metadata and /objects (${backend})`, () => {
     ).toBe(304);
     expect((await fetch(`${server.baseUrl}${body.image_url}`, { method: 'HEAD' })).status).toBe(200);
     expect((await fetch(`${server.baseUrl}/objects/${'0'.repeat(64)}.png`)).status).toBe(404);
-    expect((await fetch(`${server.baseUrl}/objects/..%2F..%2Fpackage.json`)).status).toBe(404);
+    // Traversal never reaches a file: the HTTP front refuses dot segments (400), else no such key (404).
+    expect([400, 404]).toContain((await fetch(`${server.baseUrl}/objects/..%2F..%2Fpackage.json`)).status);
     expect((await fetch(`${server.baseUrl}/objects/a/../../package.json`)).status).not.toBe(200);
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsHeaders } from '../_test/app-server';
 import { availableBackends } from '../_test/database';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
 
@@ -72,7 +73,7 @@ describe.each(backends)('observability (%s)', (backend) => {
       )
       .toMatchObject({ method: 'GET', route: '/api/v1/tokens/{address}', status: 200, service: 'launchdex' });
 
-    const metrics = await (await get('/api/metrics')).text();
+    const metrics = await (await get('/api/metrics', metricsHeaders)).text();
     expect(metrics).toMatch(
       /launchdex_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/tokens\/\{address\}",status="2xx"\} [1-9]/,
     );
@@ -88,7 +89,7 @@ describe.each(backends)('observability (%s)', (backend) => {
 
   it("/api/metrics exposes the index position, lag and this process's indexer counters", async () => {
     const indexed = await stack.waitForIndex();
-    const metrics = await (await get('/api/metrics')).text();
+    const metrics = await (await get('/api/metrics', metricsHeaders)).text();
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
     expect(value('launchdex_indexed_block')).toBeGreaterThanOrEqual(indexed);
     expect(value('launchdex_chain_head_block')).toBeGreaterThanOrEqual(indexed);

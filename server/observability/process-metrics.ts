@@ -20,7 +20,8 @@ export function getProcessMetrics(): LaunchdexMetrics {
     },
     chainHead: () => readChainHead(getConfig().chain),
     indexer: () => embeddedIndexer()?.status,
-    streamClients: () => getStreamHub().subscribers,
+    // Every connection the limit counts, replaying or live.
+    streamClients: () => getStreamHub().slots,
   });
   return slot.__launchdexMetrics;
 }

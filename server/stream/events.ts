@@ -77,3 +77,13 @@ export function eventToken(event: LiveEvent): string | null {
       return null;
   }
 }
+
+/**
+ * Whether a stream narrowed to `token` (lowercase; undefined for the whole stream) carries the
+ * event: stream-wide events always pass.
+ */
+export function passesTokenFilter(event: LiveEvent, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  const own = eventToken(event);
+  return own === null || own === token;
+}

@@ -1,7 +1,7 @@
 import { readIndexedThroughBlock } from '../api/routers/tokens/rows';
 import type { Database } from '../db/client';
-import { encodeEvent, heartbeat } from './encode';
-import type { LiveEvent } from './events';
+import { heartbeat } from './encode';
+import { type LiveEvent, passesTokenFilter } from './events';
 import { readIndexChanges } from './read-changes';
 import { createSubscriber, type Subscriber } from './subscriber';
 
@@ -19,14 +19,34 @@ export interface StreamHubOptions {
 }
 
 export interface StreamHub {
-  /** Null when the process is at its connection limit. */
+  /**
+   * Null when the process is at its connection limit. The subscriber holds one of the
+   * `maxClients` slots from this call until it closes, however it closes (overflow, abort of
+   * `signal`, the reader cancelling, `close()`, a failed replay); it may come back already closed
+   * (a client gone meanwhile), its stream then carrying what is left. A resume gets its replay in
+   * detail only when it fits half the queue, else a `reset`: what comes back never overflows.
+   * Rejects when the database cannot be read, the slot released.
+   */
   subscribe(options: {
     token: string | undefined;
     resumeFrom: number | undefined;
+    signal?: AbortSignal;
   }): Promise<Subscriber | null>;
+  /** Subscribers receiving live events (replay done). */
   readonly subscribers: number;
-  /** Whether the checkpoint poller runs (only while someone listens). */
+  /** Slots held: every subscriber not yet closed, replaying or live. */
+  readonly slots: number;
+  /** Whether the checkpoint poller runs (only while someone holds a slot). */
   readonly polling: boolean;
+}
+
+/** The checkpoint poller of one busy period (from the first slot taken to the last released). */
+interface Poller {
+  /** Resolves once `indexed` holds the checkpoint read at start; rejects if it could not be read. */
+  readonly ready: Promise<void>;
+  /** The block every live subscriber has been sent everything up to. */
+  readonly indexed: number;
+  stop(): void;
 }
 
 /**
@@ -35,135 +55,199 @@ export interface StreamHub {
  * launches, trades and graduations once and sends each subscriber what concerns it, then a
  * checkpoint. It reads only PostgreSQL, so N web instances and a separate indexer need no
  * broker between them.
+ *
+ * @dev Slots are counted by construction: taken in `subscribe` right before the subscriber is
+ * created, released in its `onClose`, which the subscriber calls exactly once on every way it
+ * ends. `live` only ever holds open subscribers: added synchronously after a check that it is
+ * open, removed in the same `onClose`.
  */
 export function createStreamHub(options: StreamHubOptions): StreamHub {
-  const subscribers = new Set<Subscriber>();
+  const live = new Set<Subscriber>();
   const maxEvents = options.maxEventsPerAdvance ?? 5_000;
   const maxResume = options.maxResumeBlocks ?? 1_000;
-  let indexed: number | undefined;
-  let pollTimer: ReturnType<typeof setInterval> | undefined;
-  let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
-  let polling = false;
-  let starting: Promise<void> | undefined;
-  // Subscribers still replaying: the poller must not stop under them.
-  let joining = 0;
+  // Chunks a replay may leave queued, its closing event included: the other half of the queue
+  // takes what comes before the client starts reading (the route's `retry:`, live advances).
+  const replayRoom = Math.max(1, Math.floor(options.maxQueued / 2));
+  let slots = 0;
+  let poller: Poller | undefined;
 
   const broadcast = (events: LiveEvent[]) => {
-    for (const subscriber of subscribers) for (const event of events) if (!subscriber.send(event)) break;
+    // A subscriber that overflows leaves `live` during the loop; a Set iteration allows that.
+    for (const subscriber of live) for (const event of events) if (!subscriber.send(event)) break;
   };
 
-  const poll = async () => {
-    if (polling || indexed === undefined) return;
-    polling = true;
-    try {
-      const db = await options.db();
-      const current = await readIndexedThroughBlock(db);
-      const previous = indexed;
-      if (current > previous) {
-        const changes = await readIndexChanges(db, previous, current, maxEvents);
-        // Fan-out and the new position are one synchronous step: a subscriber added after it
-        // replays up to `indexed` and misses nothing.
-        indexed = current;
-        broadcast(
-          changes.truncated
-            ? [{ type: 'reset', data: { indexed_through_block: current, reason: 'too many events at once' } }]
-            : [...changes.events, { type: 'checkpoint', data: { indexed_through_block: current } }],
-        );
-      } else if (current < previous) {
-        indexed = current;
-        broadcast([{ type: 'reorg', data: { indexed_through_block: current } }]);
+  /** Starts the poller of a busy period and makes it `poller`. */
+  const startPoller = (): Poller => {
+    let indexed = 0;
+    let stopped = false;
+    let busy = false;
+    let pollTimer: ReturnType<typeof setInterval> | undefined;
+    let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+
+    const poll = async () => {
+      if (busy || stopped) return;
+      busy = true;
+      try {
+        const db = await options.db();
+        const current = await readIndexedThroughBlock(db);
+        if (stopped) return;
+        const previous = indexed;
+        if (current > previous) {
+          const changes = await readIndexChanges(db, previous, current, maxEvents);
+          if (stopped) return;
+          // Fan-out and the new position are one synchronous step: a subscriber added after it
+          // replays up to `indexed` and misses nothing.
+          indexed = current;
+          broadcast(
+            changes.truncated
+              ? [
+                  {
+                    type: 'reset',
+                    data: { indexed_through_block: current, reason: 'too many events at once' },
+                  },
+                ]
+              : [...changes.events, { type: 'checkpoint', data: { indexed_through_block: current } }],
+          );
+        } else if (current < previous) {
+          indexed = current;
+          broadcast([{ type: 'reorg', data: { indexed_through_block: current } }]);
+        }
+      } catch (error) {
+        if (!stopped) options.onError?.(error);
+      } finally {
+        busy = false;
       }
-    } catch (error) {
-      options.onError?.(error);
-    } finally {
-      polling = false;
+    };
+
+    const stop = () => {
+      stopped = true;
+      clearInterval(pollTimer);
+      clearInterval(heartbeatTimer);
+    };
+
+    let ready: Promise<void> = Promise.resolve();
+    const started: Poller = {
+      get ready() {
+        return ready;
+      },
+      get indexed() {
+        return indexed;
+      },
+      stop,
+    };
+    // Registered before its first read: a client that leaves during that read (the last one)
+    // stops it, and no timers start for nobody.
+    poller = started;
+    ready = (async () => {
+      const start = await readIndexedThroughBlock(await options.db());
+      if (stopped) return;
+      indexed = start;
+      pollTimer = setInterval(() => void poll(), options.pollMs);
+      heartbeatTimer = setInterval(() => {
+        for (const subscriber of live) subscriber.sendRaw(heartbeat);
+      }, options.heartbeatMs);
+    })();
+    // A poller that could not start is forgotten, so the next subscriber tries again; its
+    // joiners see the rejection themselves.
+    ready.catch(() => {
+      stop();
+      if (poller === started) poller = undefined;
+    });
+    return started;
+  };
+
+  const release = (subscriber: Subscriber) => {
+    slots--;
+    live.delete(subscriber);
+    if (slots === 0 && poller) {
+      poller.stop();
+      poller = undefined;
     }
   };
 
-  const start = () => {
-    starting ??= (async () => {
-      indexed = await readIndexedThroughBlock(await options.db());
-      pollTimer = setInterval(() => void poll(), options.pollMs);
-      heartbeatTimer = setInterval(() => {
-        for (const subscriber of subscribers) subscriber.sendRaw(heartbeat);
-      }, options.heartbeatMs);
-    })().catch((error: unknown) => {
-      starting = undefined;
-      throw error;
-    });
-    return starting;
-  };
-
-  const stopIfIdle = () => {
-    if (subscribers.size > 0 || joining > 0) return;
-    clearInterval(pollTimer);
-    clearInterval(heartbeatTimer);
-    pollTimer = undefined;
-    heartbeatTimer = undefined;
-    starting = undefined;
-    indexed = undefined;
-  };
-
-  return {
-    get subscribers() {
-      return subscribers.size;
-    },
-    get polling() {
-      return pollTimer !== undefined;
-    },
-    async subscribe({ token, resumeFrom }) {
-      if (subscribers.size + joining >= options.maxClients) return null;
-      joining++;
-      try {
-        return await join(token, resumeFrom);
-      } finally {
-        joining--;
-      }
-    },
-  };
-
-  async function join(token: string | undefined, resumeFrom: number | undefined): Promise<Subscriber> {
-    await start();
-    const subscriber = createSubscriber({
-      token,
-      maxQueued: options.maxQueued,
-      onClose: () => {
-        subscribers.delete(subscriber);
-        stopIfIdle();
-      },
-    });
-    // Replay what a reconnecting client missed, up to the hub's position, then join live.
+  /**
+   * Replays what a reconnecting client missed, up to the poller's position, then joins it to
+   * `live`. Returns early as soon as the subscriber is closed: its slot is already released and
+   * nothing more is read for it.
+   *
+   * @dev A resume always makes progress: the catch-up ends with one event carrying `id:` = the
+   * poller's position: `checkpoint` after a replay in detail (or none needed), `reorg` for a
+   * resume point above the index, else `reset` (resume point too old, too many events, or a
+   * replay that would not fit `replayRoom`). The client reads nothing before `subscribe` returns,
+   * so a replay filling its queue would overflow, that id unread, and EventSource would resume
+   * from the same point forever.
+   */
+  const join = async (subscriber: Subscriber, resumeFrom: number | undefined) => {
+    if (subscriber.closed) return;
+    // The subscriber holds a slot, so this poller is not stopped while it is open.
+    const current = poller ?? startPoller();
+    await current.ready;
     let from = resumeFrom;
+    let ending: 'caught up' | 'reorg' | { reset: string } = 'caught up';
     for (;;) {
-      const target = indexed as number;
+      if (subscriber.closed) return;
+      const target = current.indexed;
       if (from !== undefined && from > target) {
-        subscriber.send({ type: 'reorg', data: { indexed_through_block: target } });
+        ending = 'reorg';
         break;
       }
       if (from === undefined || from >= target) break;
       if (target - from > maxResume) {
-        subscriber.send({
-          type: 'reset',
-          data: { indexed_through_block: target, reason: 'resume point too old' },
-        });
+        ending = { reset: 'resume point too old' };
         break;
       }
-      const changes = await readIndexChanges(await options.db(), from, target, maxEvents);
+      const db = await options.db();
+      if (subscriber.closed) return;
+      const changes = await readIndexChanges(db, from, target, maxEvents);
+      if (subscriber.closed) return;
       if (changes.truncated) {
-        subscriber.send({
-          type: 'reset',
-          data: { indexed_through_block: target, reason: 'too many events to replay' },
-        });
+        ending = { reset: 'too many events to replay' };
         break;
       }
-      for (const event of changes.events) subscriber.send(event);
+      const replay = changes.events.filter((event) => passesTokenFilter(event, subscriber.token));
+      // Counted with what earlier rounds queued and the closing event.
+      if (subscriber.queued + replay.length + 1 > replayRoom) {
+        ending = { reset: 'replay too large for the client queue' };
+        break;
+      }
+      for (const event of replay) if (!subscriber.send(event)) return;
       from = target;
-      if (indexed === target) break;
+      if (current.indexed === target) break;
     }
-    subscriber.sendRaw(
-      encodeEvent({ type: 'checkpoint', data: { indexed_through_block: indexed as number } }),
+    // Read in the same synchronous step as `live.add`: the poller's later broadcasts reach this
+    // subscriber, and everything up to `position` was sent, or is what `reset`/`reorg` refetch.
+    const position = { indexed_through_block: current.indexed };
+    subscriber.send(
+      ending === 'caught up'
+        ? { type: 'checkpoint', data: position }
+        : ending === 'reorg'
+          ? { type: 'reorg', data: position }
+          : { type: 'reset', data: { ...position, reason: ending.reset } },
     );
-    subscribers.add(subscriber);
-    return subscriber;
-  }
+    if (!subscriber.closed) live.add(subscriber);
+  };
+
+  return {
+    get subscribers() {
+      return live.size;
+    },
+    get slots() {
+      return slots;
+    },
+    get polling() {
+      return poller !== undefined;
+    },
+    async subscribe({ token, resumeFrom, signal }) {
+      if (slots >= options.maxClients) return null;
+      slots++;
+      const subscriber = createSubscriber({ token, maxQueued: options.maxQueued, signal, onClose: release });
+      try {
+        await join(subscriber, resumeFrom);
+      } catch (error) {
+        subscriber.close();
+        throw error;
+      }
+      return subscriber;
+    },
+  };
 }

@@ -7,7 +7,7 @@ import { liveEventTypes } from './events';
 export const streamOperation = {
   operationId: 'streamEvents',
   summary: 'Live launches, trades and graduations (server-sent events)',
-  description: `A \`text/event-stream\` of events as the index advances: ${liveEventTypes.map((t) => `\`${t}\``).join(', ')}. Events arrive in chain order; a \`checkpoint\` (with \`id:\` = block) follows every event of the blocks it covers. Reconnect with \`Last-Event-ID\` (or \`since\`) to replay up to 1,000 blocks. A \`: ping\` comment is sent every 15 s. See docs/api.md, "Live stream".`,
+  description: `A \`text/event-stream\` of events as the index advances: ${liveEventTypes.map((t) => `\`${t}\``).join(', ')}. Events arrive in chain order; a \`checkpoint\` (with \`id:\` = block) follows every event of the blocks it covers. Reconnect with \`Last-Event-ID\` (or \`since\`) to replay what was missed: up to 1,000 blocks back and as many events as fit half of the client queue, else one \`reset\` carrying the current block as its id (refetch, then resume from there). A \`: ping\` comment is sent every 15 s. See docs/api.md, "Live stream".`,
   tags: ['stream'],
   parameters: [
     {

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsHeaders } from '../_test/app-server';
 import { fundedAddress } from '../_test/chain';
 import { availableBackends } from '../_test/database';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
@@ -212,7 +213,9 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
 
   it('a client that disconnects is released; the connections gauge and the access log show it', async () => {
     const clients = async () => {
-      const metrics = await (await fetch(`${stack.server.baseUrl}/api/metrics`)).text();
+      const metrics = await (
+        await fetch(`${stack.server.baseUrl}/api/metrics`, { headers: metricsHeaders })
+      ).text();
       return Number(/^launchdex_stream_clients (\d+)$/m.exec(metrics)?.[1]);
     };
     await expect.poll(clients, { timeout: 5_000 }).toBe(0);
@@ -226,7 +229,9 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
     expect(await clients()).toBe(3);
     for (const stream of streams) await stream.close();
     await expect.poll(clients, { timeout: 5_000 }).toBe(0);
-    const metrics = await (await fetch(`${stack.server.baseUrl}/api/metrics`)).text();
+    const metrics = await (
+      await fetch(`${stack.server.baseUrl}/api/metrics`, { headers: metricsHeaders })
+    ).text();
     expect(metrics).toMatch(
       /launchdex_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/stream",status="2xx"\} [1-9]/,
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeEvent, heartbeat, resumeBlock } from './encode';
-import { eventToken, type LiveEvent } from './events';
+import { eventToken, type LiveEvent, passesTokenFilter } from './events';
 import { createSubscriber } from './subscriber';
 
 const trade = (token: string, block: number): LiveEvent => ({
@@ -22,6 +22,19 @@ const trade = (token: string, block: number): LiveEvent => ({
     log_index: 1,
   },
 });
+
+/** The first `count` chunks of a stream, as text, leaving it open. */
+async function readFrames(stream: ReadableStream<Uint8Array>, count: number): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    const { value } = await reader.read();
+    text += decoder.decode(value);
+  }
+  reader.releaseLock();
+  return text;
+}
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   let text = '';
@@ -56,6 +69,14 @@ describe('stream encoding', () => {
     expect(eventToken(trade('0xaa', 1))).toBe('0xaa');
     expect(eventToken({ type: 'checkpoint', data: { indexed_through_block: 1 } })).toBeNull();
   });
+
+  it('a token filter keeps that token and stream-wide events; no filter keeps everything', () => {
+    const reset: LiveEvent = { type: 'reset', data: { indexed_through_block: 3, reason: 'r' } };
+    expect(passesTokenFilter(trade('0xaa', 1), '0xaa')).toBe(true);
+    expect(passesTokenFilter(trade('0xbb', 1), '0xaa')).toBe(false);
+    expect(passesTokenFilter(reset, '0xaa')).toBe(true);
+    expect(passesTokenFilter(trade('0xbb', 1), undefined)).toBe(true);
+  });
 });
 
 describe('stream subscriber', () => {
@@ -64,14 +85,28 @@ describe('stream subscriber', () => {
     subscriber.send(trade('0xaa', 1));
     subscriber.send(trade('0xbb', 2));
     subscriber.send({ type: 'checkpoint', data: { indexed_through_block: 2 } });
-    subscriber.close();
-    const text = await readAll(subscriber.stream);
+    expect(subscriber.queued).toBe(2);
+    const text = await readFrames(subscriber.stream, 2);
     expect(text.match(/^event: \w+/gm)).toEqual(['event: trade', 'event: checkpoint']);
     expect(text).toContain('"token_address":"0xaa"');
     expect(text).not.toContain('0xbb');
+    expect(subscriber.queued).toBe(0);
   });
 
-  it('drops a client that stops reading once its queue is full, with a final overflow event', async () => {
+  it('hands a chunk to a waiting reader at once: only what it has not asked for counts', async () => {
+    const subscriber = createSubscriber({ token: undefined, maxQueued: 1, onClose: () => {} });
+    const reader = subscriber.stream.getReader();
+    const first = reader.read();
+    // The stream has started and asked for a chunk.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(subscriber.send(trade('0xaa', 1))).toBe(true);
+    expect(subscriber.queued).toBe(0);
+    expect(new TextDecoder().decode((await first).value)).toMatch(/^event: trade/);
+    expect(subscriber.send(trade('0xaa', 2))).toBe(true);
+    expect(subscriber.closed).toBe(false);
+  });
+
+  it('drops a client that stops reading once its queue is full: its queue is freed, a final overflow remains', async () => {
     let closed = 0;
     const subscriber = createSubscriber({ token: undefined, maxQueued: 5, onClose: () => closed++ });
     let accepted = 0;
@@ -79,16 +114,69 @@ describe('stream subscriber', () => {
     expect(accepted).toBe(5);
     expect(subscriber.closed).toBe(true);
     expect(closed).toBe(1);
+    expect(subscriber.queued).toBe(1);
     const text = await readAll(subscriber.stream);
-    expect(text.match(/^event: \w+/gm)).toEqual([...Array(5).fill('event: trade'), 'event: overflow']);
+    expect(text.match(/^event: \w+/gm)).toEqual(['event: overflow']);
+    expect(subscriber.queued).toBe(0);
     expect(subscriber.send(trade('0xaa', 99))).toBe(false);
+    expect(subscriber.sendRaw(': ping\n\n')).toBe(false);
+    expect(closed).toBe(1);
   });
 
-  it('a reader that cancels releases the subscriber', async () => {
+  it('a reader that cancels releases the subscriber, once, and its queue', async () => {
     let closed = 0;
     const subscriber = createSubscriber({ token: undefined, maxQueued: 5, onClose: () => closed++ });
+    subscriber.send(trade('0xaa', 1));
     await subscriber.stream.cancel();
     expect(closed).toBe(1);
+    expect(subscriber.queued).toBe(0);
     expect(subscriber.send(trade('0xaa', 1))).toBe(false);
+    subscriber.close();
+    expect(closed).toBe(1);
+  });
+
+  it('close() drops the queue, ends the stream and releases once however often it is called', async () => {
+    let closed = 0;
+    const subscriber = createSubscriber({ token: undefined, maxQueued: 5, onClose: () => closed++ });
+    subscriber.send(trade('0xaa', 1));
+    subscriber.send(trade('0xaa', 2));
+    subscriber.close();
+    subscriber.close();
+    expect(closed).toBe(1);
+    expect(subscriber.queued).toBe(0);
+    expect(await readAll(subscriber.stream)).toBe('');
+    await subscriber.stream.cancel();
+    expect(closed).toBe(1);
+  });
+
+  it('an aborted signal closes the subscriber: before it was created, or later; once either way', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const released: unknown[] = [];
+    const early = createSubscriber({
+      token: undefined,
+      maxQueued: 5,
+      signal: gone.signal,
+      onClose: (s) => released.push(s),
+    });
+    expect(early.closed).toBe(true);
+    expect(released).toEqual([early]);
+    expect(early.send(trade('0xaa', 1))).toBe(false);
+
+    const leaving = new AbortController();
+    let closed = 0;
+    const late = createSubscriber({
+      token: undefined,
+      maxQueued: 5,
+      signal: leaving.signal,
+      onClose: () => closed++,
+    });
+    late.send(trade('0xaa', 1));
+    leaving.abort();
+    expect(closed).toBe(1);
+    expect(late.queued).toBe(0);
+    late.close();
+    await late.stream.cancel();
+    expect(closed).toBe(1);
   });
 });

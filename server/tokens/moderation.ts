@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { bumpReadVersion } from '../db/read-version';
 import { tokenExclusions, tokens } from '../db/schema';
 
 /**
@@ -22,6 +23,7 @@ export async function excludeToken(
       .set({ excluded: true })
       .where(eq(tokens.address, address))
       .returning({ address: tokens.address });
+    await bumpReadVersion(tx);
     return { indexed: updated.length > 0 };
   });
 }
@@ -34,6 +36,7 @@ export async function includeToken(db: Database, address: string): Promise<{ was
       .where(eq(tokenExclusions.tokenAddress, address))
       .returning({ address: tokenExclusions.tokenAddress });
     await tx.update(tokens).set({ excluded: false }).where(eq(tokens.address, address));
+    await bumpReadVersion(tx);
     return { wasExcluded: removed.length > 0 };
   });
 }

@@ -15,6 +15,18 @@ export const SEARCH_MAX_BYTES = 64;
 export const searchTermKind = { symbol: 0, name: 1, nameWord: 2 } as const;
 
 /**
+ * How well a token matches a search, best first: a term match of kind k ranks k + 1 (an exact
+ * symbol 0), an address prefix last. A token matching several ways takes its best rank.
+ */
+export const searchRank = {
+  exactSymbol: 0,
+  symbolPrefix: searchTermKind.symbol + 1,
+  namePrefix: searchTermKind.name + 1,
+  nameWordPrefix: searchTermKind.nameWord + 1,
+  addressPrefix: searchTermKind.nameWord + 2,
+} as const;
+
+/**
  * The terms a token is found by: its symbol, its whole name and each word of its name.
  * @example searchTermsFor('Pepe Coin', 'PEPE') // [{term:'pepe',kind:0},{term:'pepe coin',kind:1},{term:'coin',kind:2}]
  */

@@ -19,3 +19,11 @@ export function trendingScore(window: { volume: bigint; trades: number; traders:
 export const trendingScoreSql = `case when n = 0 then 0 else ln(1 + (vol / 1e18)::float8) + 2 * ln(1 + traders) + ln(1 + n) end`;
 
 export const TRENDING_WINDOW_SECONDS = 86_400;
+
+/**
+ * An upper bound of {@link trendingScore}: its value when every input sits at its column's limit
+ * (volume numeric(78,0), trades and traders int4), rounded up. No stored score exceeds it.
+ */
+export const TRENDING_SCORE_MAX = Math.ceil(
+  trendingScore({ volume: 10n ** 78n - 1n, trades: 2 ** 31 - 1, traders: 2 ** 31 - 1 }),
+);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../errors';
+import type { RateLimitBucket } from '../../http/rate-limit';
 import type { Caller } from '../root';
-import type { RateLimitBucket } from './rate-limit';
 
 /** Cache policy of a read: derived from indexed_through_block by the handler that declares it. */
 export interface RestRoute {
@@ -19,8 +19,8 @@ export interface RestRoute {
   errors: ErrorCode[];
   /** Status of a successful answer (201 for creations). */
   successStatus?: number;
-  /** Per-client request limit applied before the body is read. */
-  rateLimit?: RateLimitBucket;
+  /** The write bucket the HTTP front counts this route's requests in, besides reads. */
+  rateLimit?: Exclude<RateLimitBucket, 'reads'>;
   /** Reads the request body (streaming, with its own limits) into `input.body`. */
   readBody?: (request: Request) => Promise<unknown>;
   /** The body as documented in OpenAPI. */
@@ -46,7 +46,7 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
   output: Output;
   errors: ErrorCode[];
   successStatus?: number;
-  rateLimit?: RateLimitBucket;
+  rateLimit?: RestRoute['rateLimit'];
   readBody?: RestRoute['readBody'];
   requestBody?: RestRoute['requestBody'];
   call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;

@@ -1,6 +1,21 @@
-import { TRPCError } from '@trpc/server';
-import { ZodError } from 'zod';
-import { AppError, type ErrorDetail, isErrorCode } from '../../errors';
+import type { ZodError } from 'zod';
+import { AppError, type ErrorDetail, isAppError, isErrorCode } from '../../errors';
+
+/**
+ * Zod and tRPC errors are recognized by shape, not `instanceof`: the tsx front and Next's bundle
+ * each hold their own copy of those libraries (see isAppError).
+ */
+export function isZodError(value: unknown): value is ZodError {
+  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as ZodError).issues);
+}
+
+function isTrpcError(value: unknown): value is Error & { code: string } {
+  return (
+    value instanceof Error &&
+    value.name === 'TRPCError' &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}
 
 /**
  * Turns anything a procedure threw into the public error. This is the one place the mapping
@@ -8,12 +23,12 @@ import { AppError, type ErrorDetail, isErrorCode } from '../../errors';
  * everything else is `internal` with no message or stack from the original.
  */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
-  if (error instanceof AppError) return { appError: error, unexpected: false };
-  if (error instanceof TRPCError) {
-    if (error.cause instanceof AppError) return { appError: error.cause, unexpected: false };
-    if (error.cause instanceof ZodError) return { appError: fromZodError(error.cause), unexpected: false };
+  if (isAppError(error)) return { appError: error, unexpected: false };
+  if (isTrpcError(error)) {
+    if (isAppError(error.cause)) return { appError: error.cause, unexpected: false };
+    if (isZodError(error.cause)) return { appError: fromZodError(error.cause), unexpected: false };
   }
-  if (error instanceof ZodError) return { appError: fromZodError(error), unexpected: false };
+  if (isZodError(error)) return { appError: fromZodError(error), unexpected: false };
   return { appError: new AppError('internal', 'Internal error'), unexpected: true };
 }
 

@@ -6,7 +6,8 @@ import { pathParamNames, type RestRoute } from './define';
 
 type JsonSchema = Record<string, unknown>;
 
-function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+/** JSON Schema of a zod schema with the OpenAPI hints substituted (the document and the fuzzer read it). */
+export function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, {
     io,
     target: 'draft-2020-12',

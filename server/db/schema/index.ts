@@ -1,4 +1,6 @@
 export * from './chain';
 export * from './metadata';
+export * from './read-version';
+export * from './secrets';
 export * from './tokens';
 export * from './trades';

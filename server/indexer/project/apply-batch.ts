@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bulkInsert, type ColumnType, jsonRecordset, textArray } from '../../db/bulk';
 import { type Database, selectRows } from '../../db/client';
+import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID, candleIntervals } from '../../db/schema';
 import { normalizeSearchText, searchTermsFor } from '../../tokens/search-text';
 import type { DecodedEvent } from '../decode/events';
@@ -570,6 +571,7 @@ export async function applyBatch(
       values (${CHECKPOINT_ID}, ${context.chainId}, ${range.to}, ${head.hash}, ${head.timestamp}, now())
       on conflict (id) do update set indexed_through_block = excluded.indexed_through_block, block_hash = excluded.block_hash,
         block_timestamp = excluded.block_timestamp, updated_at = excluded.updated_at`);
+    await bumpReadVersion(t);
     return result;
   });
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { textArray } from '../../db/bulk';
 import { type Database, selectRows } from '../../db/client';
+import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID, candleIntervals } from '../../db/schema';
 import { type ProjectionContext, readCheckpoint } from '../project/apply-batch';
 import { refreshWindowMetrics } from '../project/metrics';
@@ -195,6 +196,7 @@ export async function rollbackTo(
     await t.execute(sql`delete from recent_blocks where number > ${ancestor}`);
     await t.execute(sql`update indexer_checkpoint set indexed_through_block = ${ancestor}, block_hash = ${ancestorBlock.hash},
       block_timestamp = ${ancestorTimestamp}, updated_at = now() where id = ${CHECKPOINT_ID}`);
+    await bumpReadVersion(t);
     return {
       ancestor,
       removedBlocks: checkpoint.indexedThroughBlock - ancestor,

@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createRequestContext } from '@/server/api/context';
 import { appRouter } from '@/server/api/root';
+import { TRPC_MAX_BATCH } from '@/server/api/trpc-limits';
 import { getLogger } from '@/server/logger';
 import { observeRequest } from '@/server/observability/request-log';
 
@@ -19,7 +20,8 @@ const handleTrpc = (request: Request) =>
     endpoint: '/api/trpc',
     req: request,
     router: appRouter,
-    createContext: createRequestContext,
+    createContext: () => createRequestContext('http'),
+    maxBatchSize: TRPC_MAX_BATCH,
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR')
         getLogger().error({ err: error.cause ?? error, path }, 'tRPC error');

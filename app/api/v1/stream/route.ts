@@ -26,6 +26,8 @@ export function GET(request: Request) {
         const subscriber = await hub.subscribe({
           token: query.token,
           resumeFrom: resumeBlock(request.headers.get('last-event-id'), url.searchParams.get('since')),
+          // The hub closes the subscriber (and frees its slot) when the client goes, even mid-replay.
+          signal: request.signal,
         });
         if (!subscriber)
           throw new AppError(
@@ -37,7 +39,6 @@ export function GET(request: Request) {
             },
           );
         subscriber.sendRaw(retryDirective(3_000));
-        request.signal.addEventListener('abort', () => subscriber.close());
         return new Response(subscriber.stream, {
           headers: {
             'content-type': 'text/event-stream; charset=utf-8',

@@ -12,7 +12,7 @@ export const metadataRestRoutes = [
     operationId: 'createTokenMetadataDraft',
     summary: 'Upload a metadata draft',
     description:
-      'multipart/form-data with name (≤ 64 bytes), symbol (≤ 16 bytes), initial_supply (integer text, base units with 18 decimals, 10^21 to 10^33), optional description (≤ 1000 bytes), website_url, x_url, telegram_url, discord_url (http/https), optional creator (address), and exactly one of image (PNG, JPEG, WebP or GIF file, ≤ 5 MB, judged by content) or image_url (public https). Answers 201 with the draft id, the metadata_hash the launch transaction must carry, and the stored image URL. Both image and image_url, or neither: 400.',
+      'multipart/form-data with name (≤ 64 bytes), symbol (≤ 16 bytes), initial_supply (integer text, base units with 18 decimals, 10^21 to 10^33), optional description (≤ 1000 bytes), website_url, x_url, telegram_url, discord_url (http/https), optional creator (address), and exactly one of image (PNG, JPEG, WebP or GIF file, ≤ 5 MB, judged by content) or image_url (public https). Text fields must be valid UTF-8 (judged on the raw bytes); name and symbol must not be blank or whitespace-only and must not contain control characters, zero-width or other invisible format characters, or bidi marks, embeddings, overrides or isolates; the description may contain line breaks (LF, CRLF) but no other control characters and no bidi embeddings, overrides or isolates. A broken text rule answers 400 invalid_parameter with one details entry per field. Answers 201 with the draft id, the metadata_hash the launch transaction must carry, and the stored image URL. Both image and image_url, or neither: 400.',
     tags: ['metadata'],
     input: z.object({}),
     output: draftResponse,
@@ -33,14 +33,26 @@ export const metadataRestRoutes = [
         type: 'object',
         required: ['name', 'symbol', 'initial_supply'],
         properties: {
-          name: { type: 'string', description: 'At most 64 bytes of UTF-8' },
-          symbol: { type: 'string', description: 'At most 16 bytes of UTF-8' },
+          name: {
+            type: 'string',
+            description:
+              'At most 64 bytes of UTF-8; not blank; no control, invisible or bidi formatting characters',
+          },
+          symbol: {
+            type: 'string',
+            description:
+              'At most 16 bytes of UTF-8; not blank; no control, invisible or bidi formatting characters',
+          },
           initial_supply: {
             type: 'string',
             pattern: '^[1-9][0-9]*$',
             description: 'Base units (18 decimals), 10^21 to 10^33',
           },
-          description: { type: 'string', description: 'At most 1000 bytes of UTF-8' },
+          description: {
+            type: 'string',
+            description:
+              'At most 1000 bytes of UTF-8; line breaks allowed, no other control characters and no bidi embeddings, overrides or isolates',
+          },
           image: { type: 'string', format: 'binary', description: 'PNG, JPEG, WebP or GIF, at most 5 MB' },
           image_url: { type: 'string', format: 'uri', description: 'Public https URL of the image' },
           website_url: { type: 'string', format: 'uri' },
@@ -64,7 +76,7 @@ export const metadataRestRoutes = [
     operationId: 'finalizeTokenMetadataDraft',
     summary: 'Bind a draft to its launch',
     description:
-      'JSON {token_address, transaction_hash, signature}. The signature is EIP-712 typed data Finalize(string draft, address token, bytes32 transactionHash) in domain {name: "Launchdex", version: "1", chainId}, by the launch creator (smart-contract wallets through ERC-1271/6492). Binds only when the launch in transaction_hash created token_address with the draft’s name, symbol, supply and metadataHash. A launch confirmed on chain but not yet indexed answers 409 not_indexed: retry the same request after the index advances. Repeating a successful finalize returns the same binding.',
+      'JSON {token_address, transaction_hash, signature}. The signature is EIP-712 typed data Finalize(string draft, address token, bytes32 transactionHash) in domain {name: "Launchdex", version: "1", chainId}, by the launch creator (smart-contract wallets through ERC-1271/6492). Binds only when the launch in transaction_hash created token_address with the draft’s name, symbol, supply and metadataHash. A launch confirmed on chain but not yet indexed answers 409 not_indexed: retry the same request after the index advances. Repeating a successful finalize returns the same binding, also when identical requests arrive at once; the same draft to another token is 409 already_finalized.',
     tags: ['metadata'],
     input: z.object({ draft: z.string() }),
     output: finalizeResponse,

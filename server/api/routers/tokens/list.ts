@@ -1,9 +1,21 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
-import { AppError } from '../../../errors';
-import { escapeLikePattern, normalizeSearchText } from '../../../tokens/search-text';
+import {
+  escapeLikePattern,
+  normalizeSearchText,
+  searchRank,
+  searchTermKind,
+} from '../../../tokens/search-text';
 import { type CursorValue, decodeCursor, encodeCursor } from '../../cursor';
+import {
+  amountAndAddressKey,
+  chainPositionKey,
+  progressAndAddressKey,
+  searchKey,
+  searchListName,
+  trendingKey,
+} from '../../cursor-keys';
 import type { Context } from '../../trpc';
 import { boundDraftJoin, type TokenListFields, tokenRowColumns, toTokenListItem } from './rows';
 import type { ListTokensInput, TokenPage, TokenView } from './schemas';
@@ -21,15 +33,11 @@ interface TokenOrder<Key extends CursorValue[]> {
   after(key: Key): SQL;
 }
 
-const blockAndLog = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
-const decimalAndAddress = z.tuple([z.string().regex(/^\d{1,78}$/), z.string().regex(/^0x[0-9a-f]{40}$/)]);
-const integerAndAddress = z.tuple([z.number().int(), z.string().regex(/^0x[0-9a-f]{40}$/)]);
-
 const newest = (list: string, filter: SQL | undefined): TokenOrder<[number, number]> => ({
   list,
   filter,
   orderBy: [desc(tokens.createdBlock), desc(tokens.createdLogIndex)],
-  keySchema: blockAndLog,
+  keySchema: chainPositionKey,
   keyOf: (row) => [row.createdBlock, row.createdLogIndex],
   after: ([block, log]) => sql`(${tokens.createdBlock}, ${tokens.createdLogIndex}) < (${block}, ${log})`,
 });
@@ -43,7 +51,7 @@ const orders = {
     list: 'tokens.top',
     filter: notExcluded,
     orderBy: [desc(tokens.marketCap), desc(tokens.address)],
-    keySchema: decimalAndAddress,
+    keySchema: amountAndAddressKey,
     keyOf: (row) => [row.marketCap.toString(), row.address],
     after: ([cap, address]) => sql`(${tokens.marketCap}, ${tokens.address}) < (${cap}::numeric, ${address})`,
   } satisfies TokenOrder<[string, string]>,
@@ -51,7 +59,7 @@ const orders = {
     list: 'tokens.near',
     filter: sql`not ${tokens.excluded} and ${tokens.lifecycle} = 'curve'`,
     orderBy: [desc(tokens.progressBps), desc(tokens.address)],
-    keySchema: integerAndAddress,
+    keySchema: progressAndAddressKey,
     keyOf: (row) => [row.progressBps, row.address],
     after: ([progress, address]) =>
       sql`(${tokens.progressBps}, ${tokens.address}) < (${progress}, ${address})`,
@@ -60,7 +68,7 @@ const orders = {
     list: 'tokens.trending',
     filter: sql`not ${tokens.excluded} and ${tokens.trendingScore} > 0`,
     orderBy: [desc(tokens.trendingScore), desc(tokens.address)],
-    keySchema: z.tuple([z.number(), z.string().regex(/^0x[0-9a-f]{40}$/)]),
+    keySchema: trendingKey,
     keyOf: (row) => [row.trendingScore, row.address],
     after: ([score, address]) =>
       sql`(${tokens.trendingScore}, ${tokens.address}) < (${score}::float8, ${address})`,
@@ -79,7 +87,10 @@ export async function listTrending(ctx: Context, input: ListTokensInput): Promis
   if (input.view === 'near') filters.push(sql`${tokens.lifecycle} = 'curve'`);
   if (input.view === 'linked') filters.push(sql`${tokens.hasLinks}`);
   if (search !== '') filters.push(searchFilter(search));
-  const order = search === '' ? orders.trending : { ...orders.trending, list: `tokens.trending:${search}` };
+  const order =
+    search === ''
+      ? orders.trending
+      : { ...orders.trending, list: searchListName(orders.trending.list, search) };
   return listByOrder(
     ctx,
     order as TokenOrder<CursorValue[]>,
@@ -124,7 +135,7 @@ export async function listByOrder(
   const key =
     input.cursor === undefined
       ? undefined
-      : decodeCursor(input.cursor, order.list, order.keySchema, ctx.config.cursorSecret);
+      : decodeCursor(input.cursor, order.list, order.keySchema, ctx.cursorSecret);
   const rows = await ctx.db
     .select(tokenRowColumns)
     .from(tokens)
@@ -138,47 +149,35 @@ export async function listByOrder(
     items: pageRows.map(toTokenListItem),
     next_cursor:
       rows.length > input.limit && last
-        ? encodeCursor(order.list, order.keyOf(last.token), ctx.config.cursorSecret)
+        ? encodeCursor(order.list, order.keyOf(last.token), ctx.cursorSecret)
         : null,
   };
 }
 
 export const creatorTokensOrder = newest('creator.tokens', undefined) as TokenOrder<CursorValue[]>;
 
-const searchKey = z.tuple([
-  z.string().max(64),
-  z.number().int().min(0).max(3),
-  z.string().regex(/^\d{1,78}$/),
-  z.string().regex(/^0x[0-9a-f]{40}$/),
-]);
-
 /**
- * Prefix search ranked: exact symbol first, then symbol prefix, name prefix, name-word prefix,
- * address prefix; ties by market cap, then address. Matches come from index range scans
- * (token_search_terms.term and tokens.address with text_pattern_ops); only the matches are sorted.
- * @dev the cursor carries the search text, so a cursor from another search is rejected.
+ * Prefix search ranked (`searchRank`): exact symbol first, then symbol prefix, name prefix,
+ * name-word prefix, address prefix; ties by market cap, then address, all descending. Matches
+ * come from index range scans (token_search_terms.term and tokens.address with text_pattern_ops);
+ * only the matches are sorted.
+ * @dev the list name carries a digest of the search, so a cursor of another search is foreign.
  */
 async function searchTokens(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
-  const list = 'tokens.search';
+  const list = searchListName('tokens.search', search);
   const key =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, searchKey, ctx.config.cursorSecret);
-  if (key && key[0] !== search) {
-    throw new AppError('invalid_cursor', 'cursor belongs to a different search');
-  }
+    input.cursor === undefined ? undefined : decodeCursor(input.cursor, list, searchKey, ctx.cursorSecret);
   const pattern = `${escapeLikePattern(search)}%`;
-  const addressPattern =
-    /^0x[0-9a-f]*$/.test(search) || /^[0-9a-f]+$/.test(search)
-      ? `${search.startsWith('0x') ? search : `0x${search}`}%`
-      : null;
+  const addressPattern = addressPrefixPattern(search);
+  // A term of kind k ranks k + 1, an exact symbol searchRank.exactSymbol (see searchRank).
   const matches = sql`
     select ${tokenSearchTerms.tokenAddress} as address,
-           min(case when ${tokenSearchTerms.kind} = 0 and ${tokenSearchTerms.term} = ${search} then 0 else ${tokenSearchTerms.kind} + 1 end) as rank
+           min(case when ${tokenSearchTerms.kind} = ${sql.raw(String(searchTermKind.symbol))} and ${tokenSearchTerms.term} = ${search}
+                    then ${sql.raw(String(searchRank.exactSymbol))} else ${tokenSearchTerms.kind} + 1 end) as rank
       from ${tokenSearchTerms}
      where ${tokenSearchTerms.term} like ${pattern}
      group by ${tokenSearchTerms.tokenAddress}
-    ${addressPattern === null ? sql`` : sql`union all select ${tokens.address}, 4 from ${tokens} where ${tokens.address} like ${addressPattern}`}`;
+    ${addressPattern === null ? sql`` : sql`union all select ${tokens.address}, ${sql.raw(String(searchRank.addressPrefix))} from ${tokens} where ${tokens.address} like ${addressPattern}`}`;
   const ranked = sql`(select address, min(rank) as rank from (${matches}) m group by address)`;
   const rankColumn = sql<number>`ranked.rank`.mapWith(Number);
   const rows = await ctx.db
@@ -189,9 +188,10 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
     .where(
       and(
         notExcluded,
+        // Rank ascends, market cap and address descend: the rows after the key.
         key === undefined
           ? undefined
-          : sql`(ranked.rank < ${key[1]} or (ranked.rank = ${key[1]} and (${tokens.marketCap}, ${tokens.address}) < (${key[2]}::numeric, ${key[3]})))`,
+          : sql`(ranked.rank > ${key[0]}::int or (ranked.rank = ${key[0]}::int and (${tokens.marketCap}, ${tokens.address}) < (${key[1]}::numeric, ${key[2]})))`,
       ),
     )
     .orderBy(sql`ranked.rank`, desc(tokens.marketCap), desc(tokens.address))
@@ -204,8 +204,8 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
       rows.length > input.limit && last
         ? encodeCursor(
             list,
-            [search, last.rank, last.token.marketCap.toString(), last.token.address],
-            ctx.config.cursorSecret,
+            [last.rank, last.token.marketCap.toString(), last.token.address],
+            ctx.cursorSecret,
           )
         : null,
   };

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { selectRows } from '../../../db/client';
 import { candleIntervals } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import { decodeCursor, encodeCursor } from '../../cursor';
+import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
 import type { Context } from '../../trpc';
 import { indexedThroughBlockSql } from './rows';
 import type {
@@ -17,7 +17,6 @@ import type {
 } from './schemas';
 
 const notFound = (address: string) => new AppError('not_found', `no launched token at ${address}`);
-const blockAndLog = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
 
 /**
  * Pricing in the detail's units. `source` follows the spec: `indexed_v3_market` only for a
@@ -114,7 +113,7 @@ export async function listTrades(
   const key =
     input.cursor === undefined
       ? undefined
-      : decodeCursor(input.cursor, list, blockAndLog, ctx.config.cursorSecret);
+      : decodeCursor(input.cursor, list, chainPositionKey, ctx.cursorSecret);
   const rows = await selectRows<Record<string, string | number | null>>(
     ctx.db,
     sql`select ${indexedThroughBlockSql} as ib, tk.address as token, tr.*
@@ -151,7 +150,7 @@ export async function listTrades(
     })),
     next_cursor:
       trades.length > input.limit && last
-        ? encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.config.cursorSecret)
+        ? encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret)
         : null,
   };
 }
@@ -170,7 +169,7 @@ export async function listActivity(
   const key =
     input.cursor === undefined
       ? undefined
-      : decodeCursor(input.cursor, list, blockAndLog, ctx.config.cursorSecret);
+      : decodeCursor(input.cursor, list, chainPositionKey, ctx.cursorSecret);
   const rows = await selectRows<Record<string, unknown>>(
     ctx.db,
     sql`select tk.address as token, e.*
@@ -200,12 +199,10 @@ export async function listActivity(
     })),
     next_cursor:
       events.length > input.limit && last
-        ? encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.config.cursorSecret)
+        ? encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret)
         : null,
   };
 }
-
-const balanceAndWallet = z.tuple([z.string().regex(/^\d{1,78}$/), z.string().regex(/^0x[0-9a-f]{40}$/)]);
 
 /** Top holders (curve, pool, burn and launchpad contracts are not holders), largest first. */
 export async function listHolders(
@@ -216,7 +213,7 @@ export async function listHolders(
   const key =
     input.cursor === undefined
       ? undefined
-      : decodeCursor(input.cursor, list, balanceAndWallet, ctx.config.cursorSecret);
+      : decodeCursor(input.cursor, list, amountAndAddressKey, ctx.cursorSecret);
   const rows = await selectRows<{
     token: string | null;
     supply: string | null;
@@ -248,7 +245,7 @@ export async function listHolders(
     }),
     next_cursor:
       holders.length > input.limit && last
-        ? encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.config.cursorSecret)
+        ? encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.cursorSecret)
         : null,
   };
 }

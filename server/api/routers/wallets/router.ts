@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { z } from 'zod';
 import { balances, metadataDrafts, tokens } from '../../../db/schema';
 import { decodeCursor, encodeCursor } from '../../cursor';
+import { addressOnlyKey } from '../../cursor-keys';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { boundDraftJoin, tokenRowColumns, toTokenListItem } from '../tokens/rows';
@@ -21,12 +21,7 @@ export async function listHoldings(
   const after =
     input.cursor === undefined
       ? undefined
-      : decodeCursor(
-          input.cursor,
-          list,
-          z.tuple([z.string().regex(/^0x[0-9a-f]{40}$/)]),
-          ctx.config.cursorSecret,
-        );
+      : decodeCursor(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
   const rows = await ctx.db
     .select({ balance: balances.balance, ...tokenRowColumns })
     .from(balances)
@@ -54,9 +49,7 @@ export async function listHoldings(
       };
     }),
     next_cursor:
-      rows.length > input.limit && last
-        ? encodeCursor(list, [last.token.address], ctx.config.cursorSecret)
-        : null,
+      rows.length > input.limit && last ? encodeCursor(list, [last.token.address], ctx.cursorSecret) : null,
   };
 }
 

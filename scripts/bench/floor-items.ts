@@ -1,0 +1,136 @@
+/**
+ * The floor's answers as JSON values: Launchdex's fields in Launchdex's order (the schemas in
+ * server/api/routers/<domain>/schemas.ts), from rows whose columns carry the answer's names.
+ */
+
+export type Row = Record<string, unknown>;
+
+/** A token list item, fields in the order of Launchdex's answer (tokenListItem). */
+export const listItem = (r: Row) => ({
+  address: r.address,
+  name: r.name,
+  symbol: r.symbol,
+  image_url: r.image_url,
+  creator: r.creator,
+  created_at: r.created_at,
+  lifecycle: r.lifecycle,
+  progress_bps: r.progress_bps,
+  current_price: r.current_price,
+  price_change_24h_bps: r.price_change_24h_bps,
+  market_cap: r.market_cap,
+  volume_24h: r.volume_24h,
+  trades_24h: r.trades_24h,
+  holders: r.holders,
+});
+
+/** A token detail, groups and fields in the order of Launchdex's answer (tokenDetail). */
+export function tokenDetail(r: Row) {
+  const graduated =
+    r.pool_address !== null &&
+    r.graduated_block !== null &&
+    r.graduated_at !== null &&
+    r.graduated_transaction_hash !== null &&
+    r.graduation_token_amount !== null &&
+    r.graduation_reserve_amount !== null;
+  return {
+    indexed_through_block: r.ib,
+    identity: {
+      address: r.address,
+      name: r.name,
+      symbol: r.symbol,
+      decimals: r.decimals,
+      total_supply: r.total_supply,
+    },
+    metadata: r.draft_id
+      ? {
+          description: r.description,
+          image_url: r.image_url,
+          website_url: r.website_url,
+          x_url: r.x_url,
+          telegram_url: r.telegram_url,
+          discord_url: r.discord_url,
+          draft_id: r.draft_id,
+        }
+      : null,
+    creation: {
+      creator: r.creator,
+      block_number: r.created_block,
+      block_timestamp: r.created_at,
+      transaction_hash: r.created_transaction_hash,
+      transaction_index: r.created_transaction_index,
+      log_index: r.created_log_index,
+    },
+    curve: {
+      lifecycle: r.lifecycle,
+      virtual_token_reserve: r.virtual_token_reserve,
+      virtual_reserve: r.virtual_reserve,
+      real_token_reserve: r.real_token_reserve,
+      real_reserve: r.real_reserve,
+      graduation_threshold: r.graduation_threshold,
+      progress_bps: r.progress_bps,
+    },
+    metrics: {
+      current_price: r.current_price,
+      price_change_24h_bps: r.price_change_24h_bps,
+      market_cap: r.market_cap,
+      fully_diluted_value: r.fully_diluted_value,
+      volume_24h: r.volume_24h,
+      trades_24h: r.trades_24h,
+      traders_24h: r.traders_24h,
+      holders: r.holders,
+      last_trade_at: r.last_trade_at,
+    },
+    ...(graduated
+      ? {
+          graduation: {
+            pool_address: r.pool_address,
+            block_number: r.graduated_block,
+            block_timestamp: r.graduated_at,
+            transaction_hash: r.graduated_transaction_hash,
+            token_amount: r.graduation_token_amount,
+            reserve_amount: r.graduation_reserve_amount,
+          },
+        }
+      : {}),
+    excluded: r.excluded,
+  };
+}
+
+export const tradeItem = (r: Row) => ({
+  block_timestamp: r.block_timestamp,
+  token_address: r.token_address,
+  trader: r.trader,
+  side: r.side,
+  token_amount: r.token_amount,
+  reserve_amount: r.reserve_amount,
+  curve_value: r.curve_value,
+  protocol_fee: r.protocol_fee,
+  creator_fee: r.creator_fee,
+  source: r.source,
+  block_number: r.block_number,
+  transaction_index: r.transaction_index,
+  transaction_hash: r.transaction_hash,
+  log_index: r.log_index,
+});
+
+export const activityItem = (r: Row) => ({
+  kind: r.kind,
+  block_number: r.block_number,
+  block_timestamp: r.block_timestamp,
+  block_hash: r.block_hash,
+  transaction_hash: r.transaction_hash,
+  transaction_index: r.transaction_index,
+  log_index: r.log_index,
+  data: r.data,
+});
+
+export const holderItem = (r: Row) => ({ wallet: r.wallet, balance: r.balance, share_bps: r.share_bps });
+
+export const holdingItem = (r: Row) => ({
+  token: listItem(r),
+  balance: r.balance,
+  lifecycle: r.lifecycle,
+  price: r.price,
+  value: r.value,
+  metrics: { market_cap: r.market_cap, volume_24h: r.volume_24h, holders: r.holders },
+});

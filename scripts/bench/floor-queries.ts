@@ -1,0 +1,135 @@
+/**
+ * The floor's statements: one per route class, each the plainest SQL that reads what Launchdex's
+ * answer holds (same tables, same indexes, same `indexed_through_block` subquery, so the same
+ * snapshot). Columns are named as the answer's fields; int8 arrives as a number and numeric as
+ * decimal text (see bench-floor.ts), which is what the answers carry.
+ */
+
+const indexedThroughBlock = `coalesce((select indexed_through_block from indexer_checkpoint where id = 'main'), 0)`;
+
+/** The 24 h price change of a list row or detail (server/api/routers/tokens/rows.ts). */
+const priceChange24hBps = `(
+  select greatest(-2000000000, least(2000000000, round((t.current_price - ref.price) * 10000 / ref.price)))::int
+    from (select coalesce(
+      (select c.close from candles c
+        where c.token_address = t.address and c.interval_seconds = 60
+          and c.bucket_start <= (select block_timestamp from indexer_checkpoint where id = 'main') - 86400
+        order by c.bucket_start desc limit 1),
+      (select c.open from candles c
+        where c.token_address = t.address and c.interval_seconds = 60
+        order by c.bucket_start asc limit 1)) as price) ref
+   where ref.price > 0)`;
+
+/** A token list item's fields, in the answer's order. */
+const listItem = `t.address, t.name, t.symbol, '/objects/' || d.image_key as image_url, t.creator, t.created_at,
+  t.lifecycle, t.progress_bps, t.current_price, ${priceChange24hBps} as price_change_24h_bps, t.market_cap,
+  t.volume_24h, t.trades_24h, t.holders`;
+
+const listFrom = 'from tokens t left join metadata_drafts d on d.id = t.draft_id';
+
+export const floorStatements = {
+  /** no parameters */
+  newest: `select ${listItem}, t.created_block, t.created_log_index ${listFrom}
+    where not t.excluded order by t.created_block desc, t.created_log_index desc limit {limit}`,
+  /** $1 block, $2 log index of the cursor */
+  newestAfter: `select ${listItem}, t.created_block, t.created_log_index ${listFrom}
+    where not t.excluded and (t.created_block, t.created_log_index) < ($1, $2)
+    order by t.created_block desc, t.created_log_index desc limit {limit}`,
+  /** no parameters */
+  top: `select ${listItem} ${listFrom} where not t.excluded order by t.market_cap desc, t.address desc limit {limit}`,
+  /** no parameters */
+  near: `select ${listItem} ${listFrom} where not t.excluded and t.lifecycle = 'curve'
+    order by t.progress_bps desc, t.address desc limit {limit}`,
+  /** no parameters */
+  linked: `select ${listItem}, t.created_block, t.created_log_index ${listFrom}
+    where not t.excluded and t.has_links order by t.created_block desc, t.created_log_index desc limit {limit}`,
+  /** no parameters */
+  trending: `select ${listItem}, t.trending_score ${listFrom}
+    where not t.excluded and t.trending_score > 0 order by t.trending_score desc, t.address desc limit {limit}`,
+  /** $1 LIKE pattern, $2 the normalized search (exact symbol); a search that is no hex prefix */
+  search: `select ${listItem}, ranked.rank
+    from (select token_address as address, min(case when kind = 0 and term = $2 then 0 else kind + 1 end) as rank
+            from token_search_terms where term like $1 group by token_address) ranked
+    join tokens t on t.address = ranked.address left join metadata_drafts d on d.id = t.draft_id
+    where not t.excluded order by ranked.rank, t.market_cap desc, t.address desc limit {limit}`,
+  /** $1 creator */
+  creatorTokens: `select ${listItem}, t.created_block, t.created_log_index ${listFrom}
+    where t.creator = $1 and not t.excluded order by t.created_block desc, t.created_log_index desc limit {limit}`,
+  /** $1 token */
+  detail: `select ${indexedThroughBlock} as ib, t.address, t.name, t.symbol, t.decimals, t.total_supply,
+      d.id as draft_id, d.description, '/objects/' || d.image_key as image_url, d.website_url, d.x_url, d.telegram_url, d.discord_url,
+      t.creator, t.created_block, t.created_at, t.created_transaction_hash, t.created_transaction_index, t.created_log_index,
+      t.lifecycle, t.virtual_token_reserve, t.virtual_reserve, t.real_token_reserve, t.real_reserve, t.graduation_threshold, t.progress_bps,
+      t.current_price, ${priceChange24hBps} as price_change_24h_bps, t.market_cap, t.fully_diluted_value, t.volume_24h, t.trades_24h,
+      t.traders_24h, t.holders, t.last_trade_at,
+      t.pool_address, t.graduated_block, t.graduated_at, t.graduated_transaction_hash, t.graduation_token_amount, t.graduation_reserve_amount,
+      t.excluded
+    ${listFrom} where t.address = $1`,
+  /** $1 token */
+  pricing: `select address as token_address, current_price, fully_diluted_value,
+      case when lifecycle = 'graduated' and last_trade_source = 'dex_v3' then 'indexed_v3_market' else 'indexed_v3_curve' end as source,
+      ${indexedThroughBlock} as indexed_through_block
+    from tokens where address = $1`,
+  /**
+   * $1 token, $2 interval seconds. PostgreSQL writes the items' JSON (digits only, nothing to
+   * escape), oldest first: parsing 1,000 rows of 7 columns in postgres.js and stringifying them
+   * costs ~5 ms of the server's CPU per answer, this ~1 ms of it plus ~3 ms of PostgreSQL's.
+   */
+  chart: `select ${indexedThroughBlock} as ib,
+      (select '[' || coalesce(string_agg('{"time":' || bucket_start || ',"open":"' || open || '","high":"' || high
+                || '","low":"' || low || '","close":"' || close || '","volume":"' || volume || '","trades":' || trades || '}',
+                ',' order by bucket_start), '') || ']'
+         from (select bucket_start, open, high, low, close, volume, trades from candles
+                where token_address = t.address and interval_seconds = $2 order by bucket_start desc limit {limit}) c) as items
+    from tokens t where t.address = $1`,
+  /** $1 token */
+  trades: `select ${indexedThroughBlock} as ib, x.*
+    from tokens t left join lateral (
+      select block_timestamp, token_address, trader, side, token_amount, reserve_amount, curve_value, protocol_fee, creator_fee,
+             source, block_number, transaction_index, transaction_hash, log_index
+        from trades where token_address = t.address order by block_number desc, log_index desc limit {limit}) x on true
+    where t.address = $1`,
+  /** $1 token */
+  activity: `select e.*
+    from tokens t left join lateral (
+      select kind, block_number, block_timestamp, block_hash, transaction_hash, transaction_index, log_index, data
+        from chain_events where token_address = t.address order by block_number desc, log_index desc limit {limit}) e on true
+    where t.address = $1`,
+  /** $1 token */
+  holders: `select b.wallet, b.balance, coalesce(div(b.balance * 10000, nullif(t.total_supply, 0))::int, 0) as share_bps
+    from tokens t left join lateral (
+      select wallet, balance from balances where token_address = t.address and kind = 0
+       order by balance desc, wallet desc limit {limit}) b on true
+    where t.address = $1`,
+  /** $1 creator */
+  creator: `select address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume,
+      ${indexedThroughBlock} as indexed_through_block
+    from creators where address = $1`,
+  /** $1 wallet */
+  holdings: `select b.balance, ${listItem},
+      case when t.excluded then null else t.current_price end as price,
+      case when t.excluded then null else div(b.balance * t.current_price, 1000000000000000000) end as value
+    from balances b join tokens t on t.address = b.token_address left join metadata_drafts d on d.id = t.draft_id
+    where b.wallet = $1 order by b.token_address limit {limit}`,
+} as const;
+
+export type FloorStatement = keyof typeof floorStatements;
+
+const texts = new Map<string, string>();
+
+/**
+ * The text of a statement with its row limit written in. A `limit $n` parameter would make
+ * PostgreSQL plan every execution anew: the generic plan of an unknown limit is a full sort, so
+ * the plan cache keeps choosing custom plans (measured: `pg_prepared_statements.custom_plans`
+ * grows, `generic_plans` stays 0, ~1 ms of planning per list request). A literal limit gives one
+ * statement per limit value, each planned once per connection.
+ */
+export function floorStatementText(statement: FloorStatement, limit: number): string {
+  const key = `${statement}:${limit}`;
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = floorStatements[statement].replace('{limit}', String(limit));
+    texts.set(key, text);
+  }
+  return text;
+}

@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { freePort, startAppServer } from '../../server/_test/app-server';
+import { treeCpuSeconds } from './process-cpu';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** A server under measurement: where it listens and how much CPU its process tree has used. */
+export interface BenchServer {
+  name: string;
+  baseUrl: string;
+  pid: number;
+  /** Processes answering requests (1, or the cluster's workers). */
+  workers: number;
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Launchdex as `npm run serve -- --workers N` runs it, through startAppServer (the test suites'
+ * launcher). Its workers are its child processes (none: it serves alone).
+ */
+export async function startLaunchdex(env: Record<string, string>, workers: number): Promise<BenchServer> {
+  const server = await startAppServer(env, { workers });
+  return {
+    name: 'Launchdex',
+    baseUrl: server.baseUrl,
+    pid: server.pid,
+    workers: Math.max(1, server.workerPids().length),
+    cpuSeconds: () => treeCpuSeconds(server.pid),
+    stop: () => server.stop(),
+  };
+}
+
+/** The floor (scripts/bench-floor.ts) over the same database, with as many workers. */
+export async function startFloor(
+  databaseUrl: string,
+  workers: number,
+  cursorSecret: string,
+): Promise<BenchServer> {
+  const port = await freePort();
+  return spawnServer(
+    'floor',
+    [
+      'scripts/bench-floor.ts',
+      '--database-url',
+      databaseUrl,
+      '--port',
+      String(port),
+      '--workers',
+      String(workers),
+    ],
+    workers,
+    port,
+    '/health',
+    { CURSOR_SECRET: cursorSecret },
+  );
+}
+
+async function spawnServer(
+  name: string,
+  args: string[],
+  workers: number,
+  port: number,
+  healthPath: string,
+  env: Record<string, string>,
+): Promise<BenchServer> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}${healthPath}`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not answer ${healthPath} within 90 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const pid = child.pid as number;
+  return {
+    name,
+    baseUrl,
+    pid,
+    workers,
+    cpuSeconds: () => treeCpuSeconds(pid),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { getLogger } from '../../logger';
+import { createWorkerLimits, type WorkerLimits } from './limit-client';
+import { isLimitAnswers } from './protocol';
+
+const slot = globalThis as typeof globalThis & { __launchdexWorkerLimits?: WorkerLimits };
+/** At most one warning per this interval about requests the primary left unanswered. */
+const WARN_EVERY_MS = 10_000;
+
+/**
+ * This worker's limits, counted by the cluster primary (one instance per process, whichever
+ * module copy asks). Only for a process forked by `npm run serve --workers N`.
+ */
+export function getWorkerLimits(): WorkerLimits {
+  if (slot.__launchdexWorkerLimits) return slot.__launchdexWorkerLimits;
+  const send = process.send?.bind(process);
+  if (!send) throw new Error('getWorkerLimits: this process has no IPC channel to a cluster primary');
+  let warnedAt = 0;
+  let unanswered = 0;
+  slot.__launchdexWorkerLimits = createWorkerLimits(
+    {
+      // A closed channel means the primary is gone; the cluster ends this worker on its own.
+      send: (requests) => {
+        if (process.connected) send(requests);
+      },
+      onAnswers: (listener) => {
+        process.on('message', (message: unknown) => {
+          if (isLimitAnswers(message)) listener(message);
+        });
+      },
+    },
+    {
+      onUnanswered: (count) => {
+        unanswered += count;
+        if (Date.now() - warnedAt < WARN_EVERY_MS) return;
+        warnedAt = Date.now();
+        getLogger().warn({ unanswered }, 'cluster primary did not answer limit checks in time; let through');
+        unanswered = 0;
+      },
+    },
+  );
+  return slot.__launchdexWorkerLimits;
+}

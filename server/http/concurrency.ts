@@ -1,0 +1,93 @@
+/** Requests in flight per key (a client and a class), capped. */
+export interface ConcurrencyLimiter {
+  /**
+   * A release function when a slot was free (call it exactly once), else undefined. Answered at
+   * once in one process; a worker of a cluster waits for its primary, which counts for all of them.
+   */
+  acquire(key: string, max: number): (() => void) | undefined | Promise<(() => void) | undefined>;
+  /** Slots held for `key` (by this process), for tests and metrics. */
+  held(key: string): number;
+}
+
+/**
+ * Counts live in this process: a client holding slots holds sockets on this instance too. A
+ * cluster's workers use the primary's counts instead (server/http/cluster/worker-limits.ts).
+ */
+export function createConcurrencyLimiter(): ConcurrencyLimiter {
+  const inFlight = new Map<string, number>();
+  return {
+    acquire(key, max) {
+      const current = inFlight.get(key) ?? 0;
+      if (current >= max) return undefined;
+      inFlight.set(key, current + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (inFlight.get(key) ?? 1) - 1;
+        if (left <= 0) inFlight.delete(key);
+        else inFlight.set(key, left);
+      };
+    },
+    held: (key) => inFlight.get(key) ?? 0,
+  };
+}
+
+/** A client's share of the server's work: weights in flight, and requests waiting their turn. */
+export interface WorkShares {
+  /**
+   * Resolves with a release function (call it exactly once) when `weight` fits beside what the
+   * client already has in flight; undefined at once when `maxQueued` requests already wait.
+   */
+  enter(key: string, weight: number, maxWeight: number, maxQueued: number): Promise<() => void> | undefined;
+  /** Weight in flight for `key`, for tests. */
+  inFlight(key: string): number;
+}
+
+/**
+ * Per-client fair queueing: a client's requests run at most `maxWeight` calls at once and wait
+ * in order for the rest, so a burst from one client queues behind itself instead of ahead of
+ * everyone else's requests in the database pool and on the event loop.
+ */
+export function createWorkShares(): WorkShares {
+  const clients = new Map<string, { weight: number; waiting: { weight: number; start: () => void }[] }>();
+  const release = (key: string, weight: number, maxWeight: number) => {
+    const client = clients.get(key);
+    if (!client) return;
+    client.weight -= weight;
+    for (;;) {
+      const next = client.waiting[0];
+      if (!next || (client.weight > 0 && client.weight + next.weight > maxWeight)) break;
+      client.waiting.shift();
+      client.weight += next.weight;
+      next.start();
+    }
+    if (client.weight <= 0 && client.waiting.length === 0) clients.delete(key);
+  };
+  return {
+    enter(key, weight, maxWeight, maxQueued) {
+      let client = clients.get(key);
+      if (!client) {
+        client = { weight: 0, waiting: [] };
+        clients.set(key, client);
+      }
+      const entered = (): (() => void) => {
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          release(key, weight, maxWeight);
+        };
+      };
+      // A request heavier than the whole share still runs, alone.
+      if (client.waiting.length === 0 && (client.weight === 0 || client.weight + weight <= maxWeight)) {
+        client.weight += weight;
+        return Promise.resolve(entered());
+      }
+      if (client.waiting.length >= maxQueued) return undefined;
+      const queue = client.waiting;
+      return new Promise((resolve) => queue.push({ weight, start: () => resolve(entered()) }));
+    },
+    inFlight: (key) => clients.get(key)?.weight ?? 0,
+  };
+}

@@ -1,0 +1,354 @@
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Config } from '../config';
+import { AppError } from '../errors';
+import { getLogger } from '../logger';
+import { type TrpcCalls, writeRefusal } from './answers';
+import { canonicalAddress, clientAddress } from './client-address';
+import { type ConcurrencyLimiter, createConcurrencyLimiter, createWorkShares } from './concurrency';
+import { type ErrorShape, type RequestPolicy, type RestRouteLookup, requestPolicy } from './policy';
+import { type RateLimitDecision, type RateLimiter, rateLimitHeaders, takeRateLimit } from './rate-limit';
+import { failRequestBody, serveWithWebHandler } from './web-bridge';
+
+export interface FrontServices {
+  config: Config;
+  limiter: RateLimiter;
+  /** Upload and stream slots per client; default: counted in this process (a cluster worker's are its primary's). */
+  concurrency?: ConcurrencyLimiter;
+  /** Next.js's request handler: pages, tRPC, objects, the stream, health. */
+  next: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
+  /** The REST dispatcher: `/api/v1/**` except the stream and the OpenAPI document. */
+  rest: RestRouteLookup & { handle(request: Request): Promise<Response> };
+  /** The devnet JSON-RPC proxy (a POST with a body, so it gets the front's body deadlines). */
+  devnetRpc: (request: Request) => Promise<Response>;
+}
+
+export interface Front {
+  /** The `request` listener of the node:http server. */
+  handle(incoming: IncomingMessage, outgoing: ServerResponse): void;
+  /** Options for `createServer`: node's own header deadline is checked at this cadence. */
+  serverOptions: ServerOptions;
+  /** Deadlines and the answers to requests node:http cannot parse. */
+  configure(server: Server): void;
+}
+
+/** `host[:port]` of RFC 9110 (reg-name or IP literal); anything else is not a Host. */
+const hostPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]*)(?::[0-9]{0,5})?$/;
+const ALLOW_ALL = 'GET, HEAD, POST, OPTIONS';
+/** How long a rate-limited request is held before its 429 (Retry-After is never below 1 s). */
+const REFUSAL_DELAY_MS = 500;
+
+/** Longest request target (path and query) the front accepts: 414 past it. */
+const MAX_TARGET_BYTES = 8_192;
+
+/**
+ * The path of a request target, or why it is refused (origin-form, absolute-form). `path` is the
+ * canonical raw spelling handed on (repeated slashes folded, no trailing slash), `decoded` the
+ * same path percent-decoded: what routing and call counting look at, as tRPC and Next.js do.
+ */
+function parseTarget(target: string): { path: string; decoded: string; search: string } | string {
+  let raw = target;
+  if (!raw.startsWith('/')) {
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'unsupported request target';
+      raw = `${url.pathname}${url.search}`;
+    } catch {
+      return 'malformed request target';
+    }
+  }
+  const queryAt = raw.indexOf('?');
+  const rawPath = queryAt >= 0 ? raw.slice(0, queryAt) : raw;
+  const search = queryAt >= 0 ? raw.slice(queryAt) : '';
+  // One spelling per path: Next.js and this front must route the same bytes the same way, and
+  // Next's trailing-slash redirect (which repeats the whole target twice in its head) never runs.
+  let path = rawPath.replace(/\/{2,}/g, '/');
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  if (/%2f|%5c|\\/i.test(path)) return 'encoded slashes are not allowed in paths';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return 'the path is not valid percent-encoded UTF-8';
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(decoded)) return 'the path contains control characters';
+  if (decoded.split('/').some((segment) => segment === '.' || segment === '..'))
+    return 'dot segments are not allowed in paths';
+  return { path, decoded, search };
+}
+
+/** The calls of a tRPC request as its path names them (for per-call refusals). */
+function trpcCalls(path: string, search: URLSearchParams): TrpcCalls {
+  const names = path.slice('/api/trpc/'.length);
+  const batch = search.get('batch') === '1';
+  return { paths: batch ? names.split(',').slice(0, 100) : [names], batch };
+}
+
+/**
+ * The front door of the web server: one gate for every transport. Every request is answered
+ * (in its transport's error shape) before any handler runs when it has a bad target, Host or
+ * method, a body where none is taken, or is over its client's rate or concurrency limits; bodies
+ * that stall are cut with 408; requests node:http cannot parse get a JSON answer too.
+ * See docs/security.md for the threat model and every limit.
+ */
+export function createFront(services: FrontServices): Front {
+  const { config } = services;
+  const concurrency = services.concurrency ?? createConcurrencyLimiter();
+  const shares = createWorkShares();
+  const deadlines = { idleMs: config.http.bodyIdleTimeoutMs, totalMs: config.http.bodyTimeoutMs };
+
+  async function admit(
+    outgoing: ServerResponse,
+    policy: RequestPolicy,
+    client: string,
+    refuse: (error: AppError, headers?: Record<string, string>) => void,
+  ): Promise<boolean> {
+    const decisions: RateLimitDecision[] = [];
+    if (policy.readCost > 0) {
+      const reads = await takeRateLimit(services.limiter, config, 'reads', client, policy.readCost);
+      if (reads) decisions.push(reads);
+    }
+    if (policy.writeBucket && decisions.every((d) => d.allowed)) {
+      const writes = await takeRateLimit(services.limiter, config, policy.writeBucket, client, 1);
+      if (writes) decisions.push(writes);
+    }
+    const headers = combinedHeaders(decisions);
+    for (const [name, value] of Object.entries(headers)) outgoing.setHeader(name, value);
+    const refused = decisions.find((d) => !d.allowed);
+    if (refused) {
+      const seconds = headers['retry-after'] ?? '1';
+      // Tarpit: a client past its limit waits for its refusal, so hammering on kept-alive
+      // connections costs it time rather than costing the server CPU (timers are free).
+      await new Promise((resolve) => setTimeout(resolve, REFUSAL_DELAY_MS));
+      if (outgoing.destroyed) return false;
+      refuse(
+        new AppError(
+          'rate_limited',
+          `too many ${refused.bucket} requests from this client; retry in ${seconds} s`,
+        ),
+      );
+      return false;
+    }
+    if (policy.concurrency) {
+      const max =
+        policy.concurrency === 'uploads' ? config.http.uploadsPerClient : config.http.streamsPerClient;
+      const release = await concurrency.acquire(`${policy.concurrency}:${client}`, max);
+      if (release && outgoing.destroyed) {
+        release();
+        return false;
+      }
+      if (!release) {
+        refuse(
+          new AppError(
+            'rate_limited',
+            `at most ${max} ${policy.concurrency} at once per client; retry when one has finished`,
+          ),
+          { 'retry-after': '1' },
+        );
+        return false;
+      }
+      outgoing.once('close', release);
+    }
+    // Long-lived streams hold a connection slot above, not a share of the work.
+    if (policy.readCost > 0 && policy.concurrency !== 'streams') {
+      const { workPerClient, queuedPerClient } = config.http;
+      const turn = shares.enter(client, policy.readCost, workPerClient, queuedPerClient);
+      if (!turn) {
+        refuse(
+          new AppError(
+            'rate_limited',
+            `more than ${queuedPerClient} requests of this client are waiting; slow down`,
+          ),
+          { 'retry-after': '1' },
+        );
+        return false;
+      }
+      const release = await turn;
+      if (outgoing.destroyed) {
+        release();
+        return false;
+      }
+      outgoing.once('close', release);
+    }
+    return true;
+  }
+
+  async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const method = incoming.method ?? 'GET';
+    const head = method === 'HEAD';
+    let shape: ErrorShape = 'envelope';
+    let calls: TrpcCalls | undefined;
+    const hasBody =
+      incoming.headers['transfer-encoding'] !== undefined ||
+      Number(incoming.headers['content-length'] ?? 0) > 0;
+    const refuse = (error: AppError, headers?: Record<string, string>) =>
+      writeRefusal(outgoing, error, shape, {
+        ...(calls ? { calls } : {}),
+        ...(headers ? { headers } : {}),
+        // An unread body would be taken for the next request on a kept-alive connection.
+        close: hasBody,
+        head,
+      });
+
+    const host = incoming.headers.host;
+    if (host === undefined ? incoming.httpVersion === '1.1' : host.length > 255 || !hostPattern.test(host))
+      return refuse(new AppError('bad_request', 'missing or malformed Host header'));
+    const target = incoming.url ?? '/';
+    // Known before the target is parsed, so even an unparsable tRPC request is refused as tRPC.
+    if (/^(?:https?:\/\/[^/]*)?\/+api\/+trpc\//i.test(target)) shape = 'trpc';
+    if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
+      return refuse(new AppError('uri_too_long', `the request target exceeds ${MAX_TARGET_BYTES} bytes`));
+    if (target === '*') {
+      if (method === 'OPTIONS') return answerOptions(outgoing, ALLOW_ALL);
+      return refuse(new AppError('bad_request', 'the * target is for OPTIONS only'));
+    }
+    const parsed = parseTarget(target);
+    if (typeof parsed === 'string') return refuse(new AppError('bad_request', parsed));
+    const search = new URLSearchParams(parsed.search);
+    const policy = requestPolicy(method, parsed, search, services.rest);
+    if (!policy) return refuse(new AppError('not_found', `no route ${parsed.path}`));
+    shape = policy.errors;
+    if (policy.transport === 'trpc') calls = trpcCalls(parsed.decoded, search);
+
+    const allow = [...policy.methods, 'OPTIONS'].join(', ');
+    if (method === 'OPTIONS') return answerOptions(outgoing, allow);
+    if (!(policy.methods as readonly string[]).includes(method))
+      return refuse(new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`), {
+        allow,
+      });
+    if (hasBody && !policy.takesBody)
+      return refuse(new AppError('payload_too_large', `${method} ${parsed.path} takes no request body`));
+
+    const client = clientAddress(
+      incoming.socket.remoteAddress,
+      incoming.headers['x-forwarded-for'],
+      config.trustedProxyHops,
+    );
+    if (!(await admit(outgoing, policy, client, refuse))) return;
+    if (policy.refuse) return refuse(new AppError('bad_request', policy.refuse));
+
+    const pathAndQuery = `${parsed.path}${parsed.search}`;
+    if (policy.transport === 'rest')
+      return serveWithWebHandler(incoming, outgoing, pathAndQuery, (r) => services.rest.handle(r), deadlines);
+    if (policy.transport === 'devnet-rpc')
+      return serveWithWebHandler(incoming, outgoing, pathAndQuery, services.devnetRpc, deadlines);
+    // Next sees the same canonical path the policy was decided on.
+    incoming.url = pathAndQuery;
+    return services.next(incoming, outgoing);
+  }
+
+  return {
+    serverOptions: {
+      // Missing Host is answered by the front with a JSON envelope rather than node's bare 400.
+      requireHostHeader: false,
+      // Node checks header and request deadlines on this timer (30 s by default): a slowloris
+      // head would otherwise live up to 30 s past its deadline.
+      connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs),
+    },
+    handle(incoming, outgoing) {
+      handle(incoming, outgoing).catch((error: unknown) => {
+        getLogger().error({ err: error }, 'HTTP front failed');
+        writeRefusal(outgoing, new AppError('internal', 'Internal error'), 'envelope', { close: true });
+      });
+    },
+    configure(server) {
+      server.headersTimeout = config.http.headersTimeoutMs;
+      // Node's own backstop for a whole request; the front's body deadlines answer first.
+      server.requestTimeout = config.http.headersTimeoutMs + config.http.bodyTimeoutMs + 5_000;
+      if (config.trustedProxyHops === 0) capConnectionsPerAddress(server, config.http.connectionsPerClient);
+      server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
+        answerClientError(error, socket),
+      );
+      // CONNECT (a proxy tunnel) and protocol upgrades are not served; without these listeners
+      // node:http would drop the socket without a word.
+      server.on('connect', (_request: IncomingMessage, socket: Socket) =>
+        writeRawRefusal(socket, 405, 'method_not_allowed', 'CONNECT is not served here'),
+      );
+      server.on('upgrade', (_request: IncomingMessage, socket: Socket) =>
+        writeRawRefusal(socket, 400, 'bad_request', 'protocol upgrades are not served here'),
+      );
+    },
+  };
+}
+
+/**
+ * Open connections per peer address. Only without a trusted proxy: behind one, every connection
+ * comes from the proxy, which must cap them itself. Past the cap a connection is closed at once,
+ * before any request on it is read.
+ */
+function capConnectionsPerAddress(server: Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = canonicalAddress(socket.remoteAddress);
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+function answerOptions(outgoing: ServerResponse, allow: string): void {
+  outgoing.writeHead(204, { allow, 'cache-control': 'no-store' });
+  outgoing.end();
+}
+
+/** Every policy's fields in one header each (structured-field lists), and the longest Retry-After. */
+function combinedHeaders(decisions: RateLimitDecision[]): Record<string, string> {
+  const combined: Record<string, string> = {};
+  for (const decision of decisions) {
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) {
+      if (name === 'retry-after') {
+        combined[name] = String(Math.max(Number(combined[name] ?? 0), Number(value)));
+      } else combined[name] = combined[name] ? `${combined[name]}, ${value}` : value;
+    }
+  }
+  return combined;
+}
+
+/**
+ * Requests node:http rejects before the app sees them (unparsable, unknown method, oversized
+ * headers, a head that never finished) still get a JSON envelope, then the connection closes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished && socket.writable) {
+    // The bytes after a request are garbage (a broken pipeline): that request still gets its
+    // answer, then the connection closes; a handler that never answers is cut by its deadlines.
+    inFlight.shouldKeepAlive = false;
+    if (inFlight.req && !inFlight.req.complete)
+      failRequestBody(inFlight.req, new AppError('bad_request', 'malformed request body framing'));
+    inFlight.once('finish', () => socket.destroySoon());
+    inFlight.once('close', () => socket.destroy());
+    return;
+  }
+  if (!socket.writable || inFlight) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ([431, 'headers_too_large', 'request headers are too large'] as const)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'HPE_HEADERS_TIMEOUT'
+        ? ([408, 'request_timeout', 'the request did not arrive in time'] as const)
+        : error.code === 'HPE_INVALID_METHOD'
+          ? ([405, 'method_not_allowed', 'unknown method'] as const)
+          : ([400, 'bad_request', 'malformed HTTP request'] as const);
+  writeRawRefusal(socket, status, code, message);
+}
+
+/** A JSON envelope written straight to a socket node:http has given up on, which is then closed. */
+function writeRawRefusal(socket: Socket, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${code.replace(/_/g, ' ')}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,330 @@
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { FormData } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shippedLimits } from '../_test/app-server';
+import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
+import { availableBackends } from '../_test/database';
+import { rawRequest } from '../_test/raw-http';
+import { type IndexedStack, startIndexedStack } from '../_test/stack';
+
+const [backend] = await availableBackends();
+const probeScript = path.resolve(import.meta.dirname, '../_test/latency-probe.ts');
+const ATTACK_MS = 10_000;
+/** For investigating one attack at a time: HOSTILE_ATTACKS=batches,streams (default: all). */
+const only = process.env.HOSTILE_ATTACKS?.split(',');
+const enabled = (name: string) => !only || only.includes(name);
+
+interface ProbeResult {
+  latencies: number[];
+  /** [start offset ms, latency ms] of answers slower than 100 ms, to tell a burst from a drift. */
+  slow: [number, number][];
+  failures: string[];
+}
+
+/**
+ * A normal client: GET /api/v1/tokens at a steady pace from its own addresses (each well inside
+ * the default read limit), in a process of its own (server/_test/latency-probe.ts).
+ */
+async function startProbe(baseUrl: string, perSecond: number) {
+  const addresses = [0, 1, 2].map(() => freshLoopbackClient()).join(',');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', probeScript, `${baseUrl}/api/v1/tokens?limit=20`, String(perSecond), addresses],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  await new Promise<void>((resolve) => {
+    const check = () => (output.startsWith('ready') ? resolve() : setTimeout(check, 20));
+    check();
+  });
+  return {
+    async stop(): Promise<ProbeResult> {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      return JSON.parse(output.slice(output.indexOf('\n') + 1)) as ProbeResult;
+    },
+  };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+};
+
+/**
+ * Attackers join within the first second, as a real attack ramps up: the attacking process runs
+ * on the same two cores as the server, and sixty sockets opened in one instant measure that
+ * process's connection storm more than the server.
+ */
+const ramp = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 1_000));
+
+/** Runs `attack` with `concurrency` loops until `until`, tallying what each answer was. */
+async function repeat(until: number, concurrency: number, attack: () => Promise<string>) {
+  const tally = new Map<string, number>();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      await ramp();
+      while (Date.now() < until) {
+        const outcome = await attack().catch((error: unknown) => `error ${(error as Error).message}`);
+        tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
+      }
+    }),
+  );
+  return Object.fromEntries(tally);
+}
+
+/**
+ * Sends a request head, then body bytes as fast as the server takes them (up to `total`), and
+ * reports the answer's status and how much the server let through before it answered.
+ */
+function floodBody(port: number, head: string, total: number, localAddress: string) {
+  return new Promise<{ status: number; sent: number }>((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    const payload = Buffer.alloc(64 * 1024, 0x61);
+    // Framed as HTTP chunks when the head says so: a well-formed, just endless, body.
+    const chunk = /transfer-encoding: chunked/i.test(head)
+      ? Buffer.concat([Buffer.from(`${payload.length.toString(16)}\r\n`), payload, Buffer.from('\r\n')])
+      : payload;
+    let sent = 0;
+    let answer = '';
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0), sent });
+    };
+    const pump = () => {
+      while (!done && sent < total) {
+        sent += payload.length;
+        if (!socket.write(chunk)) return void socket.once('drain', pump);
+      }
+    };
+    socket.on('data', (data) => {
+      answer += data.toString('latin1');
+      if (answer.includes('\r\n\r\n')) setTimeout(finish, 50);
+    });
+    socket.on('error', finish);
+    socket.on('close', finish);
+    setTimeout(finish, 15_000);
+    socket.write(head, pump);
+  });
+}
+
+describe(`hostile clients against one server (${backend})`, () => {
+  let stack: IndexedStack;
+  let port: number;
+  beforeAll(async () => {
+    if (!backend) throw new Error('no backend');
+    // Shipped defaults throughout.
+    stack = await startIndexedStack(backend, { seed: 12, launches: 8, actions: 60 }, shippedLimits);
+    port = Number(new URL(stack.server.baseUrl).port);
+  }, 240_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('a normal reader keeps p99 < 100 ms and the server grows < 100 MB while six attackers run', async () => {
+    const base = stack.server.baseUrl;
+    // Next.js loads each route's bundle on its first request: load them all before measuring.
+    const warmer = fetchFrom(freshLoopbackClient());
+    for (const path of [
+      '/',
+      '/api/trpc/tokens.list?input=%7B%22json%22%3A%7B%7D%7D',
+      '/objects/x.png',
+      '/api/v1/openapi.json',
+    ])
+      await (await warmer(`${base}${path}`)).arrayBuffer();
+    // The write paths too (body streaming, multipart, JSON): their code loads on first use.
+    const warmForm = new FormData();
+    warmForm.append('name', 'warm');
+    await (
+      await warmer(`${base}/api/v1/token-metadata`, { method: 'POST', body: warmForm as never })
+    ).arrayBuffer();
+    await floodBody(
+      port,
+      'POST /api/v1/token-metadata HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XX\r\nTransfer-Encoding: chunked\r\n\r\n',
+      8 * 2 ** 20,
+      freshLoopbackClient(),
+    );
+    await (
+      await warmer(`${base}/api/v1/token-metadata/d_AAAAAAAAAAAAAAAA/finalize`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      })
+    ).arrayBuffer();
+    const warmStream = new AbortController();
+    await warmer(`${base}/api/v1/stream`, { signal: warmStream.signal });
+    warmStream.abort();
+    const warm = await startProbe(base, 30);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const baseline = await warm.stop();
+    const rssBefore = stack.server.residentBytes();
+    let rssMax = rssBefore;
+    const sampler = setInterval(() => {
+      rssMax = Math.max(rssMax, stack.server.residentBytes());
+    }, 200);
+    const probe = await startProbe(base, 30);
+    const until = Date.now() + ATTACK_MS;
+
+    const batchClient = fetchFrom(freshLoopbackClient());
+    const tenCalls = Array.from({ length: 10 }, () => 'tokens.list').join(',');
+    const tenInputs = encodeURIComponent(
+      JSON.stringify(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i, { json: { limit: 100 } }]))),
+    );
+    const batches = repeat(enabled('batches') ? until : 0, 6, async () => {
+      const answer = await batchClient(`${base}/api/trpc/${tenCalls}?batch=1&input=${tenInputs}`);
+      await answer.arrayBuffer();
+      return String(answer.status);
+    });
+
+    const oversizeClient = fetchFrom(freshLoopbackClient());
+    const manyCalls = Array.from({ length: 225 }, () => 'tokens.list').join(',');
+    const oversized = repeat(enabled('oversize') ? until : 0, 4, async () => {
+      const answer = await oversizeClient(`${base}/api/trpc/${manyCalls}?batch=1`);
+      await answer.arrayBuffer();
+      return String(answer.status);
+    });
+
+    const bodyAddress = freshLoopbackClient();
+    const hundredMb = 100 * 1024 * 1024;
+    const bodies = (async () => {
+      if (!enabled('bodies')) return {};
+      const results: Record<string, { status: number; sent: number }> = {};
+      results.trpc = await floodBody(
+        port,
+        `POST /api/trpc/metadata.finalize HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${hundredMb}\r\n\r\n`,
+        hundredMb,
+        bodyAddress,
+      );
+      results.upload = await floodBody(
+        port,
+        'POST /api/v1/token-metadata HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XX\r\nTransfer-Encoding: chunked\r\n\r\n',
+        hundredMb,
+        bodyAddress,
+      );
+      results.finalize = await floodBody(
+        port,
+        'POST /api/v1/token-metadata/d_AAAAAAAAAAAAAAAA/finalize HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+        hundredMb,
+        bodyAddress,
+      );
+      return results;
+    })();
+
+    const dripAddress = freshLoopbackClient();
+    const drips = Promise.all([
+      ...Array.from({ length: enabled('drips') ? 30 : 0 }, () => {
+        const parts: (string | number)[] = [
+          'POST /api/v1/token-metadata HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XX\r\nContent-Length: 100000\r\n\r\n',
+        ];
+        for (let i = 0; i < 40; i++) parts.push(300, 'a');
+        return ramp().then(() =>
+          rawRequest(port, parts, { localAddress: dripAddress, timeoutMs: ATTACK_MS + 20_000 }),
+        );
+      }),
+      ...Array.from({ length: enabled('drips') ? 30 : 0 }, () => {
+        const parts: (string | number)[] = ['GET /api/v1/tokens HTTP/1.1\r\nHost: x\r\n'];
+        for (let i = 0; i < 40; i++) parts.push(300, `X-${i}: a\r\n`);
+        return ramp().then(() =>
+          rawRequest(port, parts, { localAddress: dripAddress, timeoutMs: ATTACK_MS + 15_000 }),
+        );
+      }),
+    ]);
+
+    const spoofer = fetchFrom(freshLoopbackClient());
+    let spoofed = 0;
+    const spoofs = repeat(enabled('spoof') ? until : 0, 2, async () => {
+      const form = new FormData();
+      form.append('name', 'x');
+      const answer = await spoofer(`${base}/api/v1/token-metadata`, {
+        method: 'POST',
+        body: 'not multipart',
+        headers: { 'content-type': 'text/plain', 'x-forwarded-for': `203.0.113.${spoofed++ % 250}` },
+      });
+      await answer.arrayBuffer();
+      return String(answer.status);
+    });
+
+    const streamAddress = freshLoopbackClient();
+    const streamer = fetchFrom(streamAddress);
+    const held: AbortController[] = [];
+    const streams = (async () => {
+      const tally: Record<string, number> = {};
+      if (!enabled('streams')) return tally;
+      await ramp();
+      // Twenty at once, each read as a live client would, so none closes for overflowing.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const abort = new AbortController();
+          held.push(abort);
+          // A few resume from the start of the chain: far more than the queue holds.
+          const query = i % 5 === 0 ? '?since=0' : '';
+          return streamer(`${base}/api/v1/stream${query}`, { signal: abort.signal }).catch(() => undefined);
+        }),
+      );
+      for (const answer of answers) {
+        const key = String(answer?.status ?? 'error');
+        tally[key] = (tally[key] ?? 0) + 1;
+        if (answer?.status === 200) void answer.body?.pipeTo(new WritableStream()).catch(() => {});
+        else await answer?.arrayBuffer();
+      }
+      return tally;
+    })();
+
+    const [batchTally, oversizeTally, bodyResults, dripAnswers, spoofTally, streamTally] = await Promise.all([
+      batches,
+      oversized,
+      bodies,
+      drips,
+      spoofs,
+      streams,
+    ]);
+    const result = await probe.stop();
+    for (const abort of held) abort.abort();
+    clearInterval(sampler);
+    const growth = rssMax - rssBefore;
+    const report = {
+      baselineP99: percentile(baseline.latencies, 99),
+      probeRequests: result.latencies.length,
+      probeP50: percentile(result.latencies, 50),
+      probeP99: percentile(result.latencies, 99),
+      probeMax: Math.max(...result.latencies),
+      probeSlow: result.slow.map(([at, ms]) => `${at}:${ms}`).join(' '),
+      rssBeforeMb: Math.round(rssBefore / 2 ** 20),
+      rssGrowthMb: Math.round(growth / 2 ** 20),
+      batchTally,
+      oversizeTally,
+      bodyResults,
+      dripStatuses: dripAnswers.map((a) => a.status).join(','),
+      spoofTally,
+      streamTally,
+    };
+    console.log('hostile-client run', JSON.stringify(report, null, 1));
+
+    expect(result.failures).toEqual([]);
+    expect(result.latencies.length).toBeGreaterThan(200);
+    expect(report.probeP99).toBeLessThan(100);
+    expect(growth).toBeLessThan(100 * 2 ** 20);
+    // Each attacker was held to the shipped limits.
+    expect(batchTally['429'] ?? 0).toBeGreaterThan(0);
+    expect(Object.keys(oversizeTally).every((status) => status === '400' || status === '429')).toBe(true);
+    expect(bodyResults.trpc?.status).toBe(405);
+    expect(bodyResults.upload?.status).toBe(413);
+    expect(bodyResults.finalize?.status).toBe(413);
+    // The server stopped taking bytes soon after it answered: back-pressure, not a 100 MB read.
+    for (const flood of Object.values(bodyResults)) expect(flood.sent).toBeLessThan(40 * 1024 * 1024);
+    for (const answer of dripAnswers) expect([408, 429]).toContain(answer.status);
+    expect(spoofTally['429'] ?? 0).toBeGreaterThan(0);
+    // The shipped uploads bucket: a burst of 20, then 20 a minute, whatever the forwarded address.
+    expect(spoofTally['415'] ?? 0).toBeLessThanOrEqual(20 + Math.ceil((20 * (ATTACK_MS + 1_000)) / 60_000));
+    expect(streamTally).toEqual({ 200: 8, 429: 12 });
+  }, 120_000);
+});

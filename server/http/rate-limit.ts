@@ -1,0 +1,199 @@
+import cluster from 'node:cluster';
+import type { Config } from '../config';
+import { getLogger } from '../logger';
+import { getWorkerLimits } from './cluster/worker-limits';
+
+/** What a client's requests are counted against (docs/security.md lists the defaults). */
+export type RateLimitBucket = 'reads' | 'uploads' | 'finalize';
+
+/** A bucket's rule: a sustained rate and how many requests may come at once. */
+export interface RateLimitPolicy {
+  perMinute: number;
+  burst: number;
+}
+
+/** A bucket's state for one client after a request was counted (or refused). */
+export interface RateLimitDecision {
+  bucket: RateLimitBucket;
+  allowed: boolean;
+  policy: RateLimitPolicy;
+  /** Requests that could be made right now. */
+  remaining: number;
+  /** Milliseconds until the bucket is full again. */
+  resetMs: number;
+  /** When refused: milliseconds until this request would fit. */
+  retryAfterMs: number;
+}
+
+export interface RateLimiter {
+  /**
+   * Counts `cost` requests of `key` under `policy`. A request that does not fit is refused and
+   * not counted, so a client's smaller requests still fit what is left.
+   */
+  take(
+    key: string,
+    policy: RateLimitPolicy,
+    cost: number,
+  ): Promise<Omit<RateLimitDecision, 'bucket' | 'policy'>>;
+}
+
+/**
+ * GCRA (a token bucket kept as one timestamp): each request pushes the client's "theoretical
+ * arrival time" by one emission interval; a request fits while that time runs at most `burst`
+ * intervals ahead of now. Unlike fixed windows it never lets a whole minute's quota through in
+ * one second, which is what stalls everyone else.
+ */
+function gcra(tatMs: number, nowMs: number, policy: RateLimitPolicy, cost: number) {
+  const interval = 60_000 / policy.perMinute;
+  const capacity = policy.burst * interval;
+  const start = Math.max(tatMs, nowMs);
+  const next = start + cost * interval;
+  const allowed = next - nowMs <= capacity;
+  const backlog = (allowed ? next : start) - nowMs;
+  return {
+    tat: allowed ? next : start,
+    decision: {
+      allowed,
+      remaining: Math.max(0, Math.floor((capacity - backlog) / interval + 1e-9)),
+      resetMs: backlog,
+      retryAfterMs: allowed ? 0 : next - nowMs - capacity,
+    },
+  };
+}
+
+/** Past this many tracked clients the memory store drops idle ones at once, not each minute. */
+const MEMORY_SWEEP_THRESHOLD = 100_000;
+
+/** GCRA buckets in memory, answered synchronously (the cluster primary answers workers from these). */
+export interface MemoryBuckets {
+  take(key: string, policy: RateLimitPolicy, cost: number): Omit<RateLimitDecision, 'bucket' | 'policy'>;
+}
+
+/**
+ * Buckets in this process's memory. Idle clients are forgotten once a minute (or at once past
+ * 100,000 tracked clients): a bucket whose arrival time has passed is full.
+ */
+export function createMemoryBuckets(now: () => number = Date.now): MemoryBuckets {
+  const arrivals = new Map<string, number>();
+  let sweepAt = 0;
+  return {
+    take(key, policy, cost) {
+      const time = now();
+      if (time > sweepAt || arrivals.size > MEMORY_SWEEP_THRESHOLD) {
+        for (const [k, tat] of arrivals) if (tat <= time) arrivals.delete(k);
+        sweepAt = time + 60_000;
+      }
+      const { tat, decision } = gcra(arrivals.get(key) ?? 0, time, policy, cost);
+      if (tat > time) arrivals.set(key, tat);
+      return decision;
+    },
+  };
+}
+
+/** Buckets in this process's memory: right for one process. */
+export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
+  const buckets = createMemoryBuckets(now);
+  return { take: async (key, policy, cost) => buckets.take(key, policy, cost) };
+}
+
+/** The same bucket in Redis, on Redis's clock, checked and counted in one step. */
+const TAKE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local nextTat = tat + cost * interval
+if nextTat - now <= capacity then
+  redis.call('SET', KEYS[1], nextTat, 'PX', math.ceil(nextTat - now) + 1)
+  return {1, math.ceil(nextTat - now), 0}
+end
+return {0, math.ceil(tat - now), math.ceil(nextTat - now - capacity)}`;
+
+/**
+ * The same buckets in Redis, shared by every web instance. When Redis cannot answer, requests
+ * are let through (logged): the limiter protects capacity, and an outage of its store should not
+ * become an outage of the API.
+ */
+export async function createRedisRateLimiter(url: string, prefix = 'launchdex:rl:'): Promise<RateLimiter> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  redis.on('error', () => {});
+  return {
+    async take(key, policy, cost) {
+      const interval = 60_000 / policy.perMinute;
+      try {
+        const [allowed, backlog, retryAfterMs] = (await redis.eval(
+          TAKE_SCRIPT,
+          1,
+          `${prefix}${key}`,
+          interval,
+          policy.burst * interval,
+          cost,
+        )) as [number, number, number];
+        return {
+          allowed: allowed === 1,
+          remaining: Math.max(0, Math.floor((policy.burst * interval - backlog) / interval + 1e-9)),
+          resetMs: backlog,
+          retryAfterMs,
+        };
+      } catch (error) {
+        getLogger().warn({ err: error }, 'rate limiter store unavailable; request let through');
+        return { allowed: true, remaining: policy.burst, resetMs: 0, retryAfterMs: 0 };
+      }
+    },
+  };
+}
+
+const slot = globalThis as typeof globalThis & { __launchdexRateLimiter?: Promise<RateLimiter> };
+
+/**
+ * The process's limiter: Redis when REDIS_URL is set (shared by every instance); in a worker of
+ * `npm run serve --workers N`, the buckets its primary holds for all of its workers (so a client
+ * whose connections land on different workers still has one bucket); else this process's memory.
+ */
+export function getRateLimiter(config: Config): Promise<RateLimiter> {
+  slot.__launchdexRateLimiter ??= config.redisUrl
+    ? createRedisRateLimiter(config.redisUrl)
+    : cluster.isWorker
+      ? Promise.resolve(getWorkerLimits().rateLimiter)
+      : Promise.resolve(createMemoryRateLimiter());
+  return slot.__launchdexRateLimiter;
+}
+
+/**
+ * Counts `cost` requests of `client` in `bucket`; undefined when the bucket's limit is 0 (off).
+ * @example const decision = await takeRateLimit(limiter, config, 'reads', '203.0.113.9', 1);
+ */
+export async function takeRateLimit(
+  limiter: RateLimiter,
+  config: Config,
+  bucket: RateLimitBucket,
+  client: string,
+  cost: number,
+): Promise<RateLimitDecision | undefined> {
+  const policy = config.rateLimits[bucket];
+  if (policy.perMinute === 0) return undefined;
+  return { bucket, policy, ...(await limiter.take(`${bucket}:${client}`, policy, cost)) };
+}
+
+/**
+ * The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers) of a decision, plus
+ * Retry-After when it refused. The policy is stated as its burst per the time the bucket takes to
+ * refill (`"reads";q=120;w=6`: 120 at once, 20 a second sustained); `r` is what may be sent now,
+ * `t` the seconds until the bucket is full.
+ */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  const { perMinute, burst } = decision.policy;
+  const name = `"${decision.bucket}"`;
+  const refill = Math.max(1, Math.round((burst * 60) / perMinute));
+  return {
+    'ratelimit-policy': `${name};q=${burst};w=${refill}`,
+    ratelimit: `${name};r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`,
+    ...(decision.allowed
+      ? {}
+      : { 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) }),
+  };
+}

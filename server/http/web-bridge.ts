@@ -1,0 +1,188 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '../errors';
+
+/** What a client may still send after its request was answered early (a rejected upload). */
+const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
+/** How long a client whose body is unfinished has to read the answer before the connection is cut. */
+const ANSWER_GRACE_MS = 1_000;
+
+export interface BodyDeadlines {
+  /** No byte for this long while the server waits for one: 408. */
+  idleMs: number;
+  /** The whole body must arrive within this long of the request head: 408. */
+  totalMs: number;
+}
+
+/** Bodies being streamed to a handler, by request: node's parser may break one off (below). */
+const streamingBodies = new WeakMap<IncomingMessage, (error: AppError) => void>();
+
+/**
+ * Ends the body stream of `incoming` with `error` when node's parser finds the rest of the body
+ * malformed (a bad chunk): the handler answers with it instead of waiting for bytes that will
+ * never be parsed. False when no body of that request is streaming.
+ */
+export function failRequestBody(incoming: IncomingMessage, error: AppError): boolean {
+  const fail = streamingBodies.get(incoming);
+  fail?.(error);
+  return fail !== undefined;
+}
+
+/**
+ * The request body as a web stream with back-pressure and deadlines. The idle clock runs only
+ * while the server is waiting for bytes (not while a handler digests a chunk), so a slow drip is
+ * cut whatever its pace, and a fast client behind a busy server is not. A deadline errors the
+ * stream with 408 `request_timeout`; the handler turns that into its answer.
+ */
+function requestBody(incoming: IncomingMessage, deadlines: BodyDeadlines, onTimeout: () => void) {
+  let settled = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let totalTimer: NodeJS.Timeout | undefined;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stopClocks = () => {
+    clearTimeout(idleTimer);
+    clearTimeout(totalTimer);
+  };
+  const fail = (error: AppError) => {
+    if (settled) return;
+    settled = true;
+    stopClocks();
+    incoming.pause();
+    controller.error(error);
+  };
+  const timeout = (message: string) => {
+    if (settled) return;
+    onTimeout();
+    fail(new AppError('request_timeout', message));
+  };
+  streamingBodies.set(incoming, fail);
+  const waitForBytes = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(
+      () => timeout(`no part of the request body arrived for ${deadlines.idleMs} ms`),
+      deadlines.idleMs,
+    );
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+      totalTimer = setTimeout(
+        () => timeout(`the request body did not arrive within ${deadlines.totalMs} ms`),
+        deadlines.totalMs,
+      );
+      waitForBytes();
+      incoming.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) {
+          clearTimeout(idleTimer);
+          incoming.pause();
+        } else waitForBytes();
+      });
+      incoming.once('end', () => {
+        if (settled) return;
+        settled = true;
+        stopClocks();
+        controller.close();
+      });
+      incoming.once('error', () => fail(new AppError('bad_request', 'the request body broke off')));
+    },
+    pull() {
+      if (settled) return;
+      waitForBytes();
+      incoming.resume();
+    },
+    cancel() {
+      // The handler rejected the body: its answer goes out first, then the rest is dropped.
+      release();
+    },
+  });
+  const release = () => {
+    settled = true;
+    stopClocks();
+    streamingBodies.delete(incoming);
+  };
+  return { stream, release };
+}
+
+/**
+ * After the answer to a request whose body was not read to the end: read and drop what follows
+ * (closing a socket with unread bytes makes the kernel send a reset, and the client could lose
+ * the answer with it), up to DISCARD_LIMIT_BYTES, and cut the connection ANSWER_GRACE_MS after
+ * the answer went out unless the body ended by then. A never-ending body costs at most that.
+ */
+function finishUnreadBody(incoming: IncomingMessage, outgoing: ServerResponse, timedOut: boolean): void {
+  if (incoming.complete) return;
+  let discarded = 0;
+  const cut = () => incoming.socket?.destroy();
+  const drop = (chunk: Buffer) => {
+    discarded += chunk.byteLength;
+    if (discarded > DISCARD_LIMIT_BYTES) {
+      incoming.off('data', drop);
+      incoming.pause();
+    }
+  };
+  if (!timedOut) {
+    incoming.on('data', drop);
+    incoming.resume();
+  }
+  const arm = () => {
+    if (timedOut) return cut();
+    const timer = setTimeout(cut, ANSWER_GRACE_MS);
+    timer.unref();
+    incoming.once('end', () => clearTimeout(timer));
+  };
+  if (outgoing.writableFinished) arm();
+  else outgoing.once('finish', arm);
+}
+
+async function sendResponse(response: Response, outgoing: ServerResponse, close: boolean): Promise<void> {
+  outgoing.statusCode = response.status;
+  response.headers.forEach((value, name) => {
+    outgoing.appendHeader(name, value);
+  });
+  if (close) outgoing.setHeader('connection', 'close');
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  if (body) outgoing.setHeader('content-length', body.length);
+  outgoing.end(body);
+}
+
+/**
+ * Serves a node request with a fetch-style handler (the REST dispatcher, the devnet RPC proxy):
+ * the URL is built from the path alone, never from the Host header; the body streams with
+ * back-pressure under `deadlines`; the answer is written once, then any unread body is dealt with.
+ * @example await serveWithWebHandler(incoming, outgoing, '/api/v1/tokens?limit=5', handler, deadlines)
+ */
+export async function serveWithWebHandler(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  pathAndQuery: string,
+  handler: (request: Request) => Promise<Response>,
+  deadlines: BodyDeadlines,
+): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = incoming.method ?? 'GET';
+  const hasBody = method === 'POST';
+  let timedOut = false;
+  const body = hasBody
+    ? requestBody(incoming, deadlines, () => {
+        timedOut = true;
+      })
+    : undefined;
+  const request = new Request(`http://localhost${pathAndQuery}`, {
+    method,
+    headers,
+    body: body?.stream,
+    duplex: body ? 'half' : undefined,
+  } as RequestInit);
+  try {
+    const response = await handler(request);
+    await sendResponse(response, outgoing, timedOut);
+  } finally {
+    body?.release();
+  }
+  finishUnreadBody(incoming, outgoing, timedOut);
+}

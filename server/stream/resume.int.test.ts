@@ -1,0 +1,218 @@
+import type { Address, Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { readIndexedThroughBlock } from '../api/routers/tokens/rows';
+import type { DatabaseHandle } from '../db/client';
+import { indexToHead } from '../indexer/_test/harness';
+import { retryDirective } from './encode';
+import { createStreamHub, type StreamHub } from './hub';
+import { readIndexChanges } from './read-changes';
+import type { Subscriber } from './subscriber';
+
+/*
+ * Rule: a resume always makes progress (docs/api.md, "Live stream", Resume). A replay is sent in
+ * detail only when it fits half the client's queue (counting what `token=` keeps); otherwise the
+ * client gets `reset` with the current block as its id, so the Last-Event-ID it reconnects with is
+ * current and the replay that overflowed its queue is never attempted again. The real hub runs
+ * against a real database holding a real indexed chain; nothing of ours is replaced.
+ */
+
+const backends = await availableBackends();
+const NO_METADATA: Hex = `0x${'00'.repeat(32)}`;
+const MAX_QUEUED = 4;
+
+let chain: TestChain;
+
+beforeAll(async () => {
+  ({ chain } = await startSimulatedChain({ seed: 73, launches: 3, actions: 30 }));
+}, 120_000);
+
+afterAll(async () => {
+  await chain?.stop();
+});
+
+interface Frame {
+  type: string;
+  id: string | undefined;
+  data: Record<string, unknown>;
+}
+
+/** Server-sent events as EventSource parses them; `retry:` and comments carry no event. */
+function parseFrames(text: string): Frame[] {
+  const frames: Frame[] = [];
+  for (const block of text.split('\n\n')) {
+    const type = /^event: (\w+)$/m.exec(block)?.[1];
+    if (!type) continue;
+    frames.push({
+      type,
+      id: /^id: (\d+)$/m.exec(block)?.[1],
+      data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? '{}') as Record<string, unknown>,
+    });
+  }
+  return frames;
+}
+
+/** Reads what the subscriber holds for its reader, leaving the stream open. */
+async function readQueued(subscriber: Subscriber): Promise<Frame[]> {
+  const reader = subscriber.stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (subscriber.queued > 0) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  reader.releaseLock();
+  return parseFrames(text);
+}
+
+describe.each(backends)('stream resume (%s)', (backend) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let trader: Address;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    handle = await database.open();
+    await indexToHead(handle.db, chain);
+    trader = await fundedAddress(chain, 74);
+  }, 120_000);
+
+  afterAll(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
+
+  function hub(maxQueued = MAX_QUEUED): StreamHub {
+    return createStreamHub({
+      db: async () => handle.db,
+      pollMs: 50,
+      heartbeatMs: 60_000,
+      maxQueued,
+      maxClients: 4,
+    });
+  }
+
+  /**
+   * One connection as the route makes it (subscribe, then the `retry:` directive) and as
+   * EventSource reads it: every event queued for it, and the last `id:` it would send back.
+   */
+  async function connect(on: StreamHub, resumeFrom: number | undefined, token?: string) {
+    const subscriber = await on.subscribe({ token, resumeFrom });
+    if (!subscriber) throw new Error('no slot');
+    subscriber.sendRaw(retryDirective(3_000));
+    expect(subscriber.closed, 'the catch-up itself never overflows').toBe(false);
+    const frames = await readQueued(subscriber);
+    const ids = frames.flatMap((f) => (f.id === undefined ? [] : [Number(f.id)]));
+    return { subscriber, frames, types: frames.map((f) => f.type), lastEventId: ids.at(-1) };
+  }
+
+  async function launch(name: string) {
+    const launched = await chain.actions.launch({
+      creator: await fundedAddress(chain, 75),
+      name,
+      symbol: name.slice(-4).toUpperCase(),
+      supply: 10n ** 27n,
+      metadataHash: NO_METADATA,
+    });
+    return launched.token;
+  }
+
+  async function buy(token: Address, times: number) {
+    for (let i = 0; i < times; i++) await chain.actions.buy({ trader, token, value: 10n ** 17n });
+    await indexToHead(handle.db, chain);
+    return readIndexedThroughBlock(handle.db);
+  }
+
+  it('a resume whose replay would overflow the queue gets reset at the current block; reconnecting with that id catches up without overflow', async () => {
+    const resumeFrom = chain.deployment.startBlock;
+    const head = await readIndexedThroughBlock(handle.db);
+    // The replay is larger than the whole queue: before, every such resume overflowed, and the
+    // client reconnected from the same id every 3 s, for ever.
+    const replay = await readIndexChanges(handle.db, resumeFrom, head, 5_000);
+    expect(replay.truncated).toBe(false);
+    expect(replay.events.length).toBeGreaterThan(MAX_QUEUED);
+    expect(head - resumeFrom).toBeLessThanOrEqual(1_000);
+
+    const streams = hub();
+    const first = await connect(streams, resumeFrom);
+    expect(first.types).toEqual(['reset']);
+    expect(first.frames[0]?.data).toEqual({
+      indexed_through_block: head,
+      reason: 'replay too large for the client queue',
+    });
+    expect(first.lastEventId).toBe(head);
+    // The connection goes on live after its reset.
+    expect(streams.subscribers).toBe(1);
+    first.subscriber.close();
+
+    // EventSource reconnects with the id it received: nothing is missing, nothing overflows.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const again = await connect(streams, first.lastEventId);
+      expect(again.types).toEqual(['checkpoint']);
+      expect(again.lastEventId).toBe(head);
+      again.subscriber.close();
+    }
+    expect(streams.slots).toBe(0);
+    expect(streams.polling).toBe(false);
+  });
+
+  it('a client reset on resume receives the following advances in detail', async () => {
+    const streams = hub();
+    const resumed = await connect(streams, chain.deployment.startBlock);
+    expect(resumed.types).toEqual(['reset']);
+    const head = await buy(await launch('Resume Live'), 1);
+    const frames: Frame[] = [];
+    await expect
+      .poll(
+        async () => {
+          frames.push(...(await readQueued(resumed.subscriber)));
+          return frames.at(-1)?.id === String(head);
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    expect(frames.map((f) => f.type).filter((t) => t !== 'checkpoint')).toEqual(['launch', 'trade']);
+    expect(resumed.subscriber.closed).toBe(false);
+    resumed.subscriber.close();
+  });
+
+  it('a replay that fits half the queue, its checkpoint included, is sent in detail; one event more is reset', async () => {
+    const launched = await launch('Resume Fit');
+    await indexToHead(handle.db, chain);
+    const before = await readIndexedThroughBlock(handle.db);
+    const head = await buy(launched, 2);
+
+    // Two trades and the checkpoint: 3 chunks fit half of a queue of 6, not half of 5.
+    const fits = await connect(hub(6), before);
+    expect(fits.types).toEqual(['trade', 'trade', 'checkpoint']);
+    expect(fits.lastEventId).toBe(head);
+    fits.subscriber.close();
+    const over = await connect(hub(5), before);
+    expect(over.types).toEqual(['reset']);
+    expect(over.lastEventId).toBe(head);
+    over.subscriber.close();
+
+    // token= counts only what it keeps: from the start of the chain, this token has its launch
+    // and two trades, while the whole stream has far more than the queue.
+    const token = launched.toLowerCase();
+    const own = await connect(hub(8), chain.deployment.startBlock, token);
+    expect(own.types).toEqual(['launch', 'trade', 'trade', 'checkpoint']);
+    expect(
+      own.frames.slice(0, 3).every((f) => f.data.address === token || f.data.token_address === token),
+    ).toBe(true);
+    own.subscriber.close();
+    const whole = await connect(hub(8), chain.deployment.startBlock);
+    expect(whole.types).toEqual(['reset']);
+    whole.subscriber.close();
+  });
+
+  it('a resume point above the index gets one reorg carrying the current block as its id', async () => {
+    const head = await readIndexedThroughBlock(handle.db);
+    const ahead = await connect(hub(), head + 5);
+    expect(ahead.types).toEqual(['reorg']);
+    expect(ahead.lastEventId).toBe(head);
+    ahead.subscriber.close();
+  });
+});
