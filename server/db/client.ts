@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Sql } from 'postgres';
 import type { DatabaseConfig } from '../config';
 import * as schema from './schema';
 
@@ -34,16 +36,30 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * Opens the configured database: postgres.js for a URL, embedded PGlite for a directory.
- * @example const handle = await openDatabase({ kind: 'pglite', dir: '.data/pglite' });
+ * The opened driver: a postgres.js pool or an embedded PGlite, without any drizzle instance
+ * around it. Drizzle's classes are compared with `instanceof`, and a module that Next.js bundles
+ * exists twice in the web process (once in the bundle, once under tsx): each copy wraps the one
+ * shared driver with its own drizzle (`wrapDriver`), so its schema and its query mapper agree.
  */
-export async function openDatabase(
+export type DatabaseDriver = (
+  | {
+      kind: 'postgres';
+      /** The client drizzle talks to (with `prepareStatements`, every statement named). */
+      queryClient: Sql;
+    }
+  | { kind: 'pglite'; queryClient: PGlite }
+) & {
+  exec(sqlText: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Opens the configured driver: postgres.js for a URL, embedded PGlite for a directory. */
+export async function openDriver(
   config: DatabaseConfig,
   options: OpenDatabaseOptions = {},
-): Promise<DatabaseHandle> {
+): Promise<DatabaseDriver> {
   if (config.kind === 'postgres') {
     const { default: postgres } = await import('postgres');
-    const { drizzle } = await import('drizzle-orm/postgres-js');
     const client = postgres(config.url, {
       max: options.max ?? 10,
       onnotice: () => {},
@@ -60,11 +76,9 @@ export async function openDatabase(
           },
         })
       : client;
-    const db = drizzle({ client: queryClient, schema }) as unknown as Database;
     return {
-      db,
-      driver: 'postgres',
-      config,
+      kind: 'postgres',
+      queryClient,
       exec: async (sqlText) => {
         await client.unsafe(sqlText);
       },
@@ -73,18 +87,41 @@ export async function openDatabase(
   }
   mkdirSync(config.dir, { recursive: true });
   const { PGlite } = await import('@electric-sql/pglite');
-  const { drizzle } = await import('drizzle-orm/pglite');
   const client = await PGlite.create(config.dir);
-  const db = drizzle({ client, schema }) as unknown as Database;
   return {
-    db,
-    driver: 'pglite',
-    config,
+    kind: 'pglite',
+    queryClient: client,
     exec: async (sqlText) => {
       await client.exec(sqlText);
     },
     close: () => client.close(),
   };
+}
+
+/** This module copy's drizzle over an opened driver (see DatabaseDriver). */
+export async function wrapDriver(driver: DatabaseDriver, config: DatabaseConfig): Promise<DatabaseHandle> {
+  const db =
+    driver.kind === 'postgres'
+      ? (await import('drizzle-orm/postgres-js')).drizzle({ client: driver.queryClient, schema })
+      : (await import('drizzle-orm/pglite')).drizzle({ client: driver.queryClient, schema });
+  return {
+    db: db as unknown as Database,
+    driver: driver.kind,
+    config,
+    exec: driver.exec,
+    close: driver.close,
+  };
+}
+
+/**
+ * Opens the configured database: postgres.js for a URL, embedded PGlite for a directory.
+ * @example const handle = await openDatabase({ kind: 'pglite', dir: '.data/pglite' });
+ */
+export async function openDatabase(
+  config: DatabaseConfig,
+  options: OpenDatabaseOptions = {},
+): Promise<DatabaseHandle> {
+  return wrapDriver(await openDriver(config, options), config);
 }
 
 /**

@@ -18,7 +18,15 @@ export interface FrontServices {
   /** Next.js's request handler: pages, tRPC, objects, the stream, health. */
   next: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
   /** The REST dispatcher: `/api/v1/**` except the stream and the OpenAPI document. */
-  rest: RestRouteLookup & { handle(request: Request): Promise<Response> };
+  rest: RestRouteLookup & {
+    handle(request: Request): Promise<Response>;
+    /** GET and HEAD, answered on the node response without web Request/Response objects. */
+    serveRead(
+      incoming: IncomingMessage,
+      outgoing: ServerResponse,
+      target: { path: string; search: string },
+    ): Promise<void>;
+  };
   /** The devnet JSON-RPC proxy (a POST with a body, so it gets the front's body deadlines). */
   devnetRpc: (request: Request) => Promise<Response>;
 }
@@ -228,6 +236,8 @@ export function createFront(services: FrontServices): Front {
     if (!(await admit(outgoing, policy, client, refuse))) return;
     if (policy.refuse) return refuse(new AppError('bad_request', policy.refuse));
 
+    if (policy.transport === 'rest' && (method === 'GET' || method === 'HEAD'))
+      return services.rest.serveRead(incoming, outgoing, parsed);
     const pathAndQuery = `${parsed.path}${parsed.search}`;
     if (policy.transport === 'rest')
       return serveWithWebHandler(incoming, outgoing, pathAndQuery, (r) => services.rest.handle(r), deadlines);

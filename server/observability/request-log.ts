@@ -6,15 +6,37 @@ import { getProcessMetrics } from './process-metrics';
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The caller's X-Request-Id when it is a sane token (a proxy's trace id), else a fresh one. */
-export function requestIdOf(request: Request): string {
-  const given = request.headers.get('x-request-id');
+export function requestIdFrom(given: string | null | undefined): string {
   return given && requestIdPattern.test(given) ? given : randomUUID();
 }
 
+export function requestIdOf(request: Request): string {
+  return requestIdFrom(request.headers.get('x-request-id'));
+}
+
 /**
- * Runs one API request with its JSON access log line, its latency in the route histogram and an
- * `X-Request-Id` on the response. `route` is the matched template (`/api/v1/tokens/{address}`),
- * never the raw path, so labels stay bounded; it is read after the handler ran.
+ * Records one finished API request: its JSON access log line and its latency in the route
+ * histogram. `route` is the matched template (`/api/v1/tokens/{address}`), never the raw path, so
+ * labels stay bounded.
+ */
+export function recordRequest(
+  requestId: string,
+  method: string,
+  route: string,
+  status: number,
+  startedAt: number,
+): void {
+  const seconds = (performance.now() - startedAt) / 1000;
+  getProcessMetrics().httpDuration.observe({ method, route, status: statusClass(status) }, seconds);
+  const logger = getLogger();
+  // The line is built only when it is written: at LOG_LEVEL=warn a read costs no log object.
+  if (logger.isLevelEnabled('info'))
+    logger.info({ requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+}
+
+/**
+ * Runs one API request with its access log line, its latency observation and an `X-Request-Id`
+ * on the response. `route` is read after the handler ran.
  */
 export async function observeRequest(
   request: Request,
@@ -33,22 +55,7 @@ export async function observeRequest(
       { status: 500, headers: { 'cache-control': 'no-store' } },
     );
   }
-  const seconds = (performance.now() - started) / 1000;
-  const template = route();
-  getProcessMetrics().httpDuration.observe(
-    { method: request.method, route: template, status: statusClass(response.status) },
-    seconds,
-  );
-  getLogger().info(
-    {
-      requestId,
-      method: request.method,
-      route: template,
-      status: response.status,
-      ms: Math.round(seconds * 10_000) / 10,
-    },
-    'request',
-  );
+  recordRequest(requestId, request.method, route(), response.status, started);
   try {
     response.headers.set('x-request-id', requestId);
   } catch {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getConfig } from '../../config';
 import { getDatabase } from '../../db';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
 import { getLogger } from '../../logger';
-import { observeRequest } from '../../observability/request-log';
+import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { createRequestContext } from '../context';
 import { type Caller, createCaller } from '../root';
 import { pathParamNames, type RestRoute } from './define';
@@ -16,10 +17,26 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
-const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' };
+const jsonContentType = 'application/json; charset=utf-8';
+const jsonHeaders = { 'content-type': jsonContentType };
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(toJson(body), { status, headers: { ...jsonHeaders, ...headers } });
+}
+
+/**
+ * A REST answer before any transport: the node front writes it straight to the socket, the web
+ * adapter (Next's catch-all route, POSTs) wraps it in a Response.
+ */
+export interface RestAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body bytes; null for 304. A HEAD answer carries the GET body, which is not sent. */
+  body: Uint8Array | null;
+}
+
+function jsonAnswer(status: number, body: unknown, headers: Record<string, string>): RestAnswer {
+  return { status, headers: { ...jsonHeaders, ...headers }, body: Buffer.from(toJson(body)) };
 }
 
 const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
@@ -39,18 +56,15 @@ function serializeRead(result: unknown, version: bigint): CachedAnswer {
   return { version, body, etag };
 }
 
-/** 200 with the body (none for HEAD), or 304 when If-None-Match names its ETag. */
-function readResponse(request: Request, answer: CachedAnswer): Response {
-  if (matchesIfNoneMatch(request, answer.etag)) {
-    return new Response(null, {
-      status: 304,
-      headers: { etag: answer.etag, 'cache-control': readCacheControl },
-    });
-  }
-  return new Response(request.method === 'HEAD' ? null : new Uint8Array(answer.body), {
+/** 200 with the body, or 304 when If-None-Match names its ETag. */
+function readAnswer(ifNoneMatch: string | null, answer: CachedAnswer): RestAnswer {
+  if (ifNoneMatchNames(ifNoneMatch, answer.etag))
+    return { status: 304, headers: { etag: answer.etag, 'cache-control': readCacheControl }, body: null };
+  return {
     status: 200,
-    headers: { ...jsonHeaders, etag: answer.etag, 'cache-control': readCacheControl },
-  });
+    headers: { 'content-type': jsonContentType, etag: answer.etag, 'cache-control': readCacheControl },
+    body: answer.body,
+  };
 }
 
 /**
@@ -59,7 +73,10 @@ function readResponse(request: Request, answer: CachedAnswer): Response {
  * `"x"`, since a cache may have weakened the tag it stored.
  */
 export function matchesIfNoneMatch(request: Request, etag: string): boolean {
-  const header = request.headers.get('if-none-match');
+  return ifNoneMatchNames(request.headers.get('if-none-match'), etag);
+}
+
+function ifNoneMatchNames(header: string | null, etag: string): boolean {
   if (header === null) return false;
   if (header.trim() === '*') return true;
   const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
@@ -67,13 +84,23 @@ export function matchesIfNoneMatch(request: Request, etag: string): boolean {
   return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === wanted);
 }
 
-export function errorResponse(error: unknown): Response {
+function errorAnswer(error: unknown): RestAnswer {
   const { appError, unexpected } = toAppError(error);
   if (unexpected) getLogger().error({ err: error }, 'unexpected error in REST handler');
-  return jsonResponse(appError.status, appError.toBody(), {
-    'cache-control': 'no-store',
-    ...appError.headers,
+  return jsonAnswer(appError.status, appError.toBody(), { 'cache-control': 'no-store', ...appError.headers });
+}
+
+function toResponse(answer: RestAnswer, method: string, requestId: string): Response {
+  const body = method === 'HEAD' || answer.body === null ? null : new Uint8Array(answer.body);
+  return new Response(body, {
+    status: answer.status,
+    headers: { ...answer.headers, 'x-request-id': requestId },
   });
+}
+
+export function errorResponse(error: unknown): Response {
+  const answer = errorAnswer(error);
+  return new Response(answer.body === null ? null : new Uint8Array(answer.body), answer);
 }
 
 interface CompiledRoute {
@@ -84,8 +111,20 @@ interface CompiledRoute {
   queryKeys: string[];
 }
 
+/** A GET or HEAD as the node front has parsed it: the canonical raw path and the query. */
+export interface ReadTarget {
+  path: string;
+  search: string;
+}
+
 export interface RestDispatcher {
+  /** Any REST request, as a web Request (Next's catch-all route, writes through the front). */
   handle(request: Request): Promise<Response>;
+  /**
+   * A GET or HEAD straight from node:http to the socket: no web Request or Response is built, the
+   * cached bytes of an answer are written as they are.
+   */
+  serveRead(incoming: IncomingMessage, outgoing: ServerResponse, target: ReadTarget): Promise<void>;
   /** The route a method and path reach, if any (the HTTP front reads its rate-limit bucket). */
   routeOf(method: string, pathname: string): RestRoute | undefined;
 }
@@ -123,85 +162,139 @@ export function createRestDispatcher(
   routes: readonly RestRoute[],
   options: RestDispatcherOptions = {},
 ): RestDispatcher {
-  const compiled: CompiledRoute[] = routes.map((route) => {
-    const params = pathParamNames(route.path);
-    const segments = route.path.split('/').filter(Boolean);
-    return {
-      route,
-      segments,
-      literals: segments.filter((segment) => !segment.startsWith('{')).length,
-      params,
-      queryKeys: Object.keys(route.input.shape).filter((key) => !params.includes(key)),
-    };
-  });
-  const makeCaller = options.caller ?? (async () => createCaller(await createRequestContext()));
+  const compiled: CompiledRoute[] = routes
+    .map((route) => {
+      const params = pathParamNames(route.path);
+      const segments = route.path.split('/').filter(Boolean);
+      return {
+        route,
+        segments,
+        literals: segments.filter((segment) => !segment.startsWith('{')).length,
+        params,
+        queryKeys: Object.keys(route.input.shape).filter((key) => !params.includes(key)),
+      };
+    })
+    // Literal segments first (/tokens/newest is no address): candidates come out in this order.
+    .sort((a, b) => b.literals - a.literals);
+  const bySegmentCount = new Map<number, CompiledRoute[]>();
+  for (const entry of compiled)
+    bySegmentCount.set(entry.segments.length, [...(bySegmentCount.get(entry.segments.length) ?? []), entry]);
+  let sharedCaller: Promise<Caller> | undefined;
+  // The request context holds only process-wide services, so one caller serves every request.
+  const makeCaller =
+    options.caller ??
+    (() => {
+      sharedCaller ??= createRequestContext().then(createCaller);
+      sharedCaller.catch(() => {
+        sharedCaller = undefined;
+      });
+      return sharedCaller;
+    });
   const reads = options.reads ?? (options.caller ? async () => undefined : processReads);
 
-  /** Routes whose template matches `pathname`, literal segments first (/tokens/newest is no address). */
+  /** Routes whose template matches `pathname`, literal segments first. */
   function candidatesFor(pathname: string) {
     const segments = pathname.split('/').filter(Boolean);
-    return compiled
-      .map((entry) => ({ entry, values: matchSegments(entry.segments, segments) }))
-      .filter((m): m is { entry: CompiledRoute; values: Record<string, string> } => m.values !== null)
-      .sort((a, b) => b.entry.literals - a.entry.literals);
+    const matches: { entry: CompiledRoute; values: Record<string, string> }[] = [];
+    for (const entry of bySegmentCount.get(segments.length) ?? []) {
+      const values = matchSegments(entry.segments, segments);
+      if (values) matches.push({ entry, values });
+    }
+    return matches;
   }
   const methodOf = (method: string) => (method === 'HEAD' ? 'GET' : method);
+
+  /** The answer to one request; never throws (a failure is its error answer). */
+  async function answer(
+    method: string,
+    pathname: string,
+    query: URLSearchParams,
+    ifNoneMatch: string | null,
+    readBody: ((route: RestRoute) => Promise<unknown>) | undefined,
+    onMatch: (template: string) => void,
+  ): Promise<RestAnswer> {
+    try {
+      const candidates = candidatesFor(pathname);
+      if (candidates.length === 0) throw new AppError('not_found', `no route ${pathname}`);
+      const match = candidates.find((c) => c.entry.route.method === methodOf(method));
+      if (!match) {
+        const allow = [...new Set(candidates.map((c) => c.entry.route.method))].join(', ');
+        throw new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`, undefined, {
+          allow,
+        });
+      }
+      const route = match.entry.route;
+      onMatch(route.path);
+      const input: Record<string, unknown> = collectInput(match.entry, match.values, query);
+      if (route.method !== 'GET') {
+        if (!readBody) throw new Error(`${route.path} takes a body: serve it through handle()`);
+        if (route.readBody) input.body = await readBody(route);
+        const result = await route.call(await makeCaller(), input);
+        return jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' });
+      }
+      const cached = await reads();
+      if (!cached)
+        return readAnswer(ifNoneMatch, serializeRead(await route.call(await makeCaller(), input), 0n));
+      // The version is read before the data, so an answer is at least as new as its version.
+      const version = await cached.version.current();
+      const key = `${route.path}\n${JSON.stringify(input)}`;
+      const hit = cached.cache.get(key, version);
+      if (hit) return readAnswer(ifNoneMatch, hit);
+      const fresh = serializeRead(await route.call(await makeCaller(), input), version);
+      cached.cache.set(key, fresh);
+      return readAnswer(ifNoneMatch, fresh);
+    } catch (error) {
+      return errorAnswer(error);
+    }
+  }
 
   return {
     routeOf(method, pathname) {
       return candidatesFor(pathname).find((c) => c.entry.route.method === methodOf(method))?.entry.route;
     },
-    handle(request) {
+    async handle(request) {
+      const started = performance.now();
+      const requestId = requestIdFrom(request.headers.get('x-request-id'));
       let template = 'unmatched';
-      return observeRequest(
-        request,
-        () => template,
-        () =>
-          route(request, (matched) => {
-            template = matched;
-          }),
+      const url = new URL(request.url);
+      const result = await answer(
+        request.method,
+        url.pathname,
+        url.searchParams,
+        request.headers.get('if-none-match'),
+        async (route) => route.readBody?.(request),
+        (matched) => {
+          template = matched;
+        },
       );
+      recordRequest(requestId, request.method, template, result.status, started);
+      return toResponse(result, request.method, requestId);
+    },
+    async serveRead(incoming, outgoing, target) {
+      const started = performance.now();
+      const method = incoming.method ?? 'GET';
+      const given = incoming.headers['x-request-id'];
+      const requestId = requestIdFrom(typeof given === 'string' ? given : undefined);
+      let template = 'unmatched';
+      const ifNoneMatch = incoming.headers['if-none-match'];
+      const result = await answer(
+        method,
+        target.path,
+        new URLSearchParams(target.search),
+        ifNoneMatch === undefined ? null : ifNoneMatch,
+        undefined,
+        (matched) => {
+          template = matched;
+        },
+      );
+      recordRequest(requestId, method, template, result.status, started);
+      if (outgoing.destroyed) return;
+      const headers: Record<string, string | number> = { ...result.headers, 'x-request-id': requestId };
+      if (result.body !== null) headers['content-length'] = result.body.byteLength;
+      outgoing.writeHead(result.status, headers);
+      outgoing.end(method === 'HEAD' || result.body === null ? undefined : result.body);
     },
   };
-
-  async function route(request: Request, onMatch: (template: string) => void): Promise<Response> {
-    try {
-      const url = new URL(request.url);
-      const candidates = candidatesFor(url.pathname);
-      if (candidates.length === 0) throw new AppError('not_found', `no route ${url.pathname}`);
-      const match = candidates.find((c) => c.entry.route.method === methodOf(request.method));
-      if (!match) {
-        const allow = [...new Set(candidates.map((c) => c.entry.route.method))].join(', ');
-        throw new AppError(
-          'method_not_allowed',
-          `${request.method} is not allowed here; use ${allow}`,
-          undefined,
-          { allow },
-        );
-      }
-      const route = match.entry.route;
-      onMatch(route.path);
-      const input: Record<string, unknown> = collectInput(match.entry, match.values, url.searchParams);
-      if (route.readBody) input.body = await route.readBody(request);
-      if (route.method !== 'GET') {
-        const result = await route.call(await makeCaller(), input);
-        return jsonResponse(route.successStatus ?? 200, result, { 'cache-control': 'no-store' });
-      }
-      const cached = await reads();
-      if (!cached)
-        return readResponse(request, serializeRead(await route.call(await makeCaller(), input), 0n));
-      // The version is read before the data, so an answer is at least as new as its version.
-      const version = await cached.version.current();
-      const key = `${route.path}\n${JSON.stringify(input)}`;
-      const hit = cached.cache.get(key, version);
-      if (hit) return readResponse(request, hit);
-      const answer = serializeRead(await route.call(await makeCaller(), input), version);
-      cached.cache.set(key, answer);
-      return readResponse(request, answer);
-    } catch (error) {
-      return errorResponse(error);
-    }
-  }
 }
 
 function matchSegments(template: string[], actual: string[]): Record<string, string> | null {

@@ -30,14 +30,11 @@ export async function getCreator(ctx: Context, address: string): Promise<Creator
 export const creatorsRouter = createTRPCRouter({
   byAddress: publicProcedure.input(creatorInput).query(({ ctx, input }) => getCreator(ctx, input.address)),
   /** The creator's non-excluded tokens, newest first; an unknown creator has an empty list. */
-  tokens: publicProcedure
-    .input(creatorTokensInput)
-    .query(({ ctx, input }) =>
-      listByOrder(
-        ctx,
-        { ...creatorTokensOrder, list: `creator.tokens:${input.address}` },
-        input,
-        sql`${eq(tokens.creator, input.address)} and not ${tokens.excluded}`,
-      ),
-    ),
+  tokens: publicProcedure.input(creatorTokensInput).query(({ ctx, input }) =>
+    listByOrder(ctx, { ...creatorTokensOrder, list: `creator.tokens:${input.address}` }, input, {
+      shape: 'creator',
+      filter: sql`${eq(tokens.creator, sql.placeholder('creator'))} and not ${tokens.excluded}`,
+      values: { creator: input.address },
+    }),
+  ),
 });

@@ -1,16 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../../db/client';
+import { createStatementCache } from '../../../db/prepared';
+import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import type { Context } from '../../trpc';
 import { boundDraftJoin, indexedThroughBlockColumn, priceChange24hBpsColumn, toTokenDetail } from './rows';
 import type { TokenDetail } from './schemas';
 
-/**
- * One token with every group of DESIGN.md section 6. Excluded tokens still answer (with
- * `excluded: true`): moderation hides them from lists, it does not pretend they do not exist.
- */
-export async function getTokenDetail(ctx: Context, address: string): Promise<TokenDetail> {
-  const [row] = await ctx.db
+function buildDetail(db: Database) {
+  return db
     .select({
       token: tokens,
       draft: {
@@ -27,8 +26,19 @@ export async function getTokenDetail(ctx: Context, address: string): Promise<Tok
     })
     .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
-    .where(eq(tokens.address, address))
-    .limit(1);
+    .where(eq(tokens.address, sql.placeholder('address')))
+    .limit(builderRowLimit(1))
+    .prepare('token_detail');
+}
+
+const detailStatements = createStatementCache<ReturnType<typeof buildDetail>>();
+
+/**
+ * One token with every group of DESIGN.md section 6. Excluded tokens still answer (with
+ * `excluded: true`): moderation hides them from lists, it does not pretend they do not exist.
+ */
+export async function getTokenDetail(ctx: Context, address: string): Promise<TokenDetail> {
+  const [row] = await detailStatements(ctx.db, 'token_detail', buildDetail).execute({ address });
   if (!row) throw new AppError('not_found', `no launched token at ${address}`);
   return toTokenDetail(
     row.token,

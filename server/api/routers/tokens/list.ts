@@ -1,5 +1,8 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { Database } from '../../../db/client';
+import { createStatementCache } from '../../../db/prepared';
+import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
 import {
   escapeLikePattern,
@@ -25,53 +28,64 @@ import type { ListTokensInput, TokenPage, TokenView } from './schemas';
  * by one partial index whose predicate is `filter` (see docs/decisions.md, "Indexes").
  */
 interface TokenOrder<Key extends CursorValue[]> {
+  /** The statement family: orders that share it differ only in their cursor's list name. */
+  shape: string;
   list: string;
   filter: SQL | undefined;
   orderBy: SQL[];
   keySchema: z.ZodType<Key>;
   keyOf(row: TokenListFields): Key;
-  after(key: Key): SQL;
+  /** Rows after the cursor's key, whose values are the placeholders `k0`, `k1`, …. */
+  after: SQL;
 }
 
-const newest = (list: string, filter: SQL | undefined): TokenOrder<[number, number]> => ({
+/** A cursor key as the values of the `after` placeholders. */
+const keyValues = (key: readonly CursorValue[]) =>
+  Object.fromEntries(key.map((value, i) => [`k${i}`, value]));
+const k0 = sql.placeholder('k0');
+const k1 = sql.placeholder('k1');
+
+const newest = (shape: string, list: string, filter: SQL | undefined): TokenOrder<[number, number]> => ({
+  shape,
   list,
   filter,
   orderBy: [desc(tokens.createdBlock), desc(tokens.createdLogIndex)],
   keySchema: chainPositionKey,
   keyOf: (row) => [row.createdBlock, row.createdLogIndex],
-  after: ([block, log]) => sql`(${tokens.createdBlock}, ${tokens.createdLogIndex}) < (${block}, ${log})`,
+  after: sql`(${tokens.createdBlock}, ${tokens.createdLogIndex}) < (${k0}, ${k1})`,
 });
 
 const notExcluded = sql`not ${tokens.excluded}`;
 
 const orders = {
-  new: newest('tokens.new', notExcluded),
-  linked: newest('tokens.linked', sql`not ${tokens.excluded} and ${tokens.hasLinks}`),
+  new: newest('new', 'tokens.new', notExcluded),
+  linked: newest('linked', 'tokens.linked', sql`not ${tokens.excluded} and ${tokens.hasLinks}`),
   top: {
+    shape: 'top',
     list: 'tokens.top',
     filter: notExcluded,
     orderBy: [desc(tokens.marketCap), desc(tokens.address)],
     keySchema: amountAndAddressKey,
     keyOf: (row) => [row.marketCap.toString(), row.address],
-    after: ([cap, address]) => sql`(${tokens.marketCap}, ${tokens.address}) < (${cap}::numeric, ${address})`,
+    after: sql`(${tokens.marketCap}, ${tokens.address}) < (${k0}::numeric, ${k1})`,
   } satisfies TokenOrder<[string, string]>,
   near: {
+    shape: 'near',
     list: 'tokens.near',
     filter: sql`not ${tokens.excluded} and ${tokens.lifecycle} = 'curve'`,
     orderBy: [desc(tokens.progressBps), desc(tokens.address)],
     keySchema: progressAndAddressKey,
     keyOf: (row) => [row.progressBps, row.address],
-    after: ([progress, address]) =>
-      sql`(${tokens.progressBps}, ${tokens.address}) < (${progress}, ${address})`,
+    after: sql`(${tokens.progressBps}, ${tokens.address}) < (${k0}, ${k1})`,
   } satisfies TokenOrder<[number, string]>,
   trending: {
+    shape: 'trending',
     list: 'tokens.trending',
     filter: sql`not ${tokens.excluded} and ${tokens.trendingScore} > 0`,
     orderBy: [desc(tokens.trendingScore), desc(tokens.address)],
     keySchema: trendingKey,
     keyOf: (row) => [row.trendingScore, row.address],
-    after: ([score, address]) =>
-      sql`(${tokens.trendingScore}, ${tokens.address}) < (${score}::float8, ${address})`,
+    after: sql`(${tokens.trendingScore}, ${tokens.address}) < (${k0}::float8, ${k1})`,
   } satisfies TokenOrder<[number, string]>,
 } as const;
 
@@ -84,9 +98,17 @@ const orders = {
 export async function listTrending(ctx: Context, input: ListTokensInput): Promise<TokenPage> {
   const search = input.search === undefined ? '' : normalizeSearchText(input.search);
   const filters: SQL[] = [];
+  const values: Record<string, unknown> = {};
   if (input.view === 'near') filters.push(sql`${tokens.lifecycle} = 'curve'`);
   if (input.view === 'linked') filters.push(sql`${tokens.hasLinks}`);
-  if (search !== '') filters.push(searchFilter(search));
+  let shape = input.view === 'near' || input.view === 'linked' ? input.view : '';
+  if (search !== '') {
+    const addressPattern = addressPrefixPattern(search);
+    filters.push(searchFilter(addressPattern !== null));
+    values.pattern = `${escapeLikePattern(search)}%`;
+    if (addressPattern !== null) values.addressPattern = addressPattern;
+    shape += addressPattern === null ? '+search' : '+search+address';
+  }
   const order =
     search === ''
       ? orders.trending
@@ -95,16 +117,17 @@ export async function listTrending(ctx: Context, input: ListTokensInput): Promis
     ctx,
     order as TokenOrder<CursorValue[]>,
     input,
-    filters.length > 0 ? and(...filters) : undefined,
+    filters.length > 0 ? { shape, filter: and(...filters) as SQL, values } : undefined,
   );
 }
 
-/** Tokens matching a normalized search prefix, as a WHERE condition on `tokens`. */
-function searchFilter(search: string): SQL {
-  const pattern = `${escapeLikePattern(search)}%`;
-  const addressPattern = addressPrefixPattern(search);
-  return sql`(${tokens.address} in (select ${tokenSearchTerms.tokenAddress} from ${tokenSearchTerms} where ${tokenSearchTerms.term} like ${pattern})
-    ${addressPattern === null ? sql`` : sql`or ${tokens.address} like ${addressPattern}`})`;
+/**
+ * Tokens matching a search prefix, as a WHERE condition on `tokens` over the placeholders
+ * `pattern` (and `addressPattern` when the search can start an address).
+ */
+function searchFilter(withAddress: boolean): SQL {
+  return sql`(${tokens.address} in (select ${tokenSearchTerms.tokenAddress} from ${tokenSearchTerms} where ${tokenSearchTerms.term} like ${sql.placeholder('pattern')})
+    ${withAddress ? sql`or ${tokens.address} like ${sql.placeholder('addressPattern')}` : sql``})`;
 }
 
 /** A search that can be the start of a hex address, as a LIKE pattern on `tokens.address`. */
@@ -125,24 +148,56 @@ export async function listTokens(ctx: Context, input: ListTokensInput): Promise<
   return listByOrder(ctx, orders[view] as TokenOrder<CursorValue[]>, input);
 }
 
+/** A narrowing of an order, over named placeholders; `shape` names it among its order's statements. */
+export interface ExtraFilter {
+  shape: string;
+  filter: SQL;
+  values: Record<string, unknown>;
+}
+
+function buildPage(
+  db: Database,
+  name: string,
+  order: TokenOrder<CursorValue[]>,
+  extra: ExtraFilter | undefined,
+  after: boolean,
+  rows: number,
+) {
+  return db
+    .select(tokenRowColumns)
+    .from(tokens)
+    .leftJoin(metadataDrafts, boundDraftJoin)
+    .where(and(order.filter, extra?.filter, after ? order.after : undefined))
+    .orderBy(...order.orderBy)
+    .limit(builderRowLimit(rows))
+    .prepare(name);
+}
+
+/**
+ * Page statements by (order, extra filter, with or without cursor, limit): the limit is in the
+ * text (see rowLimit), every request value a placeholder.
+ */
+const pageStatements = createStatementCache<ReturnType<typeof buildPage>>();
+
 /** A page of one keyset order with an extra filter (e.g. one creator's tokens). */
 export async function listByOrder(
   ctx: Context,
   order: TokenOrder<CursorValue[]>,
   input: { limit: number; cursor?: string | undefined },
-  extraFilter?: SQL,
+  extra?: ExtraFilter,
 ): Promise<TokenPage> {
   const key =
     input.cursor === undefined
       ? undefined
       : decodeCursor(input.cursor, order.list, order.keySchema, ctx.cursorSecret);
-  const rows = await ctx.db
-    .select(tokenRowColumns)
-    .from(tokens)
-    .leftJoin(metadataDrafts, boundDraftJoin)
-    .where(and(order.filter, extraFilter, key === undefined ? undefined : order.after(key)))
-    .orderBy(...order.orderBy)
-    .limit(input.limit + 1);
+  const statementKey = `token_page|${order.shape}|${extra?.shape ?? ''}|${key ? 'after' : 'first'}|${input.limit + 1}`;
+  const statement = pageStatements(ctx.db, statementKey, (db) =>
+    buildPage(db, statementKey, order, extra, key !== undefined, input.limit + 1),
+  );
+  const rows = await statement.execute({
+    ...extra?.values,
+    ...(key === undefined ? {} : keyValues(key)),
+  });
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows.at(-1);
   return {
@@ -154,7 +209,7 @@ export async function listByOrder(
   };
 }
 
-export const creatorTokensOrder = newest('creator.tokens', undefined) as TokenOrder<CursorValue[]>;
+export const creatorTokensOrder = newest('creator', 'creator.tokens', undefined) as TokenOrder<CursorValue[]>;
 
 /**
  * Prefix search ranked (`searchRank`): exact symbol first, then symbol prefix, name prefix,
@@ -195,7 +250,7 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
       ),
     )
     .orderBy(sql`ranked.rank`, desc(tokens.marketCap), desc(tokens.address))
-    .limit(input.limit + 1);
+    .limit(builderRowLimit(input.limit + 1));
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows.at(-1);
   return {

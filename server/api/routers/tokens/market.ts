@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows } from '../../../db/client';
+import { rowLimit } from '../../../db/row-limit';
 import { candleIntervals } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import { decodeCursor, encodeCursor } from '../../cursor';
@@ -69,7 +70,7 @@ export async function getChart(ctx: Context, input: ChartInput): Promise<Chart> 
                (select json_agg(json_build_array(c.bucket_start, c.open::text, c.high::text, c.low::text, c.close::text, c.volume::text, c.trades) order by c.bucket_start)
                   from (select * from candles where token_address = t.address and interval_seconds = ${seconds}
                           and bucket_start >= ${from} and bucket_start < ${to}
-                        order by bucket_start desc limit ${input.limit}) c) as points,
+                        order by bucket_start desc limit ${rowLimit(input.limit)}) c) as points,
                (select json_build_array(p.bucket_start, p.open::text, p.high::text, p.low::text, p.close::text, p.volume::text, p.trades)
                   from candles p where p.token_address = t.address and p.interval_seconds = ${seconds} and p.bucket_start < ${from}
                  order by p.bucket_start desc limit 1) as before
@@ -124,7 +125,7 @@ export async function listTrades(
                    creator_fee::text, source, block_number, transaction_index, transaction_hash, log_index
               from trades where token_address = ${input.address}
                ${key ? sql`and (block_number, log_index) < (${key[0]}, ${key[1]})` : sql``}
-             order by block_number desc, log_index desc limit ${input.limit + 1}) tr on true`,
+             order by block_number desc, log_index desc limit ${rowLimit(input.limit + 1)}) tr on true`,
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const trades = rows.filter((r) => r.block_number !== null);
@@ -180,7 +181,7 @@ export async function listActivity(
               from chain_events where token_address = ${input.address}
                ${input.kind ? sql`and kind = ${input.kind}` : sql``}
                ${key ? sql`and (block_number, log_index) < (${key[0]}, ${key[1]})` : sql``}
-             order by block_number desc, log_index desc limit ${input.limit + 1}) e on true`,
+             order by block_number desc, log_index desc limit ${rowLimit(input.limit + 1)}) e on true`,
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const events = rows.filter((r) => r.block_number !== null);
@@ -227,7 +228,7 @@ export async function listHolders(
           left join lateral (
             select wallet, balance from balances where token_address = ${input.address} and kind = 0
              ${key ? sql`and (balance, wallet) < (${key[0]}::numeric, ${key[1]})` : sql``}
-             order by balance desc, wallet desc limit ${input.limit + 1}) b on true`,
+             order by balance desc, wallet desc limit ${rowLimit(input.limit + 1)}) b on true`,
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const supply = BigInt(rows[0].supply ?? '0');

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../../../db/client';
+import { frozenSql } from '../../../db/frozen-sql';
 import { CHECKPOINT_ID, metadataDrafts, tokens } from '../../../db/schema';
 import type { TokenDetail, TokenListItem } from './schemas';
 
@@ -9,7 +10,7 @@ import type { TokenDetail, TokenListItem } from './schemas';
  * indexed head; a token younger than that is compared with its first traded price. Null when the
  * token never traded. Each lookup is one probe of the candles primary key.
  */
-export const priceChange24hBpsColumn = sql<number | null>`(
+export const priceChange24hBpsColumn = sql<number | null>`${frozenSql(sql`(
   select greatest(-2000000000, least(2000000000, round((${tokens.currentPrice} - ref.price) * 10000 / ref.price)))::int
     from (select coalesce(
       (select c.close from candles c
@@ -19,7 +20,9 @@ export const priceChange24hBpsColumn = sql<number | null>`(
       (select c.open from candles c
         where c.token_address = ${tokens.address} and c.interval_seconds = 60
         order by c.bucket_start asc limit 1)) as price) ref
-   where ref.price > 0)`.mapWith((value: string | number | null) => (value === null ? null : Number(value)));
+   where ref.price > 0)`)}`.mapWith((value: string | number | null) =>
+  value === null ? null : Number(value),
+);
 
 /**
  * The token columns a list row needs (the item, every list's keyset key, holdings' valuation):
@@ -64,7 +67,9 @@ export interface TokenListRow {
  * `indexed_through_block` as a scalar subquery, so it is read in the same statement (and so the
  * same snapshot) as the data it accompanies.
  */
-export const indexedThroughBlockSql = sql`coalesce((select indexed_through_block from indexer_checkpoint where id = ${CHECKPOINT_ID}), 0)`;
+export const indexedThroughBlockSql = frozenSql(
+  sql`coalesce((select indexed_through_block from indexer_checkpoint where id = ${CHECKPOINT_ID}), 0)`,
+);
 
 /** The same subquery as a typed column for drizzle selects; 0 before the first indexed block. */
 export const indexedThroughBlockColumn = sql<number>`${indexedThroughBlockSql}`.mapWith(

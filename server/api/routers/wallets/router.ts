@@ -1,4 +1,7 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Database } from '../../../db/client';
+import { createStatementCache } from '../../../db/prepared';
+import { builderRowLimit } from '../../../db/row-limit';
 import { balances, metadataDrafts, tokens } from '../../../db/schema';
 import { decodeCursor, encodeCursor } from '../../cursor';
 import { addressOnlyKey } from '../../cursor-keys';
@@ -8,6 +11,25 @@ import { boundDraftJoin, tokenRowColumns, toTokenListItem } from '../tokens/rows
 import { type HoldingsPage, holdingsInput } from './schemas';
 
 const WAD = 10n ** 18n;
+
+function buildHoldings(db: Database, name: string, after: boolean, rows: number) {
+  return db
+    .select({ balance: balances.balance, ...tokenRowColumns })
+    .from(balances)
+    .innerJoin(tokens, eq(tokens.address, balances.tokenAddress))
+    .leftJoin(metadataDrafts, boundDraftJoin)
+    .where(
+      and(
+        eq(balances.wallet, sql.placeholder('wallet')),
+        after ? gt(balances.tokenAddress, sql.placeholder('after')) : undefined,
+      ),
+    )
+    .orderBy(asc(balances.tokenAddress))
+    .limit(builderRowLimit(rows))
+    .prepare(name);
+}
+
+const holdingsStatements = createStatementCache<ReturnType<typeof buildHoldings>>();
 
 /**
  * Everything a wallet holds, by token address. Excluded tokens still show (the wallet does hold
@@ -22,14 +44,11 @@ export async function listHoldings(
     input.cursor === undefined
       ? undefined
       : decodeCursor(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
-  const rows = await ctx.db
-    .select({ balance: balances.balance, ...tokenRowColumns })
-    .from(balances)
-    .innerJoin(tokens, eq(tokens.address, balances.tokenAddress))
-    .leftJoin(metadataDrafts, boundDraftJoin)
-    .where(and(eq(balances.wallet, input.address), after ? gt(balances.tokenAddress, after[0]) : undefined))
-    .orderBy(asc(balances.tokenAddress))
-    .limit(input.limit + 1);
+  const name = `holdings|${after ? 'after' : 'first'}|${input.limit + 1}`;
+  const statement = holdingsStatements(ctx.db, name, (db) =>
+    buildHoldings(db, name, after !== undefined, input.limit + 1),
+  );
+  const rows = await statement.execute({ wallet: input.address, after: after?.[0] });
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows.at(-1);
   return {
