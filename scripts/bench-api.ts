@@ -193,17 +193,22 @@ try {
     const cachedThroughput = cached
       ? await measure(cached, pathAndQuery, throughputConnections, duration)
       : undefined;
+    const cachedLatency = cached
+      ? await measure(cached, pathAndQuery, latencyConnections, duration)
+      : undefined;
     const result: RouteResult = {
       label,
       shape: shapes.get(label) ?? 'unchecked',
       launchdex: { throughput: launchdexThroughput, latency: launchdexLatency },
       floor: { throughput: floorThroughput, latency: floorLatency },
-      ...(cachedThroughput ? { cached: cachedThroughput } : {}),
+      ...(cachedThroughput && cachedLatency
+        ? { cached: { throughput: cachedThroughput, latency: cachedLatency } }
+        : {}),
     };
     results.push(result);
     const ratio = launchdexThroughput.requestsPerSecond / floorThroughput.requestsPerSecond;
     console.log(
-      `  ${label.padEnd(28)} ${String(launchdexThroughput.requestsPerSecond).padStart(6)} vs ${String(floorThroughput.requestsPerSecond).padStart(6)} req/s (${ratio.toFixed(2)})  p99 ${launchdexLatency.p99} vs ${floorLatency.p99} ms  CPU ${launchdexThroughput.cpuMsPerRequest.toFixed(2)} vs ${floorThroughput.cpuMsPerRequest.toFixed(2)} ms/req${cachedThroughput ? `  cached ${cachedThroughput.requestsPerSecond} req/s` : ''}`,
+      `  ${label.padEnd(28)} ${String(launchdexThroughput.requestsPerSecond).padStart(6)} vs ${String(floorThroughput.requestsPerSecond).padStart(6)} req/s (${ratio.toFixed(2)})  p99 ${launchdexLatency.p99} vs ${floorLatency.p99} ms  CPU ${launchdexThroughput.cpuMsPerRequest.toFixed(2)} vs ${floorThroughput.cpuMsPerRequest.toFixed(2)} ms/req${cachedThroughput ? `  cached ${cachedThroughput.requestsPerSecond} req/s, p99 ${cachedLatency?.p99} ms` : ''}`,
     );
   }
 

@@ -6,7 +6,12 @@
  * after ~4k empty blocks, as a real chain has long stretches without launchpad events. Then indexes it from scratch
  * into a fresh PostgreSQL database and reports events/s and blocks/s.
  *
- *   npm run bench:indexer [-- --postgres postgres://postgres@127.0.0.1:5432/postgres] [-- --scale 1]
+ *   npm run bench:indexer -- [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--scale 1]
+ *     [--rebuild] [--keep]
+ *
+ * `--database-url`: the PostgreSQL server (any database on it) where the run creates, and then
+ * drops, its own database. `--keep`: after the run, leave the benchmark anvil up and print what a
+ * peer indexer needs to index exactly the same logs (RPC URL, chain id, factory, start block).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -30,11 +35,16 @@ import { createRpcClient } from '../server/indexer/rpc/client';
 
 const { values } = parseArgs({
   options: {
-    postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    'database-url': { type: 'string' },
+    /** The former name of --database-url. */
+    postgres: { type: 'string' },
     scale: { type: 'string', default: '1' },
     rebuild: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
   },
 });
+if (values.postgres) console.log('▶ --postgres is now --database-url (the same flag as `npm run bench`)');
+const serverUrl = values['database-url'] ?? values.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const scale = Number(values.scale);
 const ether = 10n ** 18n;
 const DEV: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -139,10 +149,10 @@ async function buildChain() {
   return { deployment, events };
 }
 
-const admin = postgres(values.postgres, { max: 1, onnotice: () => {} });
+const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
 const dbName = `launchdex_bench_${process.pid}`;
 await admin.unsafe(`create database ${dbName}`);
-const url = new URL(values.postgres);
+const url = new URL(serverUrl);
 url.pathname = `/${dbName}`;
 const handle = await openDatabase({ kind: 'postgres', url: url.toString() }, { max: 4 });
 try {
@@ -198,5 +208,27 @@ try {
   await handle.close();
   await admin.unsafe(`drop database if exists ${dbName} with (force)`);
   await admin.end();
+  if (values.keep) await keepChain();
   await anvil.stop();
+}
+
+/** Leaves the benchmark chain up for another indexer until Ctrl-C. */
+async function keepChain(): Promise<void> {
+  console.log(
+    [
+      '',
+      '▶ the benchmark chain stays up for a peer indexer (Ctrl-C to stop it):',
+      `  RPC URL        ${anvil.rpcUrl}`,
+      '  chain id       31337',
+      `  factory        ${deployment.contracts.factory}`,
+      `  start block    ${deployment.startBlock}`,
+      `  head block     ${head}`,
+      `  events         ${events} launchpad logs (TokenLaunched, Trade, Transfer, …)`,
+      `  state file     ${path.relative(process.cwd(), stateFile)} (anvil --load-state reproduces it)`,
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
 }
