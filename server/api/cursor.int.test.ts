@@ -19,7 +19,6 @@ import { searchListName } from './cursor-keys';
 import { CURSOR_SECRET_NAME, getCursorSecret, resolveCursorSecret } from './cursor-secret';
 import { createRestDispatcher, type RestDispatcher } from './rest/dispatch';
 import { restRoutes } from './rest/registry';
-import { createCaller } from './root';
 import type { Context } from './trpc';
 
 const backends = await availableBackends();
@@ -52,7 +51,7 @@ function instanceOver(handle: DatabaseHandle, config: Config, cursorSecret: stri
     chain: () => undefined,
   } as Context;
   const dispatcher: RestDispatcher = createRestDispatcher(restRoutes, {
-    caller: async () => createCaller(context),
+    context: async () => context,
   });
   const get = async (path: string) => {
     const response = await dispatcher.handle(new Request(`http://launchdex.test${path}`));

@@ -2,6 +2,13 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../../errors';
 import type { RateLimitBucket } from '../../http/rate-limit';
 import type { Caller } from '../root';
+import type { Context } from '../trpc';
+
+/** What a route runs against: the request context, and the in-process tRPC caller over it. */
+export interface RouteServices {
+  context(): Promise<Context>;
+  caller(): Promise<Caller>;
+}
 
 /** Cache policy of a read: derived from indexed_through_block by the handler that declares it. */
 export interface RestRoute {
@@ -25,37 +32,46 @@ export interface RestRoute {
   readBody?: (request: Request) => Promise<unknown>;
   /** The body as documented in OpenAPI. */
   requestBody?: { contentType: string; schema: Record<string, unknown> };
-  call(caller: Caller, input: Record<string, unknown>): Promise<unknown>;
+  /** Runs the route with the raw strings of the request (path and query) as input. */
+  invoke(services: RouteServices, input: Record<string, unknown>): Promise<unknown>;
 }
 
 /**
- * Declares a REST route over a tRPC procedure. The declaration is all there is: routing, the
- * OpenAPI document and the docs page read the registry of declared routes.
+ * Declares a REST route. The declaration is all there is: routing, the OpenAPI document and the
+ * docs page read the registry of declared routes. A read names the function its tRPC procedure
+ * runs (`read`), called with the input parsed by the same schema: a tRPC caller's middleware chain
+ * costs more than a cheap read itself (docs/benchmarks.md). A write goes through the in-process
+ * tRPC procedure (`call`), which owns its rules.
  * @example
  * defineRestRoute({ method: 'GET', path: '/api/v1/tokens', input: listTokensInput, output: tokenPage,
- *   call: (caller, input) => caller.tokens.list(input), ... })
+ *   read: (ctx, input) => listTokens(ctx, input), ... })
  */
-export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(route: {
-  method: RestRoute['method'];
-  path: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  tags: string[];
-  input: Input;
-  output: Output;
-  errors: ErrorCode[];
-  successStatus?: number;
-  rateLimit?: RestRoute['rateLimit'];
-  readBody?: RestRoute['readBody'];
-  requestBody?: RestRoute['requestBody'];
-  call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;
-}): RestRoute {
-  return {
-    ...route,
-    // Raw strings go in; the procedure's own schema turns them into typed values (or a 400).
-    call: (caller, input) => route.call(caller, input as z.input<Input>),
-  };
+export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
+  route: {
+    method: RestRoute['method'];
+    path: string;
+    operationId: string;
+    summary: string;
+    description?: string;
+    tags: string[];
+    input: Input;
+    output: Output;
+    errors: ErrorCode[];
+    successStatus?: number;
+    rateLimit?: RestRoute['rateLimit'];
+    readBody?: RestRoute['readBody'];
+    requestBody?: RestRoute['requestBody'];
+  } & (
+    | { read: (ctx: Context, input: z.output<Input>) => Promise<z.output<Output>> }
+    | { call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>> }
+  ),
+): RestRoute {
+  const invoke: RestRoute['invoke'] =
+    'read' in route
+      ? // Raw strings go in; the route's schema (the procedure's own) makes typed values or a 400.
+        async (services, input) => route.read(await services.context(), await route.input.parseAsync(input))
+      : async (services, input) => route.call(await services.caller(), input as z.input<Input>);
+  return { ...route, invoke };
 }
 
 /** Names of the `{param}` segments of a path template. */

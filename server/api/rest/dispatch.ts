@@ -7,8 +7,9 @@ import { AppError } from '../../errors';
 import { getLogger } from '../../logger';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { createRequestContext } from '../context';
-import { type Caller, createCaller } from '../root';
-import { pathParamNames, type RestRoute } from './define';
+import { createCaller } from '../root';
+import type { Context } from '../trpc';
+import { pathParamNames, type RestRoute, type RouteServices } from './define';
 import { toAppError } from './errors';
 import { type CachedAnswer, createReadCache, type ReadCache } from './read-cache';
 
@@ -130,8 +131,8 @@ export interface RestDispatcher {
 }
 
 export interface RestDispatcherOptions {
-  /** Builds the caller for a request; tests inject their own context here. */
-  caller?: () => Promise<Caller>;
+  /** The request context; tests inject their own here. Default: the process's. */
+  context?: () => Promise<Context>;
   /**
    * Serves repeated reads from memory while the read-model version of the caller's database is
    * unchanged. Default: on (READ_CACHE_MB) with the default caller, off with an injected one.
@@ -179,18 +180,14 @@ export function createRestDispatcher(
   const bySegmentCount = new Map<number, CompiledRoute[]>();
   for (const entry of compiled)
     bySegmentCount.set(entry.segments.length, [...(bySegmentCount.get(entry.segments.length) ?? []), entry]);
-  let sharedCaller: Promise<Caller> | undefined;
-  // The request context holds only process-wide services, so one caller serves every request.
-  const makeCaller =
-    options.caller ??
-    (() => {
-      sharedCaller ??= createRequestContext().then(createCaller);
-      sharedCaller.catch(() => {
-        sharedCaller = undefined;
-      });
-      return sharedCaller;
-    });
-  const reads = options.reads ?? (options.caller ? async () => undefined : processReads);
+  // The request context holds only process-wide services, so one context (and one caller over
+  // it) serves every request; a failed start is not kept, so a later request retries.
+  const context = options.context ?? once(() => createRequestContext());
+  const services: RouteServices = {
+    context,
+    caller: once(async () => createCaller(await context())),
+  };
+  const reads = options.reads ?? (options.context ? async () => undefined : processReads);
 
   /** Routes whose template matches `pathname`, literal segments first. */
   function candidatesFor(pathname: string) {
@@ -229,18 +226,17 @@ export function createRestDispatcher(
       if (route.method !== 'GET') {
         if (!readBody) throw new Error(`${route.path} takes a body: serve it through handle()`);
         if (route.readBody) input.body = await readBody(route);
-        const result = await route.call(await makeCaller(), input);
+        const result = await route.invoke(services, input);
         return jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' });
       }
       const cached = await reads();
-      if (!cached)
-        return readAnswer(ifNoneMatch, serializeRead(await route.call(await makeCaller(), input), 0n));
+      if (!cached) return readAnswer(ifNoneMatch, serializeRead(await route.invoke(services, input), 0n));
       // The version is read before the data, so an answer is at least as new as its version.
       const version = await cached.version.current();
       const key = `${route.path}\n${JSON.stringify(input)}`;
       const hit = cached.cache.get(key, version);
       if (hit) return readAnswer(ifNoneMatch, hit);
-      const fresh = serializeRead(await route.call(await makeCaller(), input), version);
+      const fresh = serializeRead(await route.invoke(services, input), version);
       cached.cache.set(key, fresh);
       return readAnswer(ifNoneMatch, fresh);
     } catch (error) {
@@ -294,6 +290,21 @@ export function createRestDispatcher(
       outgoing.writeHead(result.status, headers);
       outgoing.end(method === 'HEAD' || result.body === null ? undefined : result.body);
     },
+  };
+}
+
+/** A shared promise of `start()`, dropped if it fails. */
+function once<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => {
+    if (!started) {
+      const attempt = start();
+      started = attempt;
+      attempt.catch(() => {
+        if (started === attempt) started = undefined;
+      });
+    }
+    return started;
   };
 }
 

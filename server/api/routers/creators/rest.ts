@@ -1,5 +1,6 @@
 import { defineRestRoute } from '../../rest/define';
 import { tokenPage } from '../tokens/schemas';
+import { getCreator, listCreatorTokens } from './router';
 import { creator, creatorInput, creatorTokensInput } from './schemas';
 
 export const creatorRestRoutes = [
@@ -14,7 +15,7 @@ export const creatorRestRoutes = [
     input: creatorInput,
     output: creator,
     errors: ['invalid_address', 'not_found'],
-    call: (caller, input) => caller.creators.byAddress(input),
+    read: (ctx, input) => getCreator(ctx, input.address),
   }),
   defineRestRoute({
     method: 'GET',
@@ -27,6 +28,6 @@ export const creatorRestRoutes = [
     input: creatorTokensInput,
     output: tokenPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
-    call: (caller, input) => caller.creators.tokens(input),
+    read: listCreatorTokens,
   }),
 ];

@@ -6,7 +6,8 @@ import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { creatorTokensOrder, listByOrder } from '../tokens/list';
 import { indexedThroughBlockSql } from '../tokens/rows';
-import { type Creator, creatorInput, creatorTokensInput } from './schemas';
+import type { TokenPage } from '../tokens/schemas';
+import { type Creator, type CreatorTokensInput, creatorInput, creatorTokensInput } from './schemas';
 
 /** A creator's record; 404 for an address that never launched a canonical token. */
 export async function getCreator(ctx: Context, address: string): Promise<Creator> {
@@ -27,14 +28,16 @@ export async function getCreator(ctx: Context, address: string): Promise<Creator
   };
 }
 
+/** The creator's non-excluded tokens, newest first; an unknown creator has an empty page. */
+export function listCreatorTokens(ctx: Context, input: CreatorTokensInput): Promise<TokenPage> {
+  return listByOrder(ctx, { ...creatorTokensOrder, list: `creator.tokens:${input.address}` }, input, {
+    shape: 'creator',
+    filter: sql`${eq(tokens.creator, sql.placeholder('creator'))} and not ${tokens.excluded}`,
+    values: { creator: input.address },
+  });
+}
+
 export const creatorsRouter = createTRPCRouter({
   byAddress: publicProcedure.input(creatorInput).query(({ ctx, input }) => getCreator(ctx, input.address)),
-  /** The creator's non-excluded tokens, newest first; an unknown creator has an empty list. */
-  tokens: publicProcedure.input(creatorTokensInput).query(({ ctx, input }) =>
-    listByOrder(ctx, { ...creatorTokensOrder, list: `creator.tokens:${input.address}` }, input, {
-      shape: 'creator',
-      filter: sql`${eq(tokens.creator, sql.placeholder('creator'))} and not ${tokens.excluded}`,
-      values: { creator: input.address },
-    }),
-  ),
+  tokens: publicProcedure.input(creatorTokensInput).query(({ ctx, input }) => listCreatorTokens(ctx, input)),
 });

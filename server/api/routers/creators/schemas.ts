@@ -26,3 +26,4 @@ export const creator = z.object({
   indexed_through_block: blockNumberOut,
 });
 export type Creator = z.output<typeof creator>;
+export type CreatorTokensInput = z.output<typeof creatorTokensInput>;

@@ -1,4 +1,7 @@
 import { defineRestRoute } from '../../rest/define';
+import { getTokenDetail } from './detail';
+import { listTokens, listTrending } from './list';
+import { getChart, getPricing, listActivity, listHolders, listTrades } from './market';
 import {
   activityInput,
   activityPage,
@@ -29,7 +32,7 @@ export const tokenRestRoutes = [
     input: listTokensInput,
     output: tokenPage,
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
-    call: (caller, input) => caller.tokens.list(input),
+    read: listTokens,
   }),
   defineRestRoute({
     method: 'GET',
@@ -41,7 +44,7 @@ export const tokenRestRoutes = [
     input: listTokensInput,
     output: tokenPage,
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
-    call: (caller, input) => caller.tokens.list(input),
+    read: listTokens,
   }),
   defineRestRoute({
     method: 'GET',
@@ -53,7 +56,7 @@ export const tokenRestRoutes = [
     input: trendingInput,
     output: tokenPage,
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
-    call: (caller, input) => caller.tokens.trending(input),
+    read: listTrending,
   }),
   defineRestRoute({
     method: 'GET',
@@ -65,7 +68,7 @@ export const tokenRestRoutes = [
     input: trendingInput,
     output: tokenPage,
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
-    call: (caller, input) => caller.tokens.trending(input),
+    read: listTrending,
   }),
   defineRestRoute({
     method: 'GET',
@@ -77,7 +80,7 @@ export const tokenRestRoutes = [
     input: tokenAddressInput,
     output: tokenDetail,
     errors: ['invalid_address', 'not_found'],
-    call: (caller, input) => caller.tokens.byAddress(input),
+    read: (ctx, input) => getTokenDetail(ctx, input.address),
   }),
   defineRestRoute({
     method: 'GET',
@@ -90,7 +93,7 @@ export const tokenRestRoutes = [
     input: tokenAddressInput,
     output: pricing,
     errors: ['invalid_address', 'not_found'],
-    call: (caller, input) => caller.tokens.pricing(input),
+    read: (ctx, input) => getPricing(ctx, input.address),
   }),
   defineRestRoute({
     method: 'GET',
@@ -103,7 +106,7 @@ export const tokenRestRoutes = [
     input: chartInput,
     output: chart,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_range', 'not_found'],
-    call: (caller, input) => caller.tokens.chart(input),
+    read: getChart,
   }),
   defineRestRoute({
     method: 'GET',
@@ -116,7 +119,7 @@ export const tokenRestRoutes = [
     input: tradesInput,
     output: tradesPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    call: (caller, input) => caller.tokens.trades(input),
+    read: listTrades,
   }),
   defineRestRoute({
     method: 'GET',
@@ -129,7 +132,7 @@ export const tokenRestRoutes = [
     input: activityInput,
     output: activityPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    call: (caller, input) => caller.tokens.activity(input),
+    read: listActivity,
   }),
   defineRestRoute({
     method: 'GET',
@@ -142,6 +145,6 @@ export const tokenRestRoutes = [
     input: tradesInput,
     output: holdersPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    call: (caller, input) => caller.tokens.holders(input),
+    read: listHolders,
   }),
 ];

@@ -1,4 +1,5 @@
 import { defineRestRoute } from '../../rest/define';
+import { listHoldings } from './router';
 import { holdingsInput, holdingsPage } from './schemas';
 
 export const walletRestRoutes = [
@@ -13,6 +14,6 @@ export const walletRestRoutes = [
     input: holdingsInput,
     output: holdingsPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
-    call: (caller, input) => caller.wallets.holdings(input),
+    read: listHoldings,
   }),
 ];
