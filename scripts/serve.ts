@@ -64,6 +64,7 @@ async function serveWeb(config: Config, note: string | undefined): Promise<void>
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   if (worker) {
+    (await import('../server/observability/cluster-metrics')).answerClusterMetrics();
     const { serveHandedConnections } = await import('../server/http/cluster/worker-connections');
     await serveHandedConnections(server);
     return;

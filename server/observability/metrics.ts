@@ -49,6 +49,8 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
     name: 'launchdex_indexed_block',
     help: 'Last block whose events are fully indexed (database checkpoint)',
     registers: [registry],
+    // Every web worker reads the same checkpoint: across workers it is one value, not a sum.
+    aggregator: 'max',
     async collect() {
       const { indexed } = await position();
       if (indexed !== null) this.set(indexed);
@@ -58,6 +60,7 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
     name: 'launchdex_chain_head_block',
     help: 'Chain head block number reported by the RPC',
     registers: [registry],
+    aggregator: 'max',
     async collect() {
       const { head } = await position();
       if (head !== null) this.set(head);
@@ -67,6 +70,7 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
     name: 'launchdex_indexer_lag_blocks',
     help: 'Chain head minus the indexed block',
     registers: [registry],
+    aggregator: 'max',
     async collect() {
       const { indexed, head } = await position();
       if (indexed !== null && head !== null) this.set(Math.max(0, head - indexed));

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { errorResponse } from '@/server/api/rest/dispatch';
 import { getConfig } from '@/server/config';
 import { AppError } from '@/server/errors';
-import { getProcessMetrics } from '@/server/observability/process-metrics';
+import { scrapeMetrics } from '@/server/observability/cluster-metrics';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,7 +13,8 @@ function bearerMatches(header: string | null, token: string): boolean {
 }
 
 /**
- * Prometheus text exposition of this process. Not public: it exists only when METRICS_TOKEN is
+ * Prometheus text exposition of the server: this process, or with `--workers N` every worker
+ * aggregated (the `launchdex-metrics-workers` header says how many answered). Not public: it exists only when METRICS_TOKEN is
  * set, and then answers only to `Authorization: Bearer <token>` (docs/security.md).
  */
 export async function GET(request: Request) {
@@ -25,8 +26,12 @@ export async function GET(request: Request) {
         'www-authenticate': 'Bearer realm="metrics"',
       }),
     );
-  const { registry } = getProcessMetrics();
-  return new Response(await registry.metrics(), {
-    headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' },
+  const { text, contentType, workers } = await scrapeMetrics();
+  return new Response(text, {
+    headers: {
+      'content-type': contentType,
+      'cache-control': 'no-store',
+      'launchdex-metrics-workers': String(workers),
+    },
   });
 }

@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import { getLogger } from '../../logger';
 import { createConnectionRouter } from './connection-router';
 import { createLimitTable } from './limit-table';
+import { createMetricsCollector } from './metrics-collector';
 import { isLimitRequests, isWorkerReady } from './protocol';
 import { defaultRestartPolicy, type RestartPolicy, restartDelay } from './restart-delay';
 import { workerEnvironment } from './worker-count';
@@ -90,7 +91,9 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
     }, stopTimeoutMs);
   };
 
+  const metrics = createMetricsCollector(() => ready);
   cluster.on('message', (worker: Worker, message: unknown) => {
+    if (metrics.handle(worker, message)) return;
     if (isLimitRequests(message)) {
       const answers = table.answer(worker.id, message);
       if (answers.takes.length + answers.acquires.length > 0 && worker.isConnected()) worker.send(answers);

@@ -60,3 +60,40 @@ export const isLimitAnswers = (message: unknown): message is LimitAnswers =>
 export const isWorkerReady = (message: unknown): message is WorkerReady => typed(message, 'launchdex:ready');
 export const isConnectionHandoff = (message: unknown): message is ConnectionHandoff =>
   typed(message, 'launchdex:connection') && typeof (message as ConnectionHandoff).slot === 'string';
+
+/** Worker → primary: the metrics of every worker, for the `/api/metrics` scrape it answers. */
+export interface MetricsRequest {
+  type: 'launchdex:metrics-request';
+  id: number;
+}
+
+/** Primary → every worker: send your registry's metrics (as prom-client JSON). */
+export interface MetricsCollect {
+  type: 'launchdex:metrics-collect';
+  id: number;
+}
+
+/** Worker → primary: one worker's metrics for collection `id`. */
+export interface MetricsCollected {
+  type: 'launchdex:metrics-collected';
+  id: number;
+  metrics: unknown[];
+}
+
+/** Primary → the asking worker: every worker's metrics aggregated, in Prometheus text. */
+export interface MetricsAnswer {
+  type: 'launchdex:metrics-answer';
+  id: number;
+  text: string;
+  /** Workers whose metrics are in the text, of those serving. */
+  workers: number;
+}
+
+export const isMetricsRequest = (message: unknown): message is MetricsRequest =>
+  typed(message, 'launchdex:metrics-request');
+export const isMetricsCollect = (message: unknown): message is MetricsCollect =>
+  typed(message, 'launchdex:metrics-collect');
+export const isMetricsCollected = (message: unknown): message is MetricsCollected =>
+  typed(message, 'launchdex:metrics-collected') && Array.isArray((message as MetricsCollected).metrics);
+export const isMetricsAnswer = (message: unknown): message is MetricsAnswer =>
+  typed(message, 'launchdex:metrics-answer') && typeof (message as MetricsAnswer).text === 'string';
