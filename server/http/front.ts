@@ -8,7 +8,7 @@ import { canonicalAddress, clientAddress } from './client-address';
 import { type ConcurrencyLimiter, createConcurrencyLimiter, createWorkShares } from './concurrency';
 import { type ErrorShape, type RequestPolicy, type RestRouteLookup, requestPolicy } from './policy';
 import { type RateLimitDecision, type RateLimiter, rateLimitHeaders, takeRateLimit } from './rate-limit';
-import { failRequestBody, serveWithWebHandler } from './web-bridge';
+import { failRequestBody, finishUnreadBody, serveWithWebHandler } from './web-bridge';
 
 export interface FrontServices {
   config: Config;
@@ -190,14 +190,17 @@ export function createFront(services: FrontServices): Front {
     const hasBody =
       incoming.headers['transfer-encoding'] !== undefined ||
       Number(incoming.headers['content-length'] ?? 0) > 0;
-    const refuse = (error: AppError, headers?: Record<string, string>) =>
+    const refuse = (error: AppError, headers?: Record<string, string>) => {
       writeRefusal(outgoing, error, shape, {
         ...(calls ? { calls } : {}),
         ...(headers ? { headers } : {}),
-        // An unread body would be taken for the next request on a kept-alive connection.
-        close: hasBody,
         head,
       });
+      // A body refused unread is read and dropped (up to a cap, then the connection is cut a
+      // second after the answer): closing a socket with unread bytes makes the kernel send a
+      // reset, which can reach the client before it has read the refusal.
+      if (hasBody) finishUnreadBody(incoming, outgoing, false);
+    };
 
     const host = incoming.headers.host;
     if (host === undefined ? incoming.httpVersion === '1.1' : host.length > 255 || !hostPattern.test(host))

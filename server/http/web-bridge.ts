@@ -110,7 +110,11 @@ function requestBody(incoming: IncomingMessage, deadlines: BodyDeadlines, onTime
  * the answer with it), up to DISCARD_LIMIT_BYTES, and cut the connection ANSWER_GRACE_MS after
  * the answer went out unless the body ended by then. A never-ending body costs at most that.
  */
-function finishUnreadBody(incoming: IncomingMessage, outgoing: ServerResponse, timedOut: boolean): void {
+export function finishUnreadBody(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  timedOut: boolean,
+): void {
   if (incoming.complete) return;
   let discarded = 0;
   const cut = () => incoming.socket?.destroy();
