@@ -64,8 +64,9 @@ export async function scrapeMetrics(): Promise<{ text: string; contentType: stri
     workers: 1,
   });
   if (!cluster.isWorker || !process.send || !process.connected) return alone();
-  const { waiting } = state();
-  const id = state().next++;
+  const shared = state();
+  const { waiting } = shared;
+  const id = shared.next++;
   const answer = await new Promise<MetricsAnswer | undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), ANSWER_TIMEOUT_MS);
     waiting.set(id, (message) => {

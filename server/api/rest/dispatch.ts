@@ -91,17 +91,14 @@ function errorAnswer(error: unknown): RestAnswer {
   return jsonAnswer(appError.status, appError.toBody(), { 'cache-control': 'no-store', ...appError.headers });
 }
 
-function toResponse(answer: RestAnswer, method: string, requestId: string): Response {
+/** The answer as a web Response (no body for HEAD). */
+function toResponse(answer: RestAnswer, method = 'GET'): Response {
   const body = method === 'HEAD' || answer.body === null ? null : new Uint8Array(answer.body);
-  return new Response(body, {
-    status: answer.status,
-    headers: { ...answer.headers, 'x-request-id': requestId },
-  });
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
 export function errorResponse(error: unknown): Response {
-  const answer = errorAnswer(error);
-  return new Response(answer.body === null ? null : new Uint8Array(answer.body), answer);
+  return toResponse(errorAnswer(error));
 }
 
 interface CompiledRoute {
@@ -110,6 +107,19 @@ interface CompiledRoute {
   literals: number;
   params: string[];
   queryKeys: string[];
+}
+
+/** One REST request, whichever transport carried it. */
+interface AnswerRequest {
+  method: string;
+  /** Raw (percent-encoded) path. */
+  pathname: string;
+  query: URLSearchParams;
+  ifNoneMatch: string | null;
+  /** The caller's X-Request-Id, kept when it is a sane token. */
+  requestId: string | null;
+  /** Reads a write's body; absent where the transport has none to give (GET and HEAD). */
+  readBody?: (route: RestRoute) => Promise<unknown>;
 }
 
 /** A GET or HEAD as the node front has parsed it: the canonical raw path and the query. */
@@ -201,14 +211,22 @@ export function createRestDispatcher(
   }
   const methodOf = (method: string) => (method === 'HEAD' ? 'GET' : method);
 
-  /** The answer to one request; never throws (a failure is its error answer). */
+  /**
+   * The answer to one request, with its access log line and latency observation (under the
+   * matched route template) and an `X-Request-Id`; never throws (a failure is its error answer).
+   */
+  async function observedAnswer(request: AnswerRequest): Promise<RestAnswer> {
+    const started = performance.now();
+    const requestId = requestIdFrom(request.requestId);
+    const matched = { template: 'unmatched' };
+    const result = await answer(request, matched);
+    recordRequest(requestId, request.method, matched.template, result.status, started);
+    return { ...result, headers: { ...result.headers, 'x-request-id': requestId } };
+  }
+
   async function answer(
-    method: string,
-    pathname: string,
-    query: URLSearchParams,
-    ifNoneMatch: string | null,
-    readBody: ((route: RestRoute) => Promise<unknown>) | undefined,
-    onMatch: (template: string) => void,
+    { method, pathname, query, ifNoneMatch, readBody }: AnswerRequest,
+    matched: { template: string },
   ): Promise<RestAnswer> {
     try {
       const candidates = candidatesFor(pathname);
@@ -221,7 +239,7 @@ export function createRestDispatcher(
         });
       }
       const route = match.entry.route;
-      onMatch(route.path);
+      matched.template = route.path;
       const input: Record<string, unknown> = collectInput(match.entry, match.values, query);
       if (route.method !== 'GET') {
         if (!readBody) throw new Error(`${route.path} takes a body: serve it through handle()`);
@@ -249,43 +267,29 @@ export function createRestDispatcher(
       return candidatesFor(pathname).find((c) => c.entry.route.method === methodOf(method))?.entry.route;
     },
     async handle(request) {
-      const started = performance.now();
-      const requestId = requestIdFrom(request.headers.get('x-request-id'));
-      let template = 'unmatched';
       const url = new URL(request.url);
-      const result = await answer(
-        request.method,
-        url.pathname,
-        url.searchParams,
-        request.headers.get('if-none-match'),
-        async (route) => route.readBody?.(request),
-        (matched) => {
-          template = matched;
-        },
-      );
-      recordRequest(requestId, request.method, template, result.status, started);
-      return toResponse(result, request.method, requestId);
+      const result = await observedAnswer({
+        method: request.method,
+        pathname: url.pathname,
+        query: url.searchParams,
+        ifNoneMatch: request.headers.get('if-none-match'),
+        requestId: request.headers.get('x-request-id'),
+        readBody: async (route) => route.readBody?.(request),
+      });
+      return toResponse(result, request.method);
     },
     async serveRead(incoming, outgoing, target) {
-      const started = performance.now();
       const method = incoming.method ?? 'GET';
-      const given = incoming.headers['x-request-id'];
-      const requestId = requestIdFrom(typeof given === 'string' ? given : undefined);
-      let template = 'unmatched';
-      const ifNoneMatch = incoming.headers['if-none-match'];
-      const result = await answer(
+      const { 'if-none-match': ifNoneMatch, 'x-request-id': requestId } = incoming.headers;
+      const result = await observedAnswer({
         method,
-        target.path,
-        new URLSearchParams(target.search),
-        ifNoneMatch === undefined ? null : ifNoneMatch,
-        undefined,
-        (matched) => {
-          template = matched;
-        },
-      );
-      recordRequest(requestId, method, template, result.status, started);
+        pathname: target.path,
+        query: new URLSearchParams(target.search),
+        ifNoneMatch: ifNoneMatch ?? null,
+        requestId: typeof requestId === 'string' ? requestId : null,
+      });
       if (outgoing.destroyed) return;
-      const headers: Record<string, string | number> = { ...result.headers, 'x-request-id': requestId };
+      const headers: Record<string, string | number> = { ...result.headers };
       if (result.body !== null) headers['content-length'] = result.body.byteLength;
       outgoing.writeHead(result.status, headers);
       outgoing.end(method === 'HEAD' || result.body === null ? undefined : result.body);
