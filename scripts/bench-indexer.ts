@@ -7,10 +7,13 @@
  * into a fresh PostgreSQL database and reports events/s and blocks/s.
  *
  *   npm run bench:indexer -- [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--scale 1]
- *     [--rebuild] [--keep]
+ *     [--rebuild] [--keep] [--on-top-of postgres://…/launchdex_bench]
  *
  * `--database-url`: the PostgreSQL server (any database on it) where the run creates, and then
- * drops, its own database. `--keep`: after the run, leave the benchmark anvil up and print what a
+ * drops, its own database. `--on-top-of`: index instead into an existing database that already
+ * holds data (the `npm run seed:scale` dataset), to show the rate as the tables grow; the run
+ * sets that database's checkpoint and the few seeded rows whose (block, log) keys the benchmark
+ * chain reuses aside, and puts them back afterwards, removing everything it indexed. `--keep`: after the run, leave the benchmark anvil up and print what a
  * peer indexer needs to index exactly the same logs (RPC URL, chain id, factory, start block).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,10 +30,11 @@ import { startAnvil } from '../server/chain/anvil';
 import { createDevnetClient } from '../server/chain/clients';
 import { deployLaunchpad, type LaunchpadDeployment } from '../server/chain/deploy';
 import { createLaunchpadActions } from '../server/chain/launchpad-actions';
+import { textArray } from '../server/db/bulk';
 import { openDatabase, selectRows } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { createIndexer } from '../server/indexer/indexer';
-import { projectionTimings } from '../server/indexer/project/apply-batch';
+import { projectionTimings } from '../server/indexer/project/write';
 import { createRpcClient } from '../server/indexer/rpc/client';
 
 const { values } = parseArgs({
@@ -41,6 +45,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     rebuild: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    'on-top-of': { type: 'string' },
   },
 });
 if (values.postgres) console.log('▶ --postgres is now --database-url (the same flag as `npm run bench`)');
@@ -149,14 +154,21 @@ async function buildChain() {
   return { deployment, events };
 }
 
-const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+const onTopOf = values['on-top-of'];
+const admin = postgres(onTopOf ?? serverUrl, { max: 1, onnotice: () => {} });
 const dbName = `launchdex_bench_${process.pid}`;
-await admin.unsafe(`create database ${dbName}`);
+if (!onTopOf) await admin.unsafe(`create database ${dbName}`);
 const url = new URL(serverUrl);
 url.pathname = `/${dbName}`;
-const handle = await openDatabase({ kind: 'postgres', url: url.toString() }, { max: 4 });
+const handle = await openDatabase({ kind: 'postgres', url: onTopOf ?? url.toString() }, { max: 4 });
+const startRss = process.memoryUsage().rss;
+let peakRss = startRss;
+const rssSampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 50);
 try {
   await migrateDatabase(handle);
+  if (onTopOf) await setSeededRowsAside();
   const [version] = await selectRows<{ server_version: string }>(handle.db, sql`show server_version`);
   const logger = {
     info: (_: Record<string, unknown>, message: string) => console.log(`  ${message}`),
@@ -178,14 +190,35 @@ try {
     logger,
     progressIntervalMs: 1_000,
   });
-  console.log('▶ indexing from scratch into PostgreSQL…');
+  const [sizes] = await selectRows<{ trades: string; events: string; tokens: string }>(
+    handle.db,
+    sql`select (select reltuples::bigint from pg_class where relname = 'trades') as trades,
+               (select reltuples::bigint from pg_class where relname = 'chain_events') as events,
+               (select reltuples::bigint from pg_class where relname = 'tokens') as tokens`,
+  );
+  console.log(
+    onTopOf
+      ? `▶ indexing on top of ${Number(sizes?.tokens).toLocaleString('en')} tokens / ${Number(sizes?.trades).toLocaleString('en')} trades / ${Number(sizes?.events).toLocaleString('en')} events already stored…`
+      : '▶ indexing from scratch into PostgreSQL…',
+  );
   const started = performance.now();
   await indexer.syncToHead();
   const seconds = (performance.now() - started) / 1000;
   const blocks = head - deployment.startBlock + 1;
+  const benchTokens = textArray(
+    (
+      await selectRows<{ address: string }>(
+        handle.db,
+        sql`select address from tokens where creator = ${DEV} and created_block <= ${head}`,
+      )
+    ).map((row) => row.address),
+  );
   const counts = await selectRows<Record<string, string>>(
     handle.db,
-    sql`select (select count(*) from chain_events) as events, (select count(*) from trades) as trades, (select count(*) from balances) as balances, (select count(*) from candles) as candles`,
+    sql`select (select count(*) from chain_events where token_address = any(${benchTokens})) as events,
+               (select count(*) from trades where token_address = any(${benchTokens})) as trades,
+               (select count(*) from balances where token_address = any(${benchTokens})) as balances,
+               (select count(*) from candles where token_address = any(${benchTokens})) as candles`,
   );
   const c = counts[0] ?? {};
   const indexedEvents = Number(c.events);
@@ -194,6 +227,9 @@ try {
   );
   console.log(
     `  ${Math.round(indexedEvents / seconds)} events/s · ${Math.round(blocks / seconds)} blocks/s · ${indexer.status.batches} batches · fetch ${(indexer.status.fetchMs / 1000).toFixed(2)}s · project ${(indexer.status.projectMs / 1000).toFixed(2)}s`,
+  );
+  console.log(
+    `  peak RSS ${Math.round(peakRss / 2 ** 20)} MiB (${Math.round(startRss / 2 ** 20)} MiB before indexing)`,
   );
   console.log(
     `  projection phases: ${Object.entries(projectionTimings)
@@ -205,11 +241,54 @@ try {
     `\n| ${new Date().toISOString().slice(0, 10)} | ${cpus()[0]?.model.trim()} ×${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB | PostgreSQL ${version?.server_version.split(' ')[0]} | ${indexedEvents} events / ${blocks} blocks | ${seconds.toFixed(2)} s | ${Math.round(indexedEvents / seconds)} events/s | ${Math.round(blocks / seconds)} blocks/s |`,
   );
 } finally {
+  clearInterval(rssSampler);
+  if (onTopOf) await restoreSeededRows();
   await handle.close();
-  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  if (!onTopOf) await admin.unsafe(`drop database if exists ${dbName} with (force)`);
   await admin.end();
   if (values.keep) await keepChain();
   await anvil.stop();
+}
+
+/**
+ * The benchmark chain's blocks start at 1, and the seeded dataset's launch events sit at blocks
+ * 1,001 and up: those few rows, the checkpoint, the recent block hashes and any creator row of
+ * the benchmark's creator move to `bench_aside_*` tables for the run.
+ */
+async function setSeededRowsAside() {
+  await admin.begin(async (tx) => {
+    await tx.unsafe(`create table bench_aside_checkpoint as select * from indexer_checkpoint`);
+    await tx.unsafe(`create table bench_aside_blocks as select * from recent_blocks`);
+    await tx.unsafe(
+      `create table bench_aside_events as select * from chain_events where block_number <= ${head}`,
+    );
+    await tx.unsafe(`create table bench_aside_trades as select * from trades where block_number <= ${head}`);
+    await tx.unsafe(`create table bench_aside_creators as select * from creators where address = '${DEV}'`);
+    await tx.unsafe(`delete from indexer_checkpoint; delete from recent_blocks`);
+    await tx.unsafe(`delete from chain_events where block_number <= ${head}`);
+    await tx.unsafe(`delete from trades where block_number <= ${head}`);
+    await tx.unsafe(`delete from creators where address = '${DEV}'`);
+  });
+}
+
+/** Removes everything the run indexed and puts the seeded rows back. */
+async function restoreSeededRows() {
+  const tokens = `(select address from tokens where creator = '${DEV}' and created_block <= ${head})`;
+  await admin.begin(async (tx) => {
+    for (const table of ['trades', 'chain_events', 'balances', 'candles', 'token_search_terms'])
+      await tx.unsafe(`delete from ${table} where token_address in ${tokens}`);
+    await tx.unsafe(`delete from tokens where address in ${tokens}`);
+    await tx.unsafe(`delete from creators where address = '${DEV}'`);
+    await tx.unsafe(`delete from indexer_checkpoint; delete from recent_blocks`);
+    await tx.unsafe(`insert into indexer_checkpoint select * from bench_aside_checkpoint`);
+    await tx.unsafe(`insert into recent_blocks select * from bench_aside_blocks`);
+    await tx.unsafe(`insert into chain_events select * from bench_aside_events`);
+    await tx.unsafe(`insert into trades select * from bench_aside_trades`);
+    await tx.unsafe(`insert into creators select * from bench_aside_creators`);
+    for (const aside of ['checkpoint', 'blocks', 'events', 'trades', 'creators'])
+      await tx.unsafe(`drop table bench_aside_${aside}`);
+  });
+  console.log('  (seeded rows restored; the indexed rows removed)');
 }
 
 /** Leaves the benchmark chain up for another indexer until Ctrl-C. */

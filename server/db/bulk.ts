@@ -15,17 +15,27 @@ const CHUNK = 5_000;
 /** Below this many rows a JSON statement beats the round trips of COPY. */
 const COPY_THRESHOLD = 2_000;
 
-interface CopyCapableClient {
+interface PostgresCopyClient {
   unsafe(query: string): Promise<unknown> & { writable(): Promise<NodeJS.WritableStream> };
+}
+interface PgliteCopyClient {
+  query(query: string, params: unknown[], options: { blob: Blob }): Promise<unknown>;
 }
 
 /**
- * The postgres.js client under a drizzle database or transaction, for COPY; undefined on PGlite.
- * drizzle keeps it on its session; there is no public accessor.
+ * The client under a drizzle database or transaction, for COPY: postgres.js streams into
+ * `from stdin`, PGlite reads a blob from `/dev/blob`. drizzle keeps the client on its session;
+ * there is no public accessor.
  */
-function copyClientOf(db: Database): CopyCapableClient | undefined {
+function copyClientOf(
+  db: Database,
+): { kind: 'postgres'; client: PostgresCopyClient } | { kind: 'pglite'; client: PgliteCopyClient } {
   const client = (db as unknown as { session?: { client?: unknown } }).session?.client;
-  return typeof client === 'function' && 'unsafe' in client ? (client as CopyCapableClient) : undefined;
+  if (typeof client === 'function' && 'unsafe' in client)
+    return { kind: 'postgres', client: client as PostgresCopyClient };
+  if (client && typeof (client as { query?: unknown }).query === 'function')
+    return { kind: 'pglite', client: client as PgliteCopyClient };
+  throw new Error('COPY needs a postgres.js or PGlite session');
 }
 
 /** One value in COPY text format. */
@@ -37,25 +47,38 @@ function copyValue(value: unknown): string {
   );
 }
 
-async function copyInto(
-  client: CopyCapableClient,
+/** Joined text of about this many bytes goes to the server per write. */
+const COPY_CHUNK_CHARS = 1 << 20;
+
+/**
+ * Appends rows given as COPY text lines (tab-separated, escaped, without the newline): the
+ * cheapest way into PostgreSQL, and the caller can build the lines while the previous
+ * statement runs.
+ * @example await copyLines(tx, 'trades', ['block_number', 'log_index'], ['12\t3'])
+ */
+export async function copyLines(
+  db: Database,
   table: string,
-  names: string[],
-  rows: readonly Record<string, unknown>[],
-) {
-  const stream = await client
-    .unsafe(`copy "${table}" (${names.map((n) => `"${n}"`).join(', ')}) from stdin`)
-    .writable();
+  names: readonly string[],
+  lines: readonly string[],
+): Promise<void> {
+  if (lines.length === 0) return;
+  const target = `"${table}" (${names.map((n) => `"${n}"`).join(', ')})`;
+  const copy = copyClientOf(db);
+  if (copy.kind === 'pglite') {
+    await copy.client.query(`copy ${target} from '/dev/blob'`, [], {
+      blob: new Blob([`${lines.join('\n')}\n`]),
+    });
+    return;
+  }
+  const stream = await copy.client.unsafe(`copy ${target} from stdin`).writable();
   await new Promise<void>((resolve, reject) => {
     stream.on('error', reject);
     let index = 0;
     const writeMore = () => {
-      while (index < rows.length) {
+      while (index < lines.length) {
         let chunk = '';
-        for (const end = Math.min(rows.length, index + 2_000); index < end; index++) {
-          const row = rows[index] as Record<string, unknown>;
-          chunk += `${names.map((name) => copyValue(row[name])).join('\t')}\n`;
-        }
+        while (index < lines.length && chunk.length < COPY_CHUNK_CHARS) chunk += `${lines[index++]}\n`;
         if (!stream.write(chunk)) {
           stream.once('drain', writeMore);
           return;
@@ -65,6 +88,28 @@ async function copyInto(
     };
     writeMore();
   });
+}
+
+const copyInto = (db: Database, table: string, names: string[], rows: readonly Record<string, unknown>[]) =>
+  copyLines(
+    db,
+    table,
+    names,
+    rows.map((row) => names.map((name) => copyValue(row[name])).join('\t')),
+  );
+
+/**
+ * A transaction-local table shaped like `table` (empty at every commit), for rows that must be
+ * merged with INSERT … ON CONFLICT or joined after a COPY. Returns its name.
+ */
+export async function stagingTable(db: Database, table: string, definition?: string): Promise<string> {
+  const stage = `stage_${table}`;
+  await db.execute(
+    sql.raw(
+      `create temp table if not exists "${stage}" ${definition ?? `(like "${table}" including defaults)`} on commit delete rows`,
+    ),
+  );
+  return stage;
 }
 
 /** JSON with bigint as decimal text; PostgreSQL casts it back per declared column type. */
@@ -86,19 +131,15 @@ export async function bulkInsert(
   suffix = '',
 ): Promise<void> {
   const names = Object.keys(columns);
-  const copyClient = rows.length >= COPY_THRESHOLD ? copyClientOf(db) : undefined;
-  if (copyClient) {
+  if (rows.length >= COPY_THRESHOLD) {
     // COPY is about 1.7x faster than INSERT ... json_to_recordset here (docs/benchmarks.md).
     // A conflict clause needs INSERT, so those rows pass through a transaction-local staging table.
-    if (suffix === '') return copyInto(copyClient, table, names, rows);
-    const stage = `stage_${table}`;
-    await copyClient.unsafe(
-      `create temp table if not exists "${stage}" (like "${table}" including defaults) on commit delete rows`,
-    );
-    await copyInto(copyClient, stage, names, rows);
+    if (suffix === '') return copyInto(db, table, names, rows);
+    const stage = await stagingTable(db, table);
+    await copyInto(db, stage, names, rows);
     const list = names.map((name) => `"${name}"`).join(', ');
-    await copyClient.unsafe(`insert into "${table}" (${list}) select ${list} from "${stage}" ${suffix}`);
-    await copyClient.unsafe(`truncate "${stage}"`);
+    await db.execute(sql.raw(`insert into "${table}" (${list}) select ${list} from "${stage}" ${suffix}`));
+    await db.execute(sql.raw(`truncate "${stage}"`));
     return;
   }
   const definition = names

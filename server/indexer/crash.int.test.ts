@@ -5,7 +5,7 @@ import { availableBackends, createTestDatabase, type TestDatabase } from '../_te
 import { spawnIndexerProcess } from '../_test/indexer-process';
 import { createRandom } from '../chain/simulator/random';
 import { dumpProjections, indexToHead } from './_test/harness';
-import { readCheckpoint } from './project/apply-batch';
+import { readCheckpoint } from './project/checkpoint';
 
 const [backend] = await availableBackends();
 let chain: TestChain;

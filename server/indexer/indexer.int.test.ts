@@ -188,7 +188,7 @@ describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
       range,
       new Map(),
     );
-    expect(result.skipped).toBe(true);
+    expect(result.status).toBe('skipped');
     await indexToHead(handle.db, chain);
     expect(await dumpProjections(handle.db)).toEqual(before);
   });

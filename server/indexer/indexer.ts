@@ -3,16 +3,16 @@ import { decodeFunctionResult, encodeFunctionData } from 'viem';
 import { graduatorAbi, launchFactoryAbi } from '../chain/abis';
 import type { ChainConfig } from '../config';
 import { type Database, selectRows } from '../db/client';
-import {
-  applyBatch,
-  type ProjectionContext,
-  ReorgDetectedError,
-  readCheckpoint,
-} from './project/apply-batch';
+import { readCheckpoint } from './project/checkpoint';
+import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
+import type { TokenState } from './project/state';
+import { readTokenStates } from './project/token-rows';
+import { writePlan } from './project/write';
 import { findCommonAncestor } from './reorg/find-ancestor';
 import { rollbackTo } from './reorg/rollback';
 import { type RpcClient, RpcRangeError } from './rpc/client';
-import { fetchHeaders, fetchRange, type RangeData, RangeInconsistentError } from './sync/fetch-range';
+import { fetchHeaders, RangeInconsistentError, splitRange } from './sync/fetch-range';
+import { createRangeFeed } from './sync/range-feed';
 
 export interface IndexerLogger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -30,8 +30,14 @@ export interface IndexerOptions {
   /** First eth_getLogs range; it doubles on success up to maxRange and halves on range errors. */
   initialRange?: number;
   maxRange?: number;
-  /** Shrink the range when one batch returns more logs than this. */
+  /** Aim for about this many logs per eth_getLogs range (the range adapts to the density). */
   targetLogsPerBatch?: number;
+  /** Project at most about this many events per transaction (dense ranges are cut at blocks). */
+  eventsPerWrite?: number;
+  /** Ranges fetched ahead while earlier ones are projected. */
+  fetchConcurrency?: number;
+  /** Token states kept in memory between ranges (the indexer is their only writer). */
+  cachedTokens?: number;
   /** Minimum time between progress lines during backfill. */
   progressIntervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -50,25 +56,49 @@ export interface IndexerStatus {
   projectMs: number;
 }
 
+/** The index's head no longer extends the chain: roll back, then continue. */
+class ReorgSignal extends Error {
+  override name = 'ReorgSignal';
+  constructor(readonly checkpoint: number) {
+    super(`reorg detected above block ${checkpoint}`);
+  }
+}
+
 /**
- * The indexer: backfills from the start block in adaptive ranges, then follows the head by
- * polling. Each range is projected in one transaction together with the checkpoint, so a crash
- * anywhere resumes from the last committed block with no gap and no duplicate.
+ * The indexer: backfills from the start block, then follows the head by polling. Each range is
+ * projected in one transaction together with the checkpoint, so a crash anywhere resumes from
+ * the last committed block with no gap and no duplicate.
+ *
+ * Backfill is a pipeline over three resources that work at once: the RPC node serves the next
+ * ranges (several in flight), this thread decodes and folds a range in memory while the
+ * database writes the one before, and the database commits one range at a time, in order.
  * @example const indexer = createIndexer({ db, rpc, chain, logger }); await indexer.run(signal);
  */
 export function createIndexer(options: IndexerOptions) {
   const { db, rpc, chain, logger } = options;
   const pollIntervalMs = options.pollIntervalMs ?? chain.pollIntervalMs;
   const maxRange = options.maxRange ?? chain.maxRange;
-  const targetLogs = options.targetLogsPerBatch ?? 20_000;
+  const targetLogs = options.targetLogsPerBatch ?? 10_000;
+  const eventsPerWrite = options.eventsPerWrite ?? 8_000;
+  const fetchConcurrency = options.fetchConcurrency ?? 3;
+  const cachedTokens = options.cachedTokens ?? 20_000;
   const progressIntervalMs = options.progressIntervalMs ?? 2_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   let range = Math.min(options.initialRange ?? 2_000, maxRange);
   let context: ProjectionContext | undefined;
   const tokens = new Set<string>();
   const pools = new Map<string, string>();
+  let addressesLoaded = false;
+  /**
+   * Post-fold state of recently touched tokens, oldest first, with the sequence number of the
+   * last plan that touched each. Plans are folded ahead of their commit, so an entry touched by
+   * an uncommitted plan is never evicted (the database does not hold that state yet); any
+   * failure drops the whole cache.
+   */
+  const tokenCache = new Map<string, { state: TokenState; seq: number }>();
+  let foldedSeq = 0;
+  let committedSeq = 0;
   let highestHead = 0;
-  let prefetched: { from: number; to: number; data: Promise<RangeData> } | undefined;
   const status: IndexerStatus = {
     indexedThroughBlock: null,
     head: null,
@@ -118,6 +148,8 @@ export function createIndexer(options: IndexerOptions) {
   async function loadKnownAddresses() {
     tokens.clear();
     pools.clear();
+    tokenCache.clear();
+    addressesLoaded = true;
     const rows = await selectRows<{ address: string; pool_address: string | null }>(
       db,
       sql`select address, pool_address from tokens`,
@@ -131,7 +163,6 @@ export function createIndexer(options: IndexerOptions) {
   async function handleReorg(checkpoint: number) {
     const ctx = context as ProjectionContext;
     const ancestor = await findCommonAncestor(db, rpc, checkpoint, ctx.finalityDepth);
-    prefetched = undefined;
     const result = await rollbackTo(db, ancestor, ctx);
     status.reorgs++;
     logger.warn(
@@ -165,13 +196,107 @@ export function createIndexer(options: IndexerOptions) {
     );
   }
 
+  /** The fold's view of token states: the cache, then the database for the rest. */
+  async function statesFor(addresses: string[]): Promise<Map<string, TokenState>> {
+    const states = new Map<string, TokenState>();
+    const missing: string[] = [];
+    for (const address of addresses) {
+      const cached = tokenCache.get(address);
+      if (cached) states.set(address, cached.state);
+      else missing.push(address);
+    }
+    if (missing.length > 0)
+      for (const [address, state] of await readTokenStates(db, missing)) states.set(address, state);
+    return states;
+  }
+
+  function remember(plan: BatchPlan, seq: number) {
+    for (const [address, state] of plan.states) {
+      tokenCache.delete(address);
+      tokenCache.set(address, { state, seq });
+    }
+    for (const { event } of plan.launches) tokens.add(event.token);
+    for (const { pool, token } of plan.newPools) pools.set(pool, token);
+  }
+
+  function evict() {
+    for (const [address, entry] of tokenCache) {
+      if (tokenCache.size <= cachedTokens || entry.seq > committedSeq) break;
+      tokenCache.delete(address);
+    }
+  }
+
   /**
-   * One step: index the next range, or detect a reorg at the tip, or report that the index is
-   * at the head. Returns whether the index has caught up with the chain head.
+   * Indexes [next, head] as a pipeline: fetch ahead, fold, write in order. Throws ReorgSignal
+   * when a write finds that the chain moved under the index.
+   */
+  async function indexThrough(next: number, head: number): Promise<void> {
+    const ctx = context as ProjectionContext;
+    const feed = createRangeFeed({
+      rpc,
+      sets: { factory: ctx.factory, tokens, pools: new Set(pools.keys()) },
+      from: next,
+      to: head,
+      rangeSize: range,
+      maxRange,
+      targetLogs,
+      concurrency: fetchConcurrency,
+    });
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      for (;;) {
+        const fetchStarted = performance.now();
+        const data = await feed.next();
+        status.fetchMs += performance.now() - fetchStarted;
+        range = feed.rangeSize;
+        if (!data) break;
+        for (const part of splitRange(data, eventsPerWrite)) {
+          const foldStarted = performance.now();
+          const states = await statesFor(touchedTokens(part, pools));
+          const plan = foldRange(part, ctx, states, pools);
+          const seq = ++foldedSeq;
+          remember(plan, seq);
+          status.projectMs += performance.now() - foldStarted;
+          // One write at a time, in chain order; this plan was folded while the last one wrote.
+          await writing;
+          writing = write(plan, seq, head);
+          writing.catch(() => {});
+        }
+      }
+      await writing;
+    } catch (error) {
+      await writing.catch(() => {});
+      // Plans folded ahead of a failed write left the cache and address sets ahead of the
+      // database: the next step reloads them from what was committed.
+      tokenCache.clear();
+      addressesLoaded = false;
+      throw error;
+    }
+  }
+
+  async function write(plan: BatchPlan, seq: number, head: number): Promise<void> {
+    const started = performance.now();
+    const result = await writePlan(db, context as ProjectionContext, plan);
+    status.projectMs += performance.now() - started;
+    if (result.status === 'reorg') throw new ReorgSignal(result.checkpoint.indexedThroughBlock);
+    committedSeq = seq;
+    evict();
+    if (result.status === 'skipped') return;
+    status.events += plan.events;
+    progress.events += plan.events;
+    status.batches++;
+    status.blocks += plan.to - plan.from + 1;
+    status.indexedThroughBlock = plan.to;
+    reportProgress(plan.to, head, plan.to === head);
+  }
+
+  /**
+   * One step: index up to the chain head as it is now, or detect a reorg at the tip, or report
+   * that the index is at the head. Returns whether the index has caught up with the chain head.
    */
   async function step(): Promise<{ caughtUp: boolean; idle?: boolean }> {
     context ??= await loadContext();
-    if (status.batches === 0 && tokens.size === 0) await loadKnownAddresses();
+    if (!addressesLoaded) await loadKnownAddresses();
     const head = Number.parseInt(await rpc.request<string>('eth_blockNumber', []), 16);
     if (head < highestHead) {
       // A lagging node behind a load balancer: its head is not news, and not a reorg.
@@ -192,76 +317,25 @@ export function createIndexer(options: IndexerOptions) {
       }
       return { caughtUp: true };
     }
-    let to = Math.min(head, next + range - 1);
-    let data: RangeData;
-    const fetchStarted = performance.now();
     try {
-      const ahead = prefetched?.from === next ? prefetched : undefined;
-      prefetched = undefined;
-      if (ahead) {
-        to = ahead.to;
-        data = await ahead.data;
-      } else {
-        data = await fetchRange(rpc, next, to, {
-          factory: context.factory,
-          tokens,
-          pools: new Set(pools.keys()),
-        });
-      }
+      await indexThrough(next, head);
     } catch (error) {
+      if (error instanceof ReorgSignal) {
+        await handleReorg(error.checkpoint);
+        return { caughtUp: false };
+      }
       if (error instanceof RpcRangeError) {
         range = Math.max(1, Math.floor(range / 2));
         logger.warn({ range }, `RPC refused the log range; shrinking to ${range} blocks`);
         return { caughtUp: false };
       }
       if (error instanceof RangeInconsistentError) {
-        logger.warn({ from: next, to }, `${error.message}; retrying`);
+        logger.warn({}, `${error.message}; retrying`);
         return { caughtUp: false };
       }
       throw error;
     }
-    if (to < head) {
-      // Fetch the next range while this one is projected: RPC and database work overlap.
-      const nextTokens = new Set(tokens);
-      const nextPools = new Set(pools.keys());
-      for (const event of data.events) {
-        if (event.type === 'launch') nextTokens.add(event.token);
-        if (event.type === 'graduation') nextPools.add(event.pool);
-      }
-      const from = to + 1;
-      const until = Math.min(head, from + range - 1);
-      const ahead = fetchRange(rpc, from, until, {
-        factory: context.factory,
-        tokens: nextTokens,
-        pools: nextPools,
-      });
-      ahead.catch(() => {});
-      prefetched = { from, to: until, data: ahead };
-    }
-    status.fetchMs += performance.now() - fetchStarted;
-    const projectStarted = performance.now();
-    try {
-      const result = await applyBatch(db, context, data, pools);
-      status.projectMs += performance.now() - projectStarted;
-      for (const token of result.newTokens) tokens.add(token);
-      for (const { pool, token } of result.newPools) pools.set(pool, token);
-      status.events += result.events;
-      progress.events += result.events;
-      status.batches++;
-      status.blocks += to - next + 1;
-      status.indexedThroughBlock = to;
-    } catch (error) {
-      prefetched = undefined;
-      if (error instanceof ReorgDetectedError && checkpoint) {
-        await handleReorg(checkpoint.indexedThroughBlock);
-        return { caughtUp: false };
-      }
-      throw error;
-    }
-    if (data.logCount > targetLogs) range = Math.max(1, Math.floor(range / 2));
-    else if (data.logCount < targetLogs / 4) range = Math.min(maxRange, range * 2);
-    reportProgress(to, head, to === head);
-    return { caughtUp: to === head };
+    return { caughtUp: status.indexedThroughBlock === head };
   }
 
   return {

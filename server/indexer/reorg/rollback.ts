@@ -3,7 +3,8 @@ import { textArray } from '../../db/bulk';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID, candleIntervals } from '../../db/schema';
-import { type ProjectionContext, readCheckpoint } from '../project/apply-batch';
+import { readCheckpoint } from '../project/checkpoint';
+import type { ProjectionContext } from '../project/fold';
 import { refreshWindowMetrics } from '../project/metrics';
 import { BURN_ADDRESS, balanceKind, ZERO_ADDRESS } from '../project/state';
 

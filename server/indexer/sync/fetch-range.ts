@@ -85,42 +85,58 @@ async function getLogs(
   return rpc.request<RawLog[]>('eth_getLogs', [{ ...base, address: [...addresses] }]);
 }
 
-/**
- * Fetches everything the projections need for [from, to]: factory events first (they name the
- * tokens and pools launched or graduated inside the range), then their Transfers and Swaps, then
- * the headers of every block with a log plus both range ends.
- */
-export async function fetchRange(
-  rpc: RpcClient,
-  from: number,
-  to: number,
-  sets: AddressSets,
-): Promise<RangeData> {
-  const factoryLogs = await rpc.request<RawLog[]>('eth_getLogs', [
+/** The factory's logs of [from, to]: they name the tokens and pools launched or graduated in it. */
+export async function fetchFactoryLogs(rpc: RpcClient, from: number, to: number, factory: string) {
+  const logs = await rpc.request<RawLog[]>('eth_getLogs', [
     {
       fromBlock: hex(from),
       toBlock: hex(to),
-      address: sets.factory,
+      address: factory,
       topics: [[topics.launch, topics.trade, topics.graduation]],
     },
   ]);
-  const factoryEvents = factoryLogs.filter((log) => !log.removed).map(decodeLog);
+  return logs.filter((log) => !log.removed);
+}
+
+/** The address sets after a range whose factory logs are `factoryLogs`. */
+export function extendAddressSets(sets: AddressSets, factoryLogs: readonly RawLog[]): AddressSets {
   const tokens = new Set(sets.tokens);
   const pools = new Set(sets.pools);
-  for (const event of factoryEvents) {
-    if (event?.type === 'launch') tokens.add(event.token);
-    if (event?.type === 'graduation') pools.add(event.pool);
+  for (const log of factoryLogs) {
+    if (log.topics[0] === topics.launch) {
+      const event = decodeLog(log);
+      if (event?.type === 'launch') tokens.add(event.token);
+    } else if (log.topics[0] === topics.graduation) {
+      const event = decodeLog(log);
+      if (event?.type === 'graduation') pools.add(event.pool);
+    }
   }
+  return { factory: sets.factory, tokens, pools };
+}
+
+/**
+ * The rest of [from, to] once its factory logs are known: Transfers of the tokens and Swaps of
+ * the pools in `sets` (which must include those the factory logs name), then the headers of
+ * every block with a log plus both range ends.
+ */
+export async function fetchRangeWith(
+  rpc: RpcClient,
+  from: number,
+  to: number,
+  factoryLogs: readonly RawLog[],
+  sets: AddressSets,
+): Promise<RangeData> {
   const [transferLogs, swapLogs] = await Promise.all([
-    getLogs(rpc, from, to, [topics.transfer], tokens),
-    getLogs(rpc, from, to, [topics.swap], pools),
+    getLogs(rpc, from, to, [topics.transfer], sets.tokens),
+    getLogs(rpc, from, to, [topics.swap], sets.pools),
   ]);
   const events: DecodedEvent[] = [];
-  for (const event of factoryEvents) if (event) events.push(event);
-  for (const log of [...transferLogs, ...swapLogs]) {
-    if (log.removed) continue;
-    const event = decodeLog(log);
-    if (event) events.push(event);
+  for (const logs of [factoryLogs, transferLogs, swapLogs]) {
+    for (const log of logs) {
+      if (log.removed) continue;
+      const event = decodeLog(log);
+      if (event) events.push(event);
+    }
   }
   events.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
 
@@ -136,4 +152,43 @@ export async function fetchRange(
     }
   }
   return { from, to, events, headers, logCount: factoryLogs.length + transferLogs.length + swapLogs.length };
+}
+
+/** Everything the projections need for [from, to] (factory logs first: they extend the sets). */
+export async function fetchRange(
+  rpc: RpcClient,
+  from: number,
+  to: number,
+  sets: AddressSets,
+): Promise<RangeData> {
+  const factoryLogs = await fetchFactoryLogs(rpc, from, to, sets.factory);
+  return fetchRangeWith(rpc, from, to, factoryLogs, extendAddressSets(sets, factoryLogs));
+}
+
+/**
+ * Cuts a fetched range into consecutive ranges of about `maxEvents` events each, at block
+ * boundaries (a block is never split), so that one dense range is projected in several
+ * transactions whose writes overlap the folding of the next. Each part ends on a block whose
+ * header the range holds.
+ */
+export function splitRange(range: RangeData, maxEvents: number): RangeData[] {
+  if (range.events.length <= maxEvents) return [range];
+  const parts: RangeData[] = [];
+  let from = range.from;
+  let start = 0;
+  while (start < range.events.length) {
+    let end = Math.min(range.events.length, start + maxEvents);
+    const boundary = (range.events[end - 1] as DecodedEvent).blockNumber;
+    while (end < range.events.length && (range.events[end] as DecodedEvent).blockNumber === boundary) end++;
+    const last = end === range.events.length;
+    const to = last ? range.to : boundary;
+    const headers = new Map<number, BlockHeader>();
+    for (const [number, header] of range.headers)
+      if (number >= from && number <= to) headers.set(number, header);
+    const events = range.events.slice(start, end);
+    parts.push({ from, to, events, headers, logCount: events.length });
+    from = to + 1;
+    start = end;
+  }
+  return parts;
 }

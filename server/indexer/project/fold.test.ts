@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { curvePrice } from '../../chain/curve-math';
+import type { DecodedEvent, DecodedEventOf } from '../decode/events';
+import { type BlockHeader, type RangeData, splitRange } from '../sync/fetch-range';
+import { eventDataJson, foldRange, type ProjectionContext, touchedTokens } from './fold';
+import { balanceKind, type TokenState, tokenFromLaunch } from './state';
+
+const context: ProjectionContext = {
+  chainId: 31337,
+  factory: '0x00000000000000000000000000000000000000fa',
+  graduator: '0x00000000000000000000000000000000000000f9',
+  stable: '0x00000000000000000000000000000000000000f8',
+  startBlock: 1,
+  finalityDepth: 64,
+};
+const token = '0x00000000000000000000000000000000000000aa';
+const curve = '0x00000000000000000000000000000000000000cc';
+const creator = '0x00000000000000000000000000000000000000bb';
+const alice = '0x00000000000000000000000000000000000000a1';
+const bob = '0x00000000000000000000000000000000000000b0';
+const zero = '0x0000000000000000000000000000000000000000';
+const ether = 10n ** 18n;
+
+let logIndex = 0;
+const at = (blockNumber: number) => ({
+  blockNumber,
+  blockHash: `0x${blockNumber.toString(16).padStart(64, '0')}`,
+  transactionHash: `0x${'0'.repeat(63)}${blockNumber % 10}`,
+  transactionIndex: 0,
+  logIndex: logIndex++,
+});
+const header = (number: number): BlockHeader => ({
+  number,
+  hash: `0x${number.toString(16).padStart(64, '0')}`,
+  parentHash: `0x${(number - 1).toString(16).padStart(64, '0')}`,
+  timestamp: 1_700_000_000 + number * 12,
+});
+const launch = (blockNumber: number): DecodedEventOf<'launch'> => ({
+  ...at(blockNumber),
+  type: 'launch',
+  token,
+  creator,
+  curve,
+  name: 'Tab\tand "quote"',
+  symbol: 'T\\T',
+  totalSupply: 1_000_000_000n * ether,
+  metadataHash: `0x${'11'.repeat(32)}`,
+  virtualTokenReserve: 1_073_000_000n * ether,
+  virtualReserve: 30n * ether,
+  realTokenReserve: 793_100_000n * ether,
+  graduationThreshold: 85n * ether,
+  protocolFeeBps: 100,
+  creatorFeeBps: 50,
+});
+const transfer = (blockNumber: number, from: string, to: string, value: bigint): DecodedEvent => ({
+  ...at(blockNumber),
+  type: 'transfer',
+  token,
+  from,
+  to,
+  value,
+});
+const buy = (
+  blockNumber: number,
+  trader: string,
+  reserve: bigint,
+  virtualTokenReserve: bigint,
+): DecodedEvent => ({
+  ...at(blockNumber),
+  type: 'trade',
+  token,
+  trader,
+  isBuy: true,
+  tokenAmount: ether,
+  reserveAmount: reserve,
+  curveValue: reserve,
+  protocolFee: 0n,
+  creatorFee: 0n,
+  virtualTokenReserve,
+  virtualReserve: 30n * ether + reserve,
+  realTokenReserve: 793_000_000n * ether,
+  realReserve: reserve,
+});
+const rangeOf = (from: number, to: number, events: DecodedEvent[]): RangeData => {
+  const headers = new Map<number, BlockHeader>();
+  for (const n of [from, to, ...events.map((e) => e.blockNumber)]) headers.set(n, header(n));
+  return { from, to, events, headers, logCount: events.length };
+};
+
+describe('foldRange', () => {
+  it('folds a launch, trades and transfers into rows, net balances and candles', () => {
+    const supply = 1_000_000_000n * ether;
+    const range = rangeOf(10, 20, [
+      transfer(10, zero, curve, supply),
+      launch(10),
+      buy(12, alice, ether, 1_072_000_000n * ether),
+      transfer(12, curve, alice, 5n * ether),
+      transfer(15, alice, bob, 2n * ether),
+      buy(15, bob, 2n * ether, 1_071_000_000n * ether),
+      transfer(15, curve, bob, 3n * ether),
+    ]);
+    const plan = foldRange(range, context, new Map(), new Map());
+
+    expect(plan.launches.map((l) => l.event.token)).toEqual([token]);
+    expect(plan.updated).toEqual([]);
+    expect(plan.head).toEqual(header(20));
+    expect(plan.tradeLines).toHaveLength(2);
+    expect(plan.eventLines).toHaveLength(7);
+    const state = plan.states.get(token) as TokenState;
+    expect(state.tradeCount).toBe(2);
+    expect(state.totalVolume).toBe(3n * ether);
+    expect(state.currentPrice).toBe(curvePrice(1_071_000_000n * ether, 32n * ether));
+
+    const balances = Object.fromEntries(plan.balances.map((b) => [b.wallet, [b.delta, b.kind]]));
+    expect(balances).toEqual({
+      [curve]: [supply - 8n * ether, balanceKind.curve],
+      [alice]: [3n * ether, balanceKind.holder],
+      [bob]: [5n * ether, balanceKind.holder],
+    });
+    // Both trades fall in one 1-week bucket; 12 s blocks put them in different minutes.
+    const weekly = plan.candles.filter((c) => c.intervalSeconds === 604_800);
+    expect(weekly).toHaveLength(1);
+    expect(weekly[0]).toMatchObject({ trades: 2, volume: 3n * ether, lastBlockNumber: 15 });
+    expect(plan.candles.filter((c) => c.intervalSeconds === 60)).toHaveLength(2);
+    expect(plan.creators.get(creator)).toMatchObject({ launched: 1, volume: 3n * ether });
+    expect(plan.tradedTokens).toEqual([token]);
+  });
+
+  it('does not modify the states it is given, and names an existing token as updated', () => {
+    const before = tokenFromLaunch(launch(1));
+    const states = new Map([[token, before]]);
+    const snapshot = { ...before };
+    const range = rangeOf(30, 31, [buy(31, alice, ether, 1_072_000_000n * ether)]);
+    expect(touchedTokens(range, new Map())).toEqual([token]);
+    const plan = foldRange(range, context, states, new Map());
+    expect(before).toEqual(snapshot);
+    expect(plan.updated).toEqual([token]);
+    expect(plan.states.get(token)?.tradeCount).toBe(1);
+  });
+
+  it('drops events of tokens it does not know', () => {
+    const plan = foldRange(rangeOf(5, 6, [transfer(6, alice, bob, 1n)]), context, new Map(), new Map());
+    expect(plan.eventLines).toEqual([]);
+    expect(plan.balances).toEqual([]);
+  });
+
+  it('writes COPY-safe event data: tabs, quotes and backslashes in names are escaped', () => {
+    const plan = foldRange(rangeOf(10, 10, [launch(10)]), context, new Map(), new Map());
+    const line = plan.eventLines[0] as string;
+    expect(line.split('\t')).toHaveLength(9);
+    const data = (line.split('\t')[8] as string).replace(/\\\\/g, '\\');
+    expect(JSON.parse(data)).toMatchObject({
+      name: 'Tab\tand "quote"',
+      symbol: 'T\\T',
+      protocolFeeBps: '100',
+    });
+    expect(JSON.parse(eventDataJson(transfer(1, alice, bob, 7n)))).toEqual({
+      token,
+      from: alice,
+      to: bob,
+      value: '7',
+    });
+  });
+});
+
+describe('splitRange', () => {
+  it('cuts at block boundaries into contiguous parts that keep every event', () => {
+    const events = [1, 1, 1, 2, 2, 3, 4, 4, 4, 4].map((block) => transfer(block, alice, bob, 1n));
+    const range = rangeOf(1, 9, events);
+    const parts = splitRange(range, 3);
+    expect(parts.map((p) => [p.from, p.to])).toEqual([
+      [1, 1],
+      [2, 3],
+      [4, 9],
+    ]);
+    expect(parts.flatMap((p) => p.events)).toEqual(events);
+    for (const part of parts) expect(part.headers.has(part.to)).toBe(true);
+    expect(splitRange(range, 100)).toEqual([range]);
+  });
+});

@@ -1,0 +1,297 @@
+import { candleIntervals } from '../../db/schema';
+import type { DecodedEvent, DecodedEventOf } from '../decode/events';
+import type { BlockHeader, RangeData } from '../sync/fetch-range';
+import {
+  applyCurveTrade,
+  applyGraduation,
+  applySwap,
+  BURN_ADDRESS,
+  balanceKind,
+  bucketStart,
+  type Candle,
+  type TokenState,
+  type TradeRow,
+  tokenFromLaunch,
+  ZERO_ADDRESS,
+} from './state';
+
+/** Addresses the projection classifies and the chain facts it needs beyond the logs. */
+export interface ProjectionContext {
+  chainId: number;
+  factory: string;
+  graduator: string;
+  stable: string;
+  startBlock: number;
+  finalityDepth: number;
+}
+
+export interface CreatorDelta {
+  launched: number;
+  graduated: number;
+  volume: bigint;
+  /** Earliest and latest launch timestamps in the range (MAX_SAFE_INTEGER / 0 when none). */
+  first: number;
+  last: number;
+}
+
+/**
+ * Everything one range changes, computed without the database: rows to append (as COPY text
+ * lines, built here so that the CPU work overlaps the previous range's write), deltas to fold
+ * onto stored aggregates, and the post-range state of every token the range touched.
+ */
+export interface BatchPlan {
+  from: number;
+  to: number;
+  /** Header of the range's first block (its parent must be the indexed head) and of its last. */
+  first: BlockHeader | undefined;
+  head: BlockHeader;
+  headers: BlockHeader[];
+  events: number;
+  launches: { event: DecodedEventOf<'launch'>; createdAt: number }[];
+  /** Post-range state of every token the range touched, new launches included. */
+  states: Map<string, TokenState>;
+  /** Tokens that existed before the range and changed in it (their rows are updated). */
+  updated: string[];
+  /** `trades` / `chain_events` rows in COPY text format, one line each. */
+  tradeLines: string[];
+  eventLines: string[];
+  /** Net balance change per (token, wallet), classified with the token's post-range state. */
+  balances: { token: string; wallet: string; delta: bigint; kind: number }[];
+  /** This range's trades aggregated per bucket; merged onto stored candles by the writer. */
+  candles: Candle[];
+  creators: Map<string, CreatorDelta>;
+  tradedTokens: string[];
+  newPools: { pool: string; token: string }[];
+}
+
+const intervals = Object.values(candleIntervals);
+const provenanceKeys = new Set([
+  'type',
+  'blockNumber',
+  'blockHash',
+  'transactionHash',
+  'transactionIndex',
+  'logIndex',
+]);
+
+/** COPY text format: a backslash is the escape character (JSON escapes are backslashes too). */
+const copyEscape = (text: string) =>
+  text.replace(/[\\\t\n\r]/g, (ch) =>
+    ch === '\\' ? '\\\\' : ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : '\\r',
+  );
+
+/** The event's decoded arguments as the `data` jsonb: every field but provenance, as strings. */
+export function eventDataJson(event: DecodedEvent): string {
+  if (event.type === 'transfer') {
+    // Hex addresses and a decimal need no JSON escaping; most events are transfers.
+    return `{"token":"${event.token}","from":"${event.from}","to":"${event.to}","value":"${event.value}"}`;
+  }
+  const data: Record<string, string> = {};
+  for (const [key, value] of Object.entries(event)) {
+    if (!provenanceKeys.has(key)) data[key] = typeof value === 'string' ? value : String(value);
+  }
+  return JSON.stringify(data);
+}
+
+/** Tokens that existed before the range and that it touches: the states the fold needs. */
+export function touchedTokens(range: RangeData, poolToken: ReadonlyMap<string, string>): string[] {
+  const launched = new Set<string>();
+  const pools = new Map(poolToken);
+  for (const event of range.events) {
+    if (event.type === 'launch') launched.add(event.token);
+    else if (event.type === 'graduation') pools.set(event.pool, event.token);
+  }
+  const touched = new Set<string>();
+  for (const event of range.events) {
+    const token =
+      event.type === 'swap' ? pools.get(event.pool) : event.type === 'launch' ? undefined : event.token;
+    if (token && !launched.has(token)) touched.add(token);
+  }
+  return [...touched];
+}
+
+function provenanceText(event: DecodedEvent, timestamp: number): string {
+  return `${event.blockNumber}\t${event.blockHash}\t${timestamp}\t${event.transactionHash}\t${event.transactionIndex}\t${event.logIndex}`;
+}
+
+/**
+ * Folds one range onto the states of the tokens it touches. Pure: `states` (the pre-range state
+ * of at least every token {@link touchedTokens} names) is not modified; touched states are
+ * copied into the plan.
+ */
+export function foldRange(
+  range: RangeData,
+  context: ProjectionContext,
+  states: ReadonlyMap<string, TokenState>,
+  poolToken: ReadonlyMap<string, string>,
+): BatchPlan {
+  const headOf = (n: number): BlockHeader => {
+    const header = range.headers.get(n);
+    if (!header) throw new Error(`missing header for block ${n}`);
+    return header;
+  };
+  const plan: BatchPlan = {
+    from: range.from,
+    to: range.to,
+    first: range.headers.get(range.from),
+    head: headOf(range.to),
+    headers: [...range.headers.values()],
+    events: range.events.length,
+    launches: [],
+    states: new Map(),
+    updated: [],
+    tradeLines: [],
+    eventLines: [],
+    balances: [],
+    candles: [],
+    creators: new Map(),
+    tradedTokens: [],
+    newPools: [],
+  };
+  const pools = new Map(poolToken);
+  const stateOf = (address: string | undefined): TokenState | undefined => {
+    if (address === undefined) return undefined;
+    let state = plan.states.get(address);
+    if (state) return state;
+    const before = states.get(address);
+    if (!before) return undefined;
+    state = { ...before };
+    plan.states.set(address, state);
+    plan.updated.push(address);
+    return state;
+  };
+  const creatorDelta = (creator: string) => {
+    let delta = plan.creators.get(creator);
+    if (!delta) {
+      delta = { launched: 0, graduated: 0, volume: 0n, first: Number.MAX_SAFE_INTEGER, last: 0 };
+      plan.creators.set(creator, delta);
+    }
+    return delta;
+  };
+  const balanceDeltas = new Map<string, Map<string, bigint>>();
+  const addBalance = (token: string, wallet: string, delta: bigint) => {
+    let wallets = balanceDeltas.get(token);
+    if (!wallets) {
+      wallets = new Map();
+      balanceDeltas.set(token, wallets);
+    }
+    wallets.set(wallet, (wallets.get(wallet) ?? 0n) + delta);
+  };
+  // Trades arrive in chain order, so each (token, interval) only ever extends its latest bucket.
+  const openCandles = new Map<string, Candle[]>();
+  const traded = new Set<string>();
+
+  const addTrade = (token: TokenState, row: TradeRow, event: DecodedEvent, timestamp: number) => {
+    plan.tradeLines.push(
+      `${provenanceText(event, timestamp)}\t${row.tokenAddress}\t${row.trader}\t${row.side}\t${row.source}\t${row.tokenAmount}\t${row.reserveAmount}\t${row.curveValue}\t${row.protocolFee}\t${row.creatorFee}\t${row.price}`,
+    );
+    traded.add(row.tokenAddress);
+    creatorDelta(token.creator).volume += row.reserveAmount;
+    let current = openCandles.get(row.tokenAddress);
+    if (!current) {
+      current = [];
+      openCandles.set(row.tokenAddress, current);
+    }
+    for (let i = 0; i < intervals.length; i++) {
+      const intervalSeconds = intervals[i] as number;
+      const start = bucketStart(timestamp, intervalSeconds);
+      const candle = current[i];
+      if (candle && candle.bucketStart === start) {
+        if (row.price > candle.high) candle.high = row.price;
+        if (row.price < candle.low) candle.low = row.price;
+        candle.close = row.price;
+        candle.volume += row.reserveAmount;
+        candle.trades += 1;
+        candle.lastBlockNumber = event.blockNumber;
+        candle.lastLogIndex = event.logIndex;
+      } else {
+        const fresh: Candle = {
+          tokenAddress: row.tokenAddress,
+          intervalSeconds,
+          bucketStart: start,
+          open: row.price,
+          high: row.price,
+          low: row.price,
+          close: row.price,
+          volume: row.reserveAmount,
+          trades: 1,
+          lastBlockNumber: event.blockNumber,
+          lastLogIndex: event.logIndex,
+        };
+        current[i] = fresh;
+        plan.candles.push(fresh);
+      }
+    }
+  };
+
+  // The token's constructor mints to the curve before the factory emits TokenLaunched, so
+  // launches must be known before their own transaction's earlier logs are folded.
+  for (const event of range.events) {
+    if (event.type !== 'launch') continue;
+    plan.states.set(event.token, tokenFromLaunch(event));
+    plan.launches.push({ event, createdAt: headOf(event.blockNumber).timestamp });
+  }
+
+  let timestampBlock = -1;
+  let timestamp = 0;
+  for (const event of range.events) {
+    if (event.blockNumber !== timestampBlock) {
+      timestampBlock = event.blockNumber;
+      timestamp = headOf(event.blockNumber).timestamp;
+    }
+    let tokenAddress: string;
+    if (event.type === 'launch') {
+      const delta = creatorDelta(event.creator);
+      delta.launched += 1;
+      delta.first = Math.min(delta.first, timestamp);
+      delta.last = Math.max(delta.last, timestamp);
+      tokenAddress = event.token;
+    } else if (event.type === 'trade') {
+      const state = stateOf(event.token);
+      if (!state) continue;
+      addTrade(state, applyCurveTrade(state, event, timestamp), event, timestamp);
+      tokenAddress = event.token;
+    } else if (event.type === 'graduation') {
+      const state = stateOf(event.token);
+      if (!state) continue;
+      applyGraduation(state, event, timestamp);
+      pools.set(event.pool, event.token);
+      creatorDelta(state.creator).graduated += 1;
+      plan.newPools.push({ pool: event.pool, token: event.token });
+      tokenAddress = event.token;
+    } else if (event.type === 'transfer') {
+      if (!stateOf(event.token)) continue;
+      if (event.from !== ZERO_ADDRESS) addBalance(event.token, event.from, -event.value);
+      addBalance(event.token, event.to, event.value);
+      tokenAddress = event.token;
+    } else {
+      const state = stateOf(pools.get(event.pool));
+      if (!state) continue;
+      addTrade(state, applySwap(state, event, context.stable, timestamp), event, timestamp);
+      tokenAddress = state.address;
+    }
+    plan.eventLines.push(
+      `${provenanceText(event, timestamp)}\t${tokenAddress}\t${event.type}\t${copyEscape(eventDataJson(event))}`,
+    );
+  }
+  plan.tradedTokens = [...traded];
+
+  for (const [token, wallets] of balanceDeltas) {
+    const state = plan.states.get(token) as TokenState;
+    for (const [wallet, delta] of wallets) {
+      // A zero net change still goes to the writer: the wallet's kind may change (a new pool).
+      const kind =
+        wallet === state.curve
+          ? balanceKind.curve
+          : wallet === state.poolAddress
+            ? balanceKind.pool
+            : wallet === BURN_ADDRESS
+              ? balanceKind.burn
+              : wallet === context.graduator || wallet === context.factory
+                ? balanceKind.launchpad
+                : balanceKind.holder;
+      plan.balances.push({ token, wallet, delta, kind });
+    }
+  }
+  return plan;
+}

@@ -1,0 +1,343 @@
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  bulkInsert,
+  type ColumnType,
+  copyLines,
+  jsonRecordset,
+  stagingTable,
+  textArray,
+} from '../../db/bulk';
+import type { Database } from '../../db/client';
+import { bumpReadVersion } from '../../db/read-version';
+import { CHECKPOINT_ID } from '../../db/schema';
+import { normalizeSearchText, searchTermsFor } from '../../tokens/search-text';
+import { type Checkpoint, readCheckpoint } from './checkpoint';
+import type { BatchPlan, ProjectionContext } from './fold';
+import { refreshWindowMetrics } from './metrics';
+import type { TokenState } from './state';
+import { tokenStateColumns, tokenStateRow } from './token-rows';
+
+/** What writing a plan did: applied, already covered by the checkpoint, or refused as a reorg. */
+export type WriteResult =
+  | { status: 'applied'; checkpoint: Checkpoint }
+  | { status: 'skipped' }
+  /** The range's first block does not build on the indexed head: nothing was written. */
+  | { status: 'reorg'; atBlock: number; checkpoint: Checkpoint };
+
+/** Cumulative milliseconds per write phase in this process; the benchmark prints them. */
+export const projectionTimings: Record<string, number> = {};
+async function timed<T>(phase: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    projectionTimings[phase] = (projectionTimings[phase] ?? 0) + performance.now() - started;
+  }
+}
+
+const provenanceNames = [
+  'block_number',
+  'block_hash',
+  'block_timestamp',
+  'transaction_hash',
+  'transaction_index',
+  'log_index',
+] as const;
+const tradeNames = [
+  ...provenanceNames,
+  'token_address',
+  'trader',
+  'side',
+  'source',
+  'token_amount',
+  'reserve_amount',
+  'curve_value',
+  'protocol_fee',
+  'creator_fee',
+  'price',
+];
+const eventNames = [...provenanceNames, 'token_address', 'kind', 'data'];
+const candleNames = [
+  'token_address',
+  'interval_seconds',
+  'bucket_start',
+  'open',
+  'high',
+  'low',
+  'close',
+  'volume',
+  'trades',
+  'last_block_number',
+  'last_log_index',
+];
+/** Holder counts move with the balances, in SQL (the fold does not read balances). */
+const stateAssignments = Object.keys(tokenStateColumns)
+  .filter((column) => column !== 'address' && column !== 'holders')
+  .map((column) => `"${column}" = x."${column}"`)
+  .join(', ');
+
+/**
+ * Writes one folded range and moves the checkpoint, in one transaction. Appends go in by COPY;
+ * balances, candles and creators are merged onto the stored rows by the database, so nothing
+ * the fold produced is read back. A plan the checkpoint already covers changes nothing.
+ */
+export async function writePlan(
+  db: Database,
+  context: ProjectionContext,
+  plan: BatchPlan,
+): Promise<WriteResult> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const checkpoint = await readCheckpoint(t, true);
+    if (checkpoint && checkpoint.indexedThroughBlock >= plan.to) return { status: 'skipped' };
+    const expectedFrom = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
+    if (plan.from !== expectedFrom)
+      throw new Error(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
+    if (checkpoint && plan.first && plan.first.parentHash !== checkpoint.blockHash)
+      return { status: 'reorg', atBlock: plan.from, checkpoint };
+
+    if (plan.launches.length > 0) await timed('tokens', () => insertLaunches(t, plan));
+    if (plan.updated.length > 0) {
+      const rows = plan.updated.map((address) => tokenStateRow(plan.states.get(address) as TokenState));
+      await timed('tokens', () =>
+        t.execute(
+          sql`update tokens set ${sql.raw(stateAssignments)} from ${jsonRecordset(rows, tokenStateColumns)} where tokens.address = x.address`,
+        ),
+      );
+    }
+    // No conflict clause on appends: the checkpoint guard above makes a re-insert impossible,
+    // and if one happened anyway the primary key would fail the batch loudly.
+    await timed('trades', () => copyLines(t, 'trades', tradeNames, plan.tradeLines));
+    await timed('chain_events', () => copyLines(t, 'chain_events', eventNames, plan.eventLines));
+    if (plan.balances.length > 0) await timed('balances', () => mergeBalances(t, plan));
+    if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan));
+    if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan));
+
+    const head: Checkpoint = {
+      indexedThroughBlock: plan.to,
+      blockHash: plan.head.hash,
+      blockTimestamp: plan.head.timestamp,
+    };
+    await timed('window metrics', () =>
+      refreshWindowMetrics(t, {
+        headTimestamp: head.blockTimestamp,
+        previousHeadTimestamp: checkpoint?.blockTimestamp ?? 0,
+        tokens: plan.tradedTokens,
+      }),
+    );
+    await timed('blocks and checkpoint', async () => {
+      await bulkInsert(
+        t,
+        'recent_blocks',
+        { number: 'bigint', hash: 'text', parent_hash: 'text', timestamp: 'bigint' },
+        plan.headers.map((h) => ({
+          number: h.number,
+          hash: h.hash,
+          parent_hash: h.parentHash,
+          timestamp: h.timestamp,
+        })),
+        'on conflict (number) do update set hash = excluded.hash, parent_hash = excluded.parent_hash, timestamp = excluded.timestamp',
+      );
+      await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
+      await t.execute(sql`insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, updated_at)
+        values (${CHECKPOINT_ID}, ${context.chainId}, ${head.indexedThroughBlock}, ${head.blockHash}, ${head.blockTimestamp}, now())
+        on conflict (id) do update set indexed_through_block = excluded.indexed_through_block, block_hash = excluded.block_hash,
+          block_timestamp = excluded.block_timestamp, updated_at = excluded.updated_at`);
+      await bumpReadVersion(t);
+    });
+    return { status: 'applied', checkpoint: head };
+  });
+}
+
+async function insertLaunches(t: Database, plan: BatchPlan) {
+  const { address: _, ...stateColumns } = tokenStateColumns;
+  await bulkInsert(
+    t,
+    'tokens',
+    {
+      address: 'text',
+      ...stateColumns,
+      name: 'text',
+      symbol: 'text',
+      name_search: 'text',
+      symbol_search: 'text',
+      decimals: 'smallint',
+      total_supply: 'numeric',
+      metadata_hash: 'text',
+      created_block: 'bigint',
+      created_block_hash: 'text',
+      created_at: 'bigint',
+      created_transaction_hash: 'text',
+      created_transaction_index: 'integer',
+      created_log_index: 'integer',
+      curve_address: 'text',
+      creator: 'text',
+      curve_supply: 'numeric',
+      protocol_fee_bps: 'integer',
+      creator_fee_bps: 'integer',
+    },
+    plan.launches.map(({ event, createdAt }) => ({
+      ...tokenStateRow(plan.states.get(event.token) as TokenState),
+      name: event.name,
+      symbol: event.symbol,
+      name_search: normalizeSearchText(event.name),
+      symbol_search: normalizeSearchText(event.symbol),
+      decimals: 18,
+      total_supply: event.totalSupply,
+      metadata_hash: event.metadataHash,
+      created_block: event.blockNumber,
+      created_block_hash: event.blockHash,
+      created_at: createdAt,
+      created_transaction_hash: event.transactionHash,
+      created_transaction_index: event.transactionIndex,
+      created_log_index: event.logIndex,
+      curve_address: event.curve,
+      creator: event.creator,
+      curve_supply: event.realTokenReserve,
+      protocol_fee_bps: event.protocolFeeBps,
+      creator_fee_bps: event.creatorFeeBps,
+    })),
+    'on conflict (address) do nothing',
+  );
+  await bulkInsert(
+    t,
+    'token_search_terms',
+    { term: 'text', token_address: 'text', kind: 'smallint' },
+    plan.launches.flatMap(({ event }) =>
+      searchTermsFor(event.name, event.symbol).map(({ term, kind }) => ({
+        term,
+        kind,
+        token_address: event.token,
+      })),
+    ),
+    'on conflict do nothing',
+  );
+  // Operator moderation and finalized metadata live outside chain data; re-apply them.
+  const fresh = plan.launches.map(({ event }) => event.token);
+  await t.execute(
+    sql`update tokens set excluded = true where address = any(${textArray(fresh)}) and address in (select token_address from token_exclusions)`,
+  );
+  await t.execute(sql`update tokens t set draft_id = d.id,
+      has_links = coalesce(d.website_url, d.x_url, d.telegram_url, d.discord_url) is not null
+    from metadata_drafts d where d.bound_token_address = t.address and t.address = any(${textArray(fresh)})`);
+}
+
+/**
+ * Adds the range's net balance changes to the stored balances in one statement: zero balances
+ * are deleted (holder counts are row counts), every other row upserted with its kind, and each
+ * token's holder count moved by the holders gained minus those lost.
+ */
+async function mergeBalances(t: Database, plan: BatchPlan) {
+  const source = await stagedRelation(
+    t,
+    'balance_deltas',
+    { token_address: 'text', wallet: 'text', delta: 'numeric', kind: 'smallint' },
+    plan.balances.map((b) => `${b.token}\t${b.wallet}\t${b.delta}\t${b.kind}`),
+  );
+  await t.execute(
+    sql`with moved as (
+        select s.token_address, s.wallet, s.kind, b.balance as before, b.kind as kind_before,
+               coalesce(b.balance, 0) + s.delta as after
+          from ${source} left join balances b on b.token_address = s.token_address and b.wallet = s.wallet
+      ), upserted as (
+        insert into balances (token_address, wallet, balance, kind)
+        select token_address, wallet, after, kind from moved where after <> 0
+        on conflict (token_address, wallet) do update set balance = excluded.balance, kind = excluded.kind
+      ), deleted as (
+        delete from balances b using moved m
+         where b.token_address = m.token_address and b.wallet = m.wallet and m.before is not null and m.after = 0
+      )
+      update tokens t set holders = t.holders + h.change
+        from (select token_address,
+                     sum((after > 0 and kind = 0)::int - (coalesce(before > 0 and kind_before = 0, false))::int) as change
+                from moved group by token_address) h
+       where t.address = h.token_address and h.change <> 0`,
+  );
+}
+
+/** Merges the range's per-bucket aggregates onto the stored candles (open stays the first). */
+async function mergeCandles(t: Database, plan: BatchPlan) {
+  const source = await stagedRelation(
+    t,
+    'candle_deltas',
+    {
+      token_address: 'text',
+      interval_seconds: 'integer',
+      bucket_start: 'bigint',
+      open: 'numeric',
+      high: 'numeric',
+      low: 'numeric',
+      close: 'numeric',
+      volume: 'numeric',
+      trades: 'integer',
+      last_block_number: 'bigint',
+      last_log_index: 'integer',
+    },
+    plan.candles.map(
+      (c) =>
+        `${c.tokenAddress}\t${c.intervalSeconds}\t${c.bucketStart}\t${c.open}\t${c.high}\t${c.low}\t${c.close}\t${c.volume}\t${c.trades}\t${c.lastBlockNumber}\t${c.lastLogIndex}`,
+    ),
+  );
+  const list = sql.raw(candleNames.map((name) => `"${name}"`).join(', '));
+  await t.execute(
+    sql`insert into candles (${list}) select ${list} from ${source}
+      on conflict (token_address, interval_seconds, bucket_start) do update set
+        high = greatest(candles.high, excluded.high), low = least(candles.low, excluded.low), close = excluded.close,
+        volume = candles.volume + excluded.volume, trades = candles.trades + excluded.trades,
+        last_block_number = excluded.last_block_number, last_log_index = excluded.last_log_index`,
+  );
+}
+
+/** Below this many rows one statement with the rows as a parameter beats a staging table. */
+const STAGE_THRESHOLD = 500;
+
+/**
+ * Rows given as COPY lines, as a relation named `s` for the next statement: a staging table
+ * filled by COPY when there are many, else the lines themselves as a text-array parameter.
+ */
+async function stagedRelation(
+  t: Database,
+  name: string,
+  columns: Record<string, ColumnType>,
+  lines: string[],
+): Promise<SQL> {
+  const names = Object.keys(columns);
+  if (lines.length < STAGE_THRESHOLD) {
+    const fields = names
+      .map((column, i) => `(string_to_array(line, E'\\t'))[${i + 1}]::${columns[column]} as "${column}"`)
+      .join(', ');
+    return sql`(select ${sql.raw(fields)} from unnest(${textArray(lines)}) as line) s`;
+  }
+  const definition = names.map((column) => `"${column}" ${columns[column]} not null`).join(', ');
+  const stage = await stagingTable(t, name, `(${definition})`);
+  await copyLines(t, stage, names, lines);
+  return sql.raw(`"${stage}" s`);
+}
+
+async function mergeCreators(t: Database, plan: BatchPlan) {
+  await bulkInsert(
+    t,
+    'creators',
+    {
+      address: 'text',
+      tokens_launched: 'integer',
+      tokens_graduated: 'integer',
+      first_launch_at: 'bigint',
+      last_launch_at: 'bigint',
+      total_volume: 'numeric',
+    },
+    [...plan.creators].map(([address, d]) => ({
+      address,
+      tokens_launched: d.launched,
+      tokens_graduated: d.graduated,
+      first_launch_at: d.first === Number.MAX_SAFE_INTEGER ? d.last : d.first,
+      last_launch_at: d.last,
+      total_volume: d.volume,
+    })),
+    `on conflict (address) do update set tokens_launched = creators.tokens_launched + excluded.tokens_launched,
+       tokens_graduated = creators.tokens_graduated + excluded.tokens_graduated,
+       first_launch_at = case when excluded.tokens_launched > 0 then least(creators.first_launch_at, excluded.first_launch_at) else creators.first_launch_at end,
+       last_launch_at = case when excluded.tokens_launched > 0 then greatest(creators.last_launch_at, excluded.last_launch_at) else creators.last_launch_at end,
+       total_volume = creators.total_volume + excluded.total_volume`,
+  );
+}
