@@ -189,6 +189,10 @@ try {
     },
     logger,
     progressIntervalMs: 1_000,
+    ...(process.env.BENCH_EVENTS_PER_WRITE
+      ? { eventsPerWrite: Number(process.env.BENCH_EVENTS_PER_WRITE) }
+      : {}),
+    ...(process.env.BENCH_TARGET_LOGS ? { targetLogsPerBatch: Number(process.env.BENCH_TARGET_LOGS) } : {}),
   });
   const [sizes] = await selectRows<{ trades: string; events: string; tokens: string }>(
     handle.db,

@@ -85,7 +85,7 @@ describe('parseConfig', () => {
       startBlock: 123n,
       finalityDepth: 12,
       maxRange: 50_000,
-      pollIntervalMs: 1_000,
+      pollIntervalMs: 500,
     });
   });
 

@@ -73,7 +73,7 @@ const envSchema = z.object({
     .optional()
     .default('auto'),
   INDEXER_MAX_RANGE: nonNegativeInt(50_000).pipe(z.number().min(1, 'must be at least 1')),
-  INDEXER_POLL_MS: nonNegativeInt(1_000),
+  INDEXER_POLL_MS: nonNegativeInt(500),
   DEVNET_PORT: nonNegativeInt(8545).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   OBJECTS_DIR: optionalText,
   S3_BUCKET: optionalText,

@@ -79,7 +79,7 @@ export function createIndexer(options: IndexerOptions) {
   const pollIntervalMs = options.pollIntervalMs ?? chain.pollIntervalMs;
   const maxRange = options.maxRange ?? chain.maxRange;
   const targetLogs = options.targetLogsPerBatch ?? 10_000;
-  const eventsPerWrite = options.eventsPerWrite ?? 8_000;
+  const eventsPerWrite = options.eventsPerWrite ?? 25_000;
   const fetchConcurrency = options.fetchConcurrency ?? 3;
   const cachedTokens = options.cachedTokens ?? 20_000;
   const progressIntervalMs = options.progressIntervalMs ?? 2_000;

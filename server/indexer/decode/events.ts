@@ -135,8 +135,25 @@ function provenance(log: RawLog): Provenance {
 export function decodeLog(log: RawLog): DecodedEvent | undefined {
   const topic0 = log.topics[0];
   const data = log.data;
-  const base = provenance(log);
   try {
+    // Transfers are most of the logs: built in one literal, without spreading the provenance.
+    if (topic0 === topics.transfer) {
+      // ERC-721 Transfer shares topic0 but indexes the id (4 topics): not ours.
+      if (log.topics.length !== 3) return undefined;
+      return {
+        blockNumber: Number.parseInt(log.blockNumber, 16),
+        blockHash: log.blockHash.toLowerCase(),
+        transactionHash: log.transactionHash.toLowerCase(),
+        transactionIndex: Number.parseInt(log.transactionIndex, 16),
+        logIndex: Number.parseInt(log.logIndex, 16),
+        type: 'transfer',
+        token: log.address.toLowerCase(),
+        from: topicAddress(log.topics[1]),
+        to: topicAddress(log.topics[2]),
+        value: word(data, 0),
+      };
+    }
+    const base = provenance(log);
     switch (topic0) {
       case topics.launch:
         return {
@@ -185,17 +202,6 @@ export function decodeLog(log: RawLog): DecodedEvent | undefined {
           burnedTokenAmount: word(data, 3),
           liquidity: word(data, 4),
           sqrtPriceX96: word(data, 5),
-        };
-      case topics.transfer:
-        // ERC-721 Transfer shares topic0 but indexes the id (4 topics): not ours.
-        if (log.topics.length !== 3) return undefined;
-        return {
-          ...base,
-          type: 'transfer',
-          token: log.address.toLowerCase(),
-          from: topicAddress(log.topics[1]),
-          to: topicAddress(log.topics[2]),
-          value: word(data, 0),
         };
       case topics.swap:
         return {

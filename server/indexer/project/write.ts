@@ -7,7 +7,7 @@ import {
   stagingTable,
   textArray,
 } from '../../db/bulk';
-import type { Database } from '../../db/client';
+import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID } from '../../db/schema';
 import { normalizeSearchText, searchTermsFor } from '../../tokens/search-text';
@@ -121,7 +121,8 @@ export async function writePlan(
     await timed('window metrics', () =>
       refreshWindowMetrics(t, {
         headTimestamp: head.blockTimestamp,
-        previousHeadTimestamp: checkpoint?.blockTimestamp ?? 0,
+        // With no checkpoint there is no earlier window whose tokens could have left it.
+        previousHeadTimestamp: checkpoint?.blockTimestamp ?? head.blockTimestamp,
         tokens: plan.tradedTokens,
       }),
     );
@@ -223,9 +224,11 @@ async function insertLaunches(t: Database, plan: BatchPlan) {
 }
 
 /**
- * Adds the range's net balance changes to the stored balances in one statement: zero balances
- * are deleted (holder counts are row counts), every other row upserted with its kind, and each
- * token's holder count moved by the holders gained minus those lost.
+ * Adds the range's net balance changes to the stored balances: one upsert that adds each delta
+ * in place (an index probe per row, never a scan of the table), moves each token's holder
+ * count by the holders gained minus those lost, and returns the rows that reached zero, which
+ * are then deleted (holder counts are row counts). A wallet's kind only changes when it becomes
+ * a token's pool, at graduation: the holder counts of graduating tokens are recounted.
  */
 async function mergeBalances(t: Database, plan: BatchPlan) {
   const source = await stagedRelation(
@@ -234,25 +237,36 @@ async function mergeBalances(t: Database, plan: BatchPlan) {
     { token_address: 'text', wallet: 'text', delta: 'numeric', kind: 'smallint' },
     plan.balances.map((b) => `${b.token}\t${b.wallet}\t${b.delta}\t${b.kind}`),
   );
-  await t.execute(
-    sql`with moved as (
-        select s.token_address, s.wallet, s.kind, b.balance as before, b.kind as kind_before,
-               coalesce(b.balance, 0) + s.delta as after
-          from ${source} left join balances b on b.token_address = s.token_address and b.wallet = s.wallet
-      ), upserted as (
-        insert into balances (token_address, wallet, balance, kind)
-        select token_address, wallet, after, kind from moved where after <> 0
-        on conflict (token_address, wallet) do update set balance = excluded.balance, kind = excluded.kind
-      ), deleted as (
-        delete from balances b using moved m
-         where b.token_address = m.token_address and b.wallet = m.wallet and m.before is not null and m.after = 0
+  const zeroed = await selectRows<{ token_address: string; wallet: string }>(
+    t,
+    sql`with merged as (
+        insert into balances as b (token_address, wallet, balance, kind)
+        select token_address, wallet, delta, kind from ${source}
+        on conflict (token_address, wallet) do update set balance = b.balance + excluded.balance, kind = excluded.kind
+        returning b.token_address, b.wallet, b.balance, b.kind
+      ), moved as (
+        select m.token_address, m.wallet, m.balance as after, m.balance - s.delta as before, m.kind
+          from merged m join ${source} on s.token_address = m.token_address and s.wallet = m.wallet
+      ), holders as (
+        update tokens t set holders = t.holders + h.change
+          from (select token_address, sum((after > 0 and kind = 0)::int - (before > 0 and kind = 0)::int) as change
+                  from moved group by token_address) h
+         where t.address = h.token_address and h.change <> 0
       )
-      update tokens t set holders = t.holders + h.change
-        from (select token_address,
-                     sum((after > 0 and kind = 0)::int - (coalesce(before > 0 and kind_before = 0, false))::int) as change
-                from moved group by token_address) h
-       where t.address = h.token_address and h.change <> 0`,
+      select token_address, wallet from moved where after = 0`,
   );
+  if (zeroed.length > 0) {
+    await t.execute(
+      sql`delete from balances b using ${jsonRecordset(zeroed, { token_address: 'text', wallet: 'text' })}
+           where b.token_address = x.token_address and b.wallet = x.wallet`,
+    );
+  }
+  const graduated = plan.newPools.map(({ token }) => token);
+  if (graduated.length > 0) {
+    await t.execute(sql`update tokens t set holders = (select count(*) from balances b
+        where b.token_address = t.address and b.kind = 0 and b.balance > 0)
+      where t.address = any(${textArray(graduated)})`);
+  }
 }
 
 /** Merges the range's per-bucket aggregates onto the stored candles (open stays the first). */

@@ -85,14 +85,17 @@ async function getLogs(
   return rpc.request<RawLog[]>('eth_getLogs', [{ ...base, address: [...addresses] }]);
 }
 
-/** The factory's logs of [from, to]: they name the tokens and pools launched or graduated in it. */
+/**
+ * The factory's launches and graduations in [from, to]: they name the tokens and pools whose
+ * logs the range must also fetch. Few and quick, so later ranges wait only for these.
+ */
 export async function fetchFactoryLogs(rpc: RpcClient, from: number, to: number, factory: string) {
   const logs = await rpc.request<RawLog[]>('eth_getLogs', [
     {
       fromBlock: hex(from),
       toBlock: hex(to),
       address: factory,
-      topics: [[topics.launch, topics.trade, topics.graduation]],
+      topics: [[topics.launch, topics.graduation]],
     },
   ]);
   return logs.filter((log) => !log.removed);
@@ -115,9 +118,9 @@ export function extendAddressSets(sets: AddressSets, factoryLogs: readonly RawLo
 }
 
 /**
- * The rest of [from, to] once its factory logs are known: Transfers of the tokens and Swaps of
- * the pools in `sets` (which must include those the factory logs name), then the headers of
- * every block with a log plus both range ends.
+ * The rest of [from, to] once its launches and graduations are known: the factory's Trades,
+ * Transfers of the tokens and Swaps of the pools in `sets` (which must include those the factory
+ * logs name), all at once, then the headers of every block with a log plus both range ends.
  */
 export async function fetchRangeWith(
   rpc: RpcClient,
@@ -126,12 +129,13 @@ export async function fetchRangeWith(
   factoryLogs: readonly RawLog[],
   sets: AddressSets,
 ): Promise<RangeData> {
-  const [transferLogs, swapLogs] = await Promise.all([
+  const [tradeLogs, transferLogs, swapLogs] = await Promise.all([
+    getLogs(rpc, from, to, [topics.trade], new Set([sets.factory])),
     getLogs(rpc, from, to, [topics.transfer], sets.tokens),
     getLogs(rpc, from, to, [topics.swap], sets.pools),
   ]);
   const events: DecodedEvent[] = [];
-  for (const logs of [factoryLogs, transferLogs, swapLogs]) {
+  for (const logs of [factoryLogs, tradeLogs, transferLogs, swapLogs]) {
     for (const log of logs) {
       if (log.removed) continue;
       const event = decodeLog(log);
@@ -151,7 +155,13 @@ export async function fetchRangeWith(
       throw new RangeInconsistentError(`block ${event.blockNumber} changed while the range was read`);
     }
   }
-  return { from, to, events, headers, logCount: factoryLogs.length + transferLogs.length + swapLogs.length };
+  return {
+    from,
+    to,
+    events,
+    headers,
+    logCount: factoryLogs.length + tradeLogs.length + transferLogs.length + swapLogs.length,
+  };
 }
 
 /** Everything the projections need for [from, to] (factory logs first: they extend the sets). */
