@@ -175,6 +175,24 @@ try {
     warn: (_: Record<string, unknown>, message: string) => console.log(`  warn: ${message}`),
     error: (_: Record<string, unknown>, message: string) => console.log(`  error: ${message}`),
   };
+  // The floor of the same run: the node serving every log of the chain once, bare (one
+  // eth_getLogs, parsed, nothing decoded or written). No indexer can be faster than its RPC.
+  const floorStarted = performance.now();
+  const floorResponse = await fetch(anvil.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_getLogs',
+      params: [{ fromBlock: `0x${deployment.startBlock.toString(16)}`, toBlock: `0x${head.toString(16)}` }],
+    }),
+  });
+  const floorLogs = ((await floorResponse.json()) as { result: unknown[] }).result.length;
+  const floorSeconds = (performance.now() - floorStarted) / 1000;
+  console.log(
+    `▶ RPC floor: eth_getLogs of all ${floorLogs} logs in one request, parsed: ${floorSeconds.toFixed(2)}s (${Math.round(floorLogs / floorSeconds)} logs/s)`,
+  );
   const indexer = createIndexer({
     db: handle.db,
     rpc: createRpcClient({ url: anvil.rpcUrl }),
@@ -232,6 +250,7 @@ try {
   console.log(
     `  ${Math.round(indexedEvents / seconds)} events/s · ${Math.round(blocks / seconds)} blocks/s · ${indexer.status.batches} batches · fetch ${(indexer.status.fetchMs / 1000).toFixed(2)}s · project ${(indexer.status.projectMs / 1000).toFixed(2)}s`,
   );
+  console.log(`  ${(seconds / floorSeconds).toFixed(2)}× the RPC floor of this run`);
   console.log(
     `  peak RSS ${Math.round(peakRss / 2 ** 20)} MiB (${Math.round(startRss / 2 ** 20)} MiB before indexing)`,
   );
