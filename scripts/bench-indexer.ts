@@ -7,7 +7,7 @@
  * into a fresh PostgreSQL database and reports events/s and blocks/s.
  *
  *   npm run bench:indexer -- [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--scale 1]
- *     [--rebuild] [--keep] [--on-top-of postgres://…/launchdex_bench]
+ *     [--rebuild] [--keep] [--on-top-of postgres://…/launchdex_bench] [--events-per-write N]
  *
  * `--database-url`: the PostgreSQL server (any database on it) where the run creates, and then
  * drops, its own database. `--on-top-of`: index instead into an existing database that already
@@ -46,6 +46,8 @@ const { values } = parseArgs({
     rebuild: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     'on-top-of': { type: 'string' },
+    /** Events per projection transaction (the indexer's default otherwise). */
+    'events-per-write': { type: 'string' },
   },
 });
 if (values.postgres) console.log('▶ --postgres is now --database-url (the same flag as `npm run bench`)');
