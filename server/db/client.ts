@@ -60,15 +60,29 @@ export type DatabaseDriver = (
  * the server delays (~40 ms), so every COPY cost 40 ms however few its rows. postgres.js only
  * rotates hosts with its own sockets, so a URL naming several hosts keeps them.
  */
-function connectWithoutNagle(options: { host: string[]; port: number[]; path?: string | false }) {
+function connectWithoutNagle(options: {
+  host: string[];
+  port: number[];
+  path?: string | false;
+  connect_timeout?: number;
+}) {
   return new Promise<Socket>((resolve, reject) => {
     const socket = options.path
       ? createConnection(options.path)
       : createConnection(options.port[0] ?? 5432, options.host[0]);
     socket.setNoDelay(true);
-    socket.once('error', reject);
+    // postgres.js starts its connect timer once it has the socket: this wait is ours to bound.
+    const timer = setTimeout(
+      () => socket.destroy(new Error(`connect timeout after ${options.connect_timeout ?? 30} s`)),
+      (options.connect_timeout ?? 30) * 1000,
+    );
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     socket.once('connect', () => {
-      socket.off('error', reject);
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
       resolve(socket);
     });
   });

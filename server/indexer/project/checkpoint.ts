@@ -28,3 +28,18 @@ export async function readCheckpoint(db: Database, lock = false): Promise<Checkp
       }
     : undefined;
 }
+
+/**
+ * Runs `work` in one transaction that holds the checkpoint row (FOR UPDATE) from its start: the
+ * two writers of projections, a range's write and a rollback, take turns through it and each
+ * decides from the checkpoint it holds.
+ */
+export function withCheckpointLock<T>(
+  db: Database,
+  work: (t: Database, checkpoint: Checkpoint | undefined) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    return work(t, await readCheckpoint(t, true));
+  });
+}

@@ -96,15 +96,20 @@ export function eventDataJson(event: DecodedEvent): string {
 /** Tokens that existed before the range and that it touches: the states the fold needs. */
 export function touchedTokens(range: RangeData, poolToken: ReadonlyMap<string, string>): string[] {
   const launched = new Set<string>();
-  const pools = new Map(poolToken);
+  // Pools created in the range, over the known ones (which are many: never copied).
+  const graduated = new Map<string, string>();
   for (const event of range.events) {
     if (event.type === 'launch') launched.add(event.token);
-    else if (event.type === 'graduation') pools.set(event.pool, event.token);
+    else if (event.type === 'graduation') graduated.set(event.pool, event.token);
   }
   const touched = new Set<string>();
   for (const event of range.events) {
     const token =
-      event.type === 'swap' ? pools.get(event.pool) : event.type === 'launch' ? undefined : event.token;
+      event.type === 'swap'
+        ? (graduated.get(event.pool) ?? poolToken.get(event.pool))
+        : event.type === 'launch'
+          ? undefined
+          : event.token;
     if (token && !launched.has(token)) touched.add(token);
   }
   return [...touched];
@@ -148,7 +153,8 @@ export function foldRange(
     tradedTokens: [],
     newPools: [],
   };
-  const pools = new Map(poolToken);
+  // Pools created so far in the range, over the known ones (which are many: never copied).
+  const graduated = new Map<string, string>();
   const stateOf = (address: string | undefined): TokenState | undefined => {
     if (address === undefined) return undefined;
     let state = plan.states.get(address);
@@ -255,7 +261,7 @@ export function foldRange(
       const state = stateOf(event.token);
       if (!state) continue;
       applyGraduation(state, event, timestamp);
-      pools.set(event.pool, event.token);
+      graduated.set(event.pool, event.token);
       creatorDelta(state.creator).graduated += 1;
       plan.newPools.push({ pool: event.pool, token: event.token });
       tokenAddress = event.token;
@@ -265,7 +271,7 @@ export function foldRange(
       addBalance(event.token, event.to, event.value);
       tokenAddress = event.token;
     } else {
-      const state = stateOf(pools.get(event.pool));
+      const state = stateOf(graduated.get(event.pool) ?? poolToken.get(event.pool));
       if (!state) continue;
       addTrade(state, applySwap(state, event, context.stable, timestamp), event, timestamp);
       tokenAddress = state.address;

@@ -11,7 +11,7 @@ import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID } from '../../db/schema';
 import { normalizeSearchText, searchTermsFor } from '../../tokens/search-text';
-import { type Checkpoint, readCheckpoint } from './checkpoint';
+import { type Checkpoint, withCheckpointLock } from './checkpoint';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { refreshWindowMetrics } from './metrics';
 import type { TokenState } from './state';
@@ -22,7 +22,7 @@ export type WriteResult =
   | { status: 'applied'; checkpoint: Checkpoint }
   | { status: 'skipped' }
   /** The range's first block does not build on the indexed head: nothing was written. */
-  | { status: 'reorg'; atBlock: number; checkpoint: Checkpoint };
+  | { status: 'reorg'; checkpoint: Checkpoint };
 
 /** Cumulative milliseconds per write phase in this process; the benchmark prints them. */
 export const projectionTimings: Record<string, number> = {};
@@ -57,19 +57,19 @@ const tradeNames = [
   'price',
 ];
 const eventNames = [...provenanceNames, 'token_address', 'kind', 'data'];
-const candleNames = [
-  'token_address',
-  'interval_seconds',
-  'bucket_start',
-  'open',
-  'high',
-  'low',
-  'close',
-  'volume',
-  'trades',
-  'last_block_number',
-  'last_log_index',
-];
+const candleColumns = {
+  token_address: 'text',
+  interval_seconds: 'integer',
+  bucket_start: 'bigint',
+  open: 'numeric',
+  high: 'numeric',
+  low: 'numeric',
+  close: 'numeric',
+  volume: 'numeric',
+  trades: 'integer',
+  last_block_number: 'bigint',
+  last_log_index: 'integer',
+} satisfies Record<string, ColumnType>;
 /** Holder counts move with the balances, in SQL (the fold does not read balances). */
 const stateAssignments = Object.keys(tokenStateColumns)
   .filter((column) => column !== 'address' && column !== 'holders')
@@ -86,15 +86,13 @@ export async function writePlan(
   context: ProjectionContext,
   plan: BatchPlan,
 ): Promise<WriteResult> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
-    const checkpoint = await readCheckpoint(t, true);
+  return withCheckpointLock(db, async (t, checkpoint): Promise<WriteResult> => {
     if (checkpoint && checkpoint.indexedThroughBlock >= plan.to) return { status: 'skipped' };
     const expectedFrom = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
     if (plan.from !== expectedFrom)
       throw new Error(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
     if (checkpoint && plan.first && plan.first.parentHash !== checkpoint.blockHash)
-      return { status: 'reorg', atBlock: plan.from, checkpoint };
+      return { status: 'reorg', checkpoint };
 
     if (plan.launches.length > 0) await timed('tokens', () => insertLaunches(t, plan));
     if (plan.updated.length > 0) {
@@ -151,13 +149,11 @@ export async function writePlan(
 }
 
 async function insertLaunches(t: Database, plan: BatchPlan) {
-  const { address: _, ...stateColumns } = tokenStateColumns;
   await bulkInsert(
     t,
     'tokens',
     {
-      address: 'text',
-      ...stateColumns,
+      ...tokenStateColumns,
       name: 'text',
       symbol: 'text',
       name_search: 'text',
@@ -274,25 +270,17 @@ async function mergeCandles(t: Database, plan: BatchPlan) {
   const source = await stagedRelation(
     t,
     'candle_deltas',
-    {
-      token_address: 'text',
-      interval_seconds: 'integer',
-      bucket_start: 'bigint',
-      open: 'numeric',
-      high: 'numeric',
-      low: 'numeric',
-      close: 'numeric',
-      volume: 'numeric',
-      trades: 'integer',
-      last_block_number: 'bigint',
-      last_log_index: 'integer',
-    },
+    candleColumns,
     plan.candles.map(
       (c) =>
         `${c.tokenAddress}\t${c.intervalSeconds}\t${c.bucketStart}\t${c.open}\t${c.high}\t${c.low}\t${c.close}\t${c.volume}\t${c.trades}\t${c.lastBlockNumber}\t${c.lastLogIndex}`,
     ),
   );
-  const list = sql.raw(candleNames.map((name) => `"${name}"`).join(', '));
+  const list = sql.raw(
+    Object.keys(candleColumns)
+      .map((name) => `"${name}"`)
+      .join(', '),
+  );
   await t.execute(
     sql`insert into candles (${list}) select ${list} from ${source}
       on conflict (token_address, interval_seconds, bucket_start) do update set

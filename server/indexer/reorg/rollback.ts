@@ -3,7 +3,7 @@ import { textArray } from '../../db/bulk';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID, candleIntervals } from '../../db/schema';
-import { readCheckpoint } from '../project/checkpoint';
+import { withCheckpointLock } from '../project/checkpoint';
 import type { ProjectionContext } from '../project/fold';
 import { refreshWindowMetrics } from '../project/metrics';
 import { BURN_ADDRESS, balanceKind, ZERO_ADDRESS } from '../project/state';
@@ -36,9 +36,7 @@ export async function rollbackTo(
   ancestor: number,
   context: ProjectionContext,
 ): Promise<RollbackResult> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
-    const checkpoint = await readCheckpoint(t, true);
+  return withCheckpointLock(db, async (t, checkpoint) => {
     if (!checkpoint || checkpoint.indexedThroughBlock <= ancestor) {
       return { ancestor, removedBlocks: 0, removedTokens: 0, affectedTokens: 0 };
     }

@@ -101,20 +101,24 @@ export async function fetchFactoryLogs(rpc: RpcClient, from: number, to: number,
   return logs.filter((log) => !log.removed);
 }
 
-/** The address sets after a range whose factory logs are `factoryLogs`. */
+/**
+ * The address sets after a range whose factory logs are `factoryLogs`: the same sets when the
+ * range launched and graduated nothing (the sets can hold every token ever launched).
+ */
 export function extendAddressSets(sets: AddressSets, factoryLogs: readonly RawLog[]): AddressSets {
-  const tokens = new Set(sets.tokens);
-  const pools = new Set(sets.pools);
+  const launched: string[] = [];
+  const graduated: string[] = [];
   for (const log of factoryLogs) {
-    if (log.topics[0] === topics.launch) {
-      const event = decodeLog(log);
-      if (event?.type === 'launch') tokens.add(event.token);
-    } else if (log.topics[0] === topics.graduation) {
-      const event = decodeLog(log);
-      if (event?.type === 'graduation') pools.add(event.pool);
-    }
+    const event = decodeLog(log);
+    if (event?.type === 'launch') launched.push(event.token);
+    else if (event?.type === 'graduation') graduated.push(event.pool);
   }
-  return { factory: sets.factory, tokens, pools };
+  if (launched.length === 0 && graduated.length === 0) return sets;
+  return {
+    factory: sets.factory,
+    tokens: new Set([...sets.tokens, ...launched]),
+    pools: new Set([...sets.pools, ...graduated]),
+  };
 }
 
 /**
