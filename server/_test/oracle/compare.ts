@@ -70,6 +70,31 @@ export async function compareWithOracle(
       result.differences.push({ path, message: `status ${status}`, expected, actual: body });
   };
 
+  /** Paging a chart back with `to` = the earliest time received tiles the whole series. */
+  const chartPagedBack = async (token: string) => {
+    const path = `/api/v1/tokens/${token}/chart?interval=1m&limit=7`;
+    const points: Json[] = [];
+    let to: number | undefined;
+    for (;;) {
+      result.requests++;
+      const { status, body } = await getJson(baseUrl, `${path}${to === undefined ? '' : `&to=${to}`}`);
+      const items = (body?.items ?? []) as Json[];
+      if (status !== 200 || items.length === 0) break;
+      points.unshift(...items);
+      to = items[0]?.time as number;
+    }
+    result.answers++;
+    const expected = oracle.chart(token, '1m', { limit: 1_000_000 })?.items as Json[];
+    const at = firstDifference(points, expected);
+    if (at !== undefined)
+      result.differences.push({
+        path: `${path} paged back by to`,
+        message: `point ${at} of ${expected.length} expected (${points.length} answered)`,
+        expected: expected[at],
+        actual: points[at],
+      });
+  };
+
   for (const route of ['/api/v1/tokens', '/api/v1/tokens/newest']) {
     await list(route, oracle.tokens());
     for (const view of VIEWS) await list(`${route}?view=${view}`, oracle.tokens({ view }));
@@ -104,6 +129,7 @@ export async function compareWithOracle(
         oracle.chart(token, '1m', { limit: 1000 }),
       );
     }
+    if (first !== undefined) await chartPagedBack(token);
     await list(`/api/v1/tokens/${token}/trades`, trades);
     await list(`/api/v1/tokens/${token}/activity`, oracle.activity(token));
     for (const kind of ACTIVITY_KINDS)
