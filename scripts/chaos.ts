@@ -1,0 +1,89 @@
+/**
+ * `npm run chaos -- [--seeds N] [--from S] [--seed S] [--backend postgres|pglite] [--limits 1,7,100] [--json FILE]`
+ *
+ * Seeded chaos runs (server/_test/chaos/run-seed.ts): each seed draws a launchpad scenario with
+ * reorgs, indexer SIGKILLs and RPC faults, lets the index settle and compares every read answer
+ * of the API, every list page by page, with the oracle computed from the canonical chain. Seeds
+ * `--from` … `--from + N - 1` (default 1 … 5), or only `--seed S` (to replay a failing seed).
+ * PostgreSQL is `TEST_POSTGRES_URL` (default postgres://postgres@127.0.0.1:5432/postgres; a fresh
+ * database per seed, dropped after), PGlite when PostgreSQL is not reachable or with
+ * `--backend pglite`. Needs `npx next build` (the settle phase runs the production server).
+ * Prints a line per seed and a summary; exits 1 when any answer differs.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type ChaosResult, runChaosSeed } from '../server/_test/chaos/run-seed';
+import { availableBackends, type Backend } from '../server/_test/database';
+import { describeDifference } from '../server/_test/oracle/compare';
+
+const { values } = parseArgs({
+  options: {
+    seeds: { type: 'string', default: '5' },
+    from: { type: 'string', default: '1' },
+    seed: { type: 'string' },
+    backend: { type: 'string' },
+    limits: { type: 'string', default: '1,7,100' },
+    json: { type: 'string' },
+  },
+});
+
+const backend = (values.backend ?? (await availableBackends())[0]) as Backend;
+if (backend !== 'postgres' && backend !== 'pglite') throw new Error(`--backend must be postgres or pglite`);
+const seeds =
+  values.seed !== undefined
+    ? [Number(values.seed)]
+    : Array.from({ length: Number(values.seeds) }, (_, i) => Number(values.from) + i);
+const limits = values.limits.split(',').map(Number);
+const started = Date.now();
+const clock = () => `[${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s]`;
+
+console.log(
+  `${clock()} chaos: ${seeds.length} seed(s) on ${backend}, lists walked at limits ${limits.join(', ')}`,
+);
+const results: ChaosResult[] = [];
+const failed: number[] = [];
+for (const seed of seeds) {
+  console.log(`${clock()} seed ${seed}`);
+  let result: ChaosResult;
+  try {
+    result = await runChaosSeed({ seed, backend, limits, log: (line) => console.log(`${clock()} ${line}`) });
+  } catch (error) {
+    failed.push(seed);
+    console.log(`${clock()} seed ${seed} FAILED to run: ${(error as Error).stack ?? error}`);
+    continue;
+  }
+  results.push(result);
+  const faults = Object.values(result.faults).reduce((a, b) => a + b, 0);
+  console.log(
+    `${clock()} seed ${seed}: ${result.launches} launches (${result.canonicalLaunches} canonical), ${result.actions} actions (${result.reverted} undone by reorgs), ` +
+      `${result.reorgs.length} reorgs (depths ${result.reorgs.join(', ')}), ${result.kills} kills, ${faults} RPC faults, ` +
+      `head ${result.head}, ${result.answers} answers in ${result.requests} requests, ` +
+      `${result.differences.length} differences, ${result.seconds.toFixed(1)} s`,
+  );
+  if (result.differences.length > 0) {
+    failed.push(seed);
+    console.log(describeDifference(result.differences[0] as (typeof result.differences)[number]));
+    console.log(`replay: npm run chaos -- --seed ${seed} --backend ${backend}`);
+  }
+}
+
+const sum = (f: (r: ChaosResult) => number) => results.reduce((total, r) => total + f(r), 0);
+const summary = {
+  backend,
+  seeds: seeds.length,
+  completed: results.length,
+  failedSeeds: failed,
+  launches: sum((r) => r.launches),
+  actions: sum((r) => r.actions),
+  reorgs: sum((r) => r.reorgs.length),
+  deepestReorg: Math.max(0, ...results.flatMap((r) => r.reorgs)),
+  kills: sum((r) => r.kills),
+  rpcFaults: sum((r) => Object.values(r.faults).reduce((a, b) => a + b, 0)),
+  answers: sum((r) => r.answers),
+  requests: sum((r) => r.requests),
+  differences: sum((r) => r.differences.length),
+  seconds: Math.round((Date.now() - started) / 1000),
+};
+console.log(`${clock()} summary ${JSON.stringify(summary)}`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ summary, results }, null, 2)}\n`);
+process.exit(failed.length > 0 ? 1 : 0);

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { runChaosSeed } from './_test/chaos/run-seed';
+import { availableBackends } from './_test/database';
+import { describeDifference } from './_test/oracle/compare';
+
+const [backend] = await availableBackends();
+
+/**
+ * CI's share of `npm run chaos`: a few seeds, each a scenario with reorgs, indexer SIGKILLs and
+ * RPC faults, compared answer by answer with the oracle. The deep run is documented in
+ * docs/testing.md.
+ */
+describe(`seeded chaos against the oracle (${backend})`, () => {
+  for (const seed of [101, 102]) {
+    it(`seed ${seed}: after reorgs, kills and RPC faults every answer equals the oracle`, async () => {
+      if (!backend) throw new Error('no backend');
+      const result = await runChaosSeed({ seed, backend });
+      expect(result.differences.slice(0, 3).map(describeDifference).join('\n\n')).toBe('');
+      expect(result.reorgs.length).toBeGreaterThan(0);
+      expect(result.kills).toBeGreaterThan(1);
+      expect(result.answers).toBeGreaterThan(200);
+    }, 300_000);
+  }
+});
