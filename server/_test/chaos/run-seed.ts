@@ -135,11 +135,13 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       traders: 12,
     });
     const deployBlock = live.deployment.startBlock;
+    /** Reorgs stay above this block: the actors' funding (anvil_setBalance) is state, not a transaction, and a reorg below it would take it away. */
+    let floor = deployBlock;
 
     /** Replaces the last `depth` blocks with new ones carrying different transactions. */
     const reorg = async () => {
       const head = Number(await live.client.getBlockNumber());
-      const room = head - deployBlock - 1;
+      const room = head - floor;
       if (room < 1) return;
       const depth = random.int(1, Math.min(64, room));
       const replacements: [Record<string, Hex | Address>, number][] = [];
@@ -217,6 +219,9 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       }
     };
 
+    await step(); // the first launch; funds the actors
+    await live.client.test.mine({ blocks: 1 });
+    floor = Number(await live.client.getBlockNumber());
     await startIndexer();
     // At least one reorg and one kill per seed, at seeded positions; more at random.
     const reorgAt = random.int(steps / 4, steps - 1);
