@@ -113,6 +113,10 @@ export async function compareWithOracle(
     await single(`/api/v1/tokens/${token}/pricing`, oracle.pricing(token));
     for (const interval of Object.keys(CHART_INTERVALS) as ChartIntervalName[]) {
       await single(`/api/v1/tokens/${token}/chart?interval=${interval}`, oracle.chart(token, interval));
+      await single(
+        `/api/v1/tokens/${token}/chart?interval=${interval}&fill=previous&limit=40`,
+        oracle.filledChart(token, interval, { limit: 40 }),
+      );
     }
     const trades = oracle.trades(token);
     const first = trades.at(-1)?.block_timestamp as number | undefined;
@@ -123,6 +127,10 @@ export async function compareWithOracle(
       await single(
         `/api/v1/tokens/${token}/chart?interval=1h&from=${from}&to=${to}&limit=5`,
         oracle.chart(token, '1h', { from, to, limit: 5 }),
+      );
+      await single(
+        `/api/v1/tokens/${token}/chart?interval=15m&from=${from}&to=${to}&limit=100&fill=previous`,
+        oracle.filledChart(token, '15m', { from, to, limit: 100 }),
       );
       await single(
         `/api/v1/tokens/${token}/chart?interval=1m&limit=1000`,

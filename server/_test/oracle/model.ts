@@ -593,6 +593,58 @@ export function buildOracle(input: OracleInput) {
       };
     },
 
+    /**
+     * `fill=previous`: every bucket slot of the window — the last `limit` slots up to the bucket
+     * of the indexed head (or of `to` − 1), none before `from` — holding its candle, or else a
+     * flat candle at the last close before it (from any earlier candle, in range or not); slots
+     * before the token's first trade are left out.
+     */
+    filledChart(
+      address: string,
+      interval: ChartIntervalName,
+      options: { limit?: number; from?: number; to?: number } = {},
+    ): Json | undefined {
+      const token = tokens.get(address);
+      if (!token) return undefined;
+      const seconds = CHART_INTERVALS[interval];
+      const limit = options.limit ?? 168;
+      const from = options.from ?? 0;
+      const last = Math.min((options.to ?? Number.MAX_SAFE_INTEGER) - 1, headTs);
+      const end = last - (last % seconds);
+      const candles = candlesOf(token, seconds).filter((c) => c.time <= end);
+      const items: Json[] = [];
+      for (
+        let time = Math.max(end - (limit - 1) * seconds, Math.ceil(from / seconds) * seconds);
+        time <= end;
+        time += seconds
+      ) {
+        const own = candles.find((c) => c.time === time);
+        const previous = candles.filter((c) => c.time < time).at(-1);
+        const c =
+          own ??
+          (previous && {
+            ...previous,
+            time,
+            open: previous.close,
+            high: previous.close,
+            low: previous.close,
+            volume: 0n,
+            trades: 0,
+          });
+        if (c)
+          items.push({
+            time,
+            open: String(c.open),
+            high: String(c.high),
+            low: String(c.low),
+            close: String(c.close),
+            volume: String(c.volume),
+            trades: c.trades,
+          });
+      }
+      return { token_address: address, interval, indexed_through_block: view.head.number, items };
+    },
+
     /** The most recent `limit` buckets whose start lies in [from, to), oldest first. */
     chart(
       address: string,
