@@ -88,6 +88,26 @@ function roundDiv(n: bigint, d: bigint): bigint {
   return n < 0n ? -magnitude : magnitude;
 }
 
+interface Candle {
+  time: number;
+  open: bigint;
+  high: bigint;
+  low: bigint;
+  close: bigint;
+  volume: bigint;
+  trades: number;
+}
+
+const candleJson = (c: Candle): Json => ({
+  time: c.time,
+  open: String(c.open),
+  high: String(c.high),
+  low: String(c.low),
+  close: String(c.close),
+  volume: String(c.volume),
+  trades: c.trades,
+});
+
 function normalizeSearch(value: string): string {
   return value.normalize('NFKC').toLowerCase().trim().replace(/\s+/gu, ' ');
 }
@@ -631,16 +651,7 @@ export function buildOracle(input: OracleInput) {
             volume: 0n,
             trades: 0,
           });
-        if (c)
-          items.push({
-            time,
-            open: String(c.open),
-            high: String(c.high),
-            low: String(c.low),
-            close: String(c.close),
-            volume: String(c.volume),
-            trades: c.trades,
-          });
+        if (c) items.push(candleJson({ ...c, time }));
       }
       return { token_address: address, interval, indexed_through_block: view.head.number, items };
     },
@@ -658,15 +669,7 @@ export function buildOracle(input: OracleInput) {
       const items = candlesOf(token, CHART_INTERVALS[interval])
         .filter((c) => c.time >= from && c.time < to)
         .slice(-(options.limit ?? 168))
-        .map((c) => ({
-          time: c.time,
-          open: String(c.open),
-          high: String(c.high),
-          low: String(c.low),
-          close: String(c.close),
-          volume: String(c.volume),
-          trades: c.trades,
-        }));
+        .map(candleJson);
       return { token_address: address, interval, indexed_through_block: view.head.number, items };
     },
   };
