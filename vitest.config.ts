@@ -25,6 +25,7 @@ export default defineConfig({
             'contracts/**/*.test.ts',
             'scripts/**/*.test.ts',
             'components/**/*.test.ts',
+            'shared/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',

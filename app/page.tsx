@@ -6,7 +6,7 @@ import { parseTokenTab } from '@/components/tokens/token-tabs';
 import { TOKEN_PAGE_SIZE } from '@/components/tokens/use-token-list-query';
 import { createRequestContext } from '@/server/api/context';
 import { createCaller } from '@/server/api/root';
-import type { TokenPage } from '@/server/api/routers/tokens/schemas';
+import type { TokenPage } from '@/shared/api/tokens';
 
 export const metadata: Metadata = { title: 'Token launches' };
 

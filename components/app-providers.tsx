@@ -5,7 +5,7 @@ import { WagmiProvider } from 'wagmi';
 import { TRPCReactProvider } from '@/components/trpc/provider';
 import { PublicChainProvider } from '@/components/wallet/public-chain-context';
 import { createWagmiConfig } from '@/components/wallet/wagmi-config';
-import type { PublicChain } from '@/server/chain/public-chain';
+import type { PublicChain } from '@/shared/chain/public-chain';
 
 /**
  * Every client-side context the app needs, in one place for the root layout. wagmi's hooks use

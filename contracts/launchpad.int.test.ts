@@ -10,8 +10,8 @@ import {
   uniswapV3FactoryAbi,
   wrappedStableAbi,
 } from '../server/chain/abis';
-import { type CurveState, curvePrice, poolPrice, quoteBuy, quoteSell } from '../server/chain/curve-math';
 import type { Mined } from '../server/chain/launchpad-actions';
+import { type CurveState, curvePrice, poolPrice, quoteBuy, quoteSell } from '../shared/chain/curve-math';
 
 const ether = 10n ** 18n;
 const SUPPLY = 1_000_000_000n * ether;

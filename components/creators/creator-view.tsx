@@ -7,7 +7,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { formatCount, formatNative, formatTimestamp } from '@/components/ui/format';
 import { PagedList } from '@/components/ui/load-more';
 import { StatGrid } from '@/components/ui/stat-grid';
-import type { Creator } from '@/server/api/routers/creators/schemas';
+import type { Creator } from '@/shared/api/creators';
 
 export function useCreatorTokensQuery(address: string) {
   const trpc = useTRPC();

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { imageFormats, MAX_IMAGE_BYTES } from '@/server/metadata/draft-fields';
+import { imageFormats, MAX_IMAGE_BYTES } from '@/shared/metadata/draft-fields';
 
 const accept = Object.keys(imageFormats).join(',');
 

@@ -1,9 +1,9 @@
 import { InsufficientFundsError, UserRejectedRequestError } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ChainNotConfiguredError } from 'wagmi';
-import { ApiError } from './launch-api';
+import { ApiError } from '../../shared/launch/launch-api';
+import { IndexWaitExceededError } from '../../shared/launch/launch-flow';
 import { describeLaunchFailure } from './launch-errors';
-import { IndexWaitExceededError } from './launch-flow';
 
 const describeIn = (error: unknown, step: Parameters<typeof describeLaunchFailure>[1] = 'confirm') =>
   describeLaunchFailure(error, step, 'the devnet');

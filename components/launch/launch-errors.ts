@@ -1,6 +1,10 @@
 import { describeWalletError } from '@/components/wallet/wallet-errors';
-import { ApiError } from './launch-api';
-import { IndexWaitExceededError, LaunchRevertedError, type LaunchStep } from './launch-flow';
+import { ApiError } from '../../shared/launch/launch-api';
+import {
+  IndexWaitExceededError,
+  LaunchRevertedError,
+  type LaunchStep,
+} from '../../shared/launch/launch-flow';
 
 const seconds = (ms: number | undefined) => Math.max(1, Math.ceil((ms ?? 1000) / 1000));
 

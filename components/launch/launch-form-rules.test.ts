@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type LaunchFormValues, validateLaunchForm } from './launch-form-rules';
+import { type LaunchFormValues, validateLaunchForm } from '../../shared/launch/launch-form-rules';
 
 const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' });
 const valid: LaunchFormValues = {

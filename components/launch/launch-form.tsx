@@ -3,14 +3,14 @@
 import { type FormEvent, useState } from 'react';
 import { useChains, useConnection } from 'wagmi';
 import { ConnectorList } from '@/components/wallet/connector-list';
-import type { PublicChain } from '@/server/chain/public-chain';
-import { ImageField } from './image-field';
+import type { PublicChain } from '@/shared/chain/public-chain';
 import {
   type LaunchFormErrors,
   type LaunchFormField,
   type LaunchFormValues,
   validateLaunchForm,
-} from './launch-form-rules';
+} from '../../shared/launch/launch-form-rules';
+import { ImageField } from './image-field';
 import { LaunchStatus } from './launch-status';
 import { TextField } from './text-field';
 import { useTokenLaunch } from './use-token-launch';

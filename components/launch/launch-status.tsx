@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import type { LaunchStep } from './launch-flow';
+import type { LaunchStep } from '../../shared/launch/launch-flow';
 
 const order = ['upload', 'confirm', 'receipt', 'sign', 'finalize', 'done'] as const;
 const titles: Record<(typeof order)[number], string> = {

@@ -13,18 +13,18 @@ import {
 } from 'wagmi/actions';
 import { chainLabel } from '@/components/wallet/public-chain-context';
 import { launchFactoryAbi } from '@/contracts/generated/abis.generated';
-import type { PublicChain } from '@/server/chain/public-chain';
-import { finalizeDomain, finalizeTypes } from '@/server/metadata/finalize-message';
-import { postFinalize, uploadDraft } from './launch-api';
-import { describeLaunchFailure } from './launch-errors';
+import type { PublicChain } from '@/shared/chain/public-chain';
+import { finalizeDomain, finalizeTypes } from '@/shared/metadata/finalize-message';
+import { postFinalize, uploadDraft } from '../../shared/launch/launch-api';
 import {
   type LaunchProgress,
   LaunchRevertedError,
   type LaunchServices,
   type LaunchStep,
   runLaunch,
-} from './launch-flow';
-import type { ValidLaunch } from './launch-form-rules';
+} from '../../shared/launch/launch-flow';
+import type { ValidLaunch } from '../../shared/launch/launch-form-rules';
+import { describeLaunchFailure } from './launch-errors';
 
 /** Identifies what was validated, so a retry of the same launch resumes and an edited one restarts. */
 function launchKey(launch: ValidLaunch, account: string | undefined): string {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { type LiveEvent, liveEventTypes } from '@/server/stream/events';
+import { type LiveEvent, liveEventTypes } from '@/shared/stream/events';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 

@@ -13,7 +13,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { formatNative, formatSignificant, formatTimestamp, toWholeUnits } from '@/components/ui/format';
-import { type ChartInterval, chartIntervals } from '@/server/api/routers/tokens/schemas';
+import { type ChartInterval, chartIntervals } from '@/shared/api/tokens';
 import { continuousCandles, plotScale } from './chart-data';
 
 const CHART_POINTS = 300;

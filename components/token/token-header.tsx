@@ -5,7 +5,7 @@ import { LifecycleBadge } from '@/components/ui/lifecycle-badge';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { TokenAvatar } from '@/components/ui/token-avatar';
-import type { TokenDetail } from '@/server/api/routers/tokens/schemas';
+import type { TokenDetail } from '@/shared/api/tokens';
 
 const linkLabels = [
   ['website_url', 'Website'],

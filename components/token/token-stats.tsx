@@ -1,7 +1,7 @@
 import { PriceChange } from '@/components/tokens/price-change';
 import { formatCount, formatNative } from '@/components/ui/format';
 import { StatGrid } from '@/components/ui/stat-grid';
-import type { TokenDetail } from '@/server/api/routers/tokens/schemas';
+import type { TokenDetail } from '@/shared/api/tokens';
 
 /** Price, FDV and the indexed 24 h window. */
 export function TokenStats({ token }: { token: TokenDetail }) {

@@ -7,7 +7,7 @@ import { TxHash } from '@/components/ui/address-link';
 import { formatNative, formatTokenAmount } from '@/components/ui/format';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { TabList } from '@/components/ui/tab-list';
-import type { TokenDetail } from '@/server/api/routers/tokens/schemas';
+import type { TokenDetail } from '@/shared/api/tokens';
 import { ActivityTable } from './activity-table';
 import { HoldersTable } from './holders-table';
 import { PriceChart } from './price-chart';

@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
-import type { TokenDetail } from '@/server/api/routers/tokens/schemas';
+import type { TokenDetail } from '@/shared/api/tokens';
 
 export const TABLE_PAGE_SIZE = 25;
 

@@ -1,4 +1,4 @@
-import { SEARCH_MAX_BYTES, searchCharacters } from '@/server/tokens/search-text';
+import { SEARCH_MAX_BYTES, searchCharacters } from '@/shared/search-text';
 
 /** The API's search rules, checked before a request so a typo never becomes a 400. */
 export function searchProblem(text: string): string | null {

@@ -6,7 +6,7 @@ import { LiveBadge } from '@/components/live/live-badge';
 import { useLiveRefresh } from '@/components/live/use-live-refresh';
 import { PagedList } from '@/components/ui/load-more';
 import { TabList } from '@/components/ui/tab-list';
-import type { TokenPage } from '@/server/api/routers/tokens/schemas';
+import type { TokenPage } from '@/shared/api/tokens';
 import { searchProblem } from './search-rules';
 import { TokenTable } from './token-table';
 import { type TokenTab, tokenTabs } from './token-tabs';

@@ -4,7 +4,7 @@ import { LifecycleBadge } from '@/components/ui/lifecycle-badge';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { TokenAvatar } from '@/components/ui/token-avatar';
-import type { TokenListItem } from '@/server/api/routers/tokens/schemas';
+import type { TokenListItem } from '@/shared/api/tokens';
 import { PriceChange } from './price-change';
 
 /**

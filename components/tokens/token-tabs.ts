@@ -1,4 +1,4 @@
-import type { TokenView } from '@/server/api/routers/tokens/schemas';
+import type { TokenView } from '@/shared/api/tokens';
 
 /** The home page's tabs: the four list views of the API plus trending. */
 export const tokenTabs = [

@@ -2,7 +2,7 @@
 
 import { type InfiniteData, useInfiniteQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
-import type { TokenPage } from '@/server/api/routers/tokens/schemas';
+import type { TokenPage } from '@/shared/api/tokens';
 import type { TokenTab } from './token-tabs';
 
 export const TOKEN_PAGE_SIZE = 20;

@@ -6,7 +6,7 @@ import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { type ReactNode, useState } from 'react';
 import superjson from 'superjson';
 import type { AppRouter } from '@/server/api/root';
-import { TRPC_MAX_BATCH } from '@/server/api/trpc-limits';
+import { TRPC_MAX_BATCH } from '@/shared/api/limits';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 

@@ -1,7 +1,7 @@
 import { createWalletClient, type EIP1193RequestFn, http, numberToHex, SwitchChainError } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createConnector } from 'wagmi';
-import { DEVNET_CHAIN_ID } from '@/server/chain/public-chain';
+import { DEVNET_CHAIN_ID } from '@/shared/chain/public-chain';
 
 /**
  * anvil's well-known test account #9 (from the default mnemonic every anvil prints). Its key is

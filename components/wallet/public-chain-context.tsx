@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext } from 'react';
-import type { PublicChain } from '@/server/chain/public-chain';
+import type { PublicChain } from '@/shared/chain/public-chain';
 
 const PublicChainContext = createContext<PublicChain | null>(null);
 

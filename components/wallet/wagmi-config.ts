@@ -1,6 +1,6 @@
 import { defineChain } from 'viem';
 import { createConfig, http, injected, unstable_connector } from 'wagmi';
-import { DEVNET_CHAIN_ID, type PublicChain } from '@/server/chain/public-chain';
+import { DEVNET_CHAIN_ID, type PublicChain } from '@/shared/chain/public-chain';
 import { devWallet } from './dev-wallet-connector';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import { normalizeSearchText, searchTermsFor } from '../../shared/search-text';
 import type { Database } from '../db/client';
 import { CHECKPOINT_ID, indexerCheckpoint, tokenSearchTerms, tokens } from '../db/schema';
-import { normalizeSearchText, searchTermsFor } from '../tokens/search-text';
 
 export type TokenInsert = typeof tokens.$inferInsert;
 

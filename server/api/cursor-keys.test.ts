@@ -1,9 +1,9 @@
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { searchRank } from '../../shared/search-text';
 import { balances, chainEvents, tokens, trades } from '../db/schema';
 import { AppError } from '../errors';
-import { searchRank } from '../tokens/search-text';
 import { TRENDING_SCORE_MAX, trendingScore } from '../tokens/trending';
 import { type CursorValue, decodeCursor, encodeCursor } from './cursor';
 import {

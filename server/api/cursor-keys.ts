@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { searchRank } from '../tokens/search-text';
+import { searchRank } from '../../shared/search-text';
 import { TRENDING_SCORE_MAX } from '../tokens/trending';
 
 /**

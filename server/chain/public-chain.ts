@@ -1,21 +1,7 @@
+import { DEVNET_CHAIN_ID, DEVNET_RPC_PATH, type PublicChain } from '../../shared/chain/public-chain';
 import type { Config } from '../config';
 
-/** anvil's chain id: the only chain on which the devnet test wallet may ever be offered. */
-export const DEVNET_CHAIN_ID = 31337;
-
-/** The same-origin JSON-RPC route that forwards to the local devnet (app/api/devnet/rpc). */
-export const DEVNET_RPC_PATH = '/api/devnet/rpc';
-
-/**
- * What the browser needs to know about the chain, and nothing secret: the wallet UI is built from
- * this. `rpcUrl` null means the browser has no RPC of ours and reads through the injected wallet.
- */
-export interface PublicChain {
-  chainId: number;
-  factoryAddress: `0x${string}`;
-  rpcUrl: string | null;
-  devWallet: boolean;
-}
+export { DEVNET_CHAIN_ID, DEVNET_RPC_PATH, type PublicChain };
 
 /**
  * The client-safe chain description, or null when no chain is configured yet.

@@ -1,4 +1,4 @@
-import { TRPC_MAX_BATCH } from '../api/trpc-limits';
+import { TRPC_MAX_BATCH } from '../../shared/api/limits';
 import type { RateLimitBucket } from './rate-limit';
 
 /** Where a request goes once the front lets it through. */

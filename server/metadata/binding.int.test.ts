@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import type { Address, PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finalizeDomain, finalizeTypes } from '../../shared/metadata/finalize-message';
 import { startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { createChainPublicClient } from '../chain/clients';
@@ -14,7 +15,6 @@ import { dumpProjections, indexToHead } from '../indexer/_test/harness';
 import { createFilesystemStore } from '../objects/store';
 import { createDraft } from './create-draft';
 import { finalizeDraft } from './finalize';
-import { finalizeDomain, finalizeTypes } from './finalize-message';
 
 const [backend] = await availableBackends();
 const creator = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');

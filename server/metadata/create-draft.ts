@@ -1,32 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import type { DraftResponse } from '../../shared/metadata/api';
+import { draftFieldsSchema } from '../../shared/metadata/draft-fields';
 import type { Database } from '../db/client';
 import { metadataDrafts, storedObjects } from '../db/schema';
 import { AppError } from '../errors';
 import { objectKeyFor } from '../objects/keys';
 import type { ObjectStore } from '../objects/store';
-import { draftFieldsSchema } from './draft-fields';
 import type { ImageFetcher } from './fetch-image';
 import { processImage } from './image';
 import { metadataHashOf } from './metadata-hash';
 import type { DraftUpload } from './multipart';
-
-export const draftResponse = z.object({
-  draft_id: z.string(),
-  metadata_hash: z.string().regex(/^0x[0-9a-f]{64}$/),
-  image_url: z.string(),
-  name: z.string(),
-  symbol: z.string(),
-  initial_supply: z.string().regex(/^\d+$/),
-  description: z.string(),
-  website_url: z.string().nullable(),
-  x_url: z.string().nullable(),
-  telegram_url: z.string().nullable(),
-  discord_url: z.string().nullable(),
-  creator: z.string().nullable(),
-  created_at: z.string(),
-});
-export type DraftResponse = z.output<typeof draftResponse>;
 
 export interface DraftServices {
   db: Database;

@@ -1,44 +1,16 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { type Address, type Hex, type PublicClient, parseEventLogs } from 'viem';
-import { z } from 'zod';
+import { type Address, type PublicClient, parseEventLogs } from 'viem';
+import type { FinalizeBody, FinalizeResponse } from '../../shared/metadata/api';
+import { finalizeDomain, finalizeTypes } from '../../shared/metadata/finalize-message';
 import { readIndexedThroughBlock } from '../api/routers/tokens/rows';
 import { launchFactoryAbi } from '../chain/abis';
 import type { Database } from '../db/client';
 import { bumpReadVersion } from '../db/read-version';
 import { metadataDrafts, tokens } from '../db/schema';
 import { AppError, type ErrorDetail, isAppError } from '../errors';
-import { finalizeDomain, finalizeTypes } from './finalize-message';
 
 // Defined in the client-safe module the launch page signs with; re-exported for server callers.
 export { finalizeDomain, finalizeTypes };
-
-export const finalizeBody = z.object({
-  token_address: z
-    .string({ error: 'token_address is required' })
-    .refine((v) => /^0x[0-9a-fA-F]{40}$/.test(v), {
-      message: 'token_address must be a 0x-prefixed 20-byte hex address',
-      params: { code: 'invalid_address' },
-    })
-    .transform((v) => v.toLowerCase() as Address),
-  transaction_hash: z
-    .string({ error: 'transaction_hash is required' })
-    .regex(/^0x[0-9a-fA-F]{64}$/, { message: 'transaction_hash must be a 0x-prefixed 32-byte hex hash' })
-    .transform((v) => v.toLowerCase() as Hex),
-  signature: z
-    .string({ error: 'signature is required' })
-    .regex(/^0x([0-9a-fA-F]{2}){64,4096}$/, { message: 'signature must be 0x-prefixed hex' })
-    .transform((v) => v as Hex),
-});
-export type FinalizeBody = z.output<typeof finalizeBody>;
-
-export const finalizeResponse = z.object({
-  draft_id: z.string(),
-  token_address: z.string(),
-  transaction_hash: z.string(),
-  metadata_hash: z.string(),
-  bound_at: z.string(),
-});
-export type FinalizeResponse = z.output<typeof finalizeResponse>;
 
 interface Launch {
   creator: string;

@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { imageFormats, MAX_IMAGE_BYTES } from '../../shared/metadata/draft-fields';
 import { AppError } from '../errors';
-import { imageFormats, MAX_IMAGE_BYTES } from './draft-fields';
 
 export { imageFormats, MAX_IMAGE_BYTES };
 /** Decoding bound: 40 megapixels (e.g. 8000 × 5000); a 20000 × 20000 header is refused unread. */

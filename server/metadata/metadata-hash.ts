@@ -1,5 +1,5 @@
 import { keccak256, toBytes } from 'viem';
-import type { DraftFields } from './draft-fields';
+import type { DraftFields } from '../../shared/metadata/draft-fields';
 
 /**
  * keccak256 of the draft's canonical content: a JSON array in fixed order (no key-order or

@@ -1,7 +1,7 @@
 import { Busboy } from '@fastify/busboy';
 import { z } from 'zod';
+import { decodeUtf8Field, MAX_IMAGE_BYTES } from '../../shared/metadata/draft-fields';
 import { AppError, type ErrorDetail, isAppError } from '../errors';
-import { decodeUtf8Field, MAX_IMAGE_BYTES } from './draft-fields';
 
 /** Room for the text fields and multipart framing around the largest allowed image. */
 export const MAX_UPLOAD_BYTES = MAX_IMAGE_BYTES + 64 * 1024;

@@ -1,4 +1,4 @@
-import type { LiveEvent } from './events';
+import type { LiveEvent } from '../../shared/stream/events';
 
 /**
  * One server-sent event. Checkpoint-like events carry `id:` = the block, so a reconnecting

@@ -1,7 +1,7 @@
+import { type LiveEvent, passesTokenFilter } from '../../shared/stream/events';
 import { readIndexedThroughBlock } from '../api/routers/tokens/rows';
 import type { Database } from '../db/client';
 import { heartbeat } from './encode';
-import { type LiveEvent, passesTokenFilter } from './events';
 import { readIndexChanges } from './read-changes';
 import { createSubscriber, type Subscriber } from './subscriber';
 

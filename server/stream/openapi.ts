@@ -1,4 +1,4 @@
-import { liveEventTypes } from './events';
+import { liveEventTypes } from '../../shared/stream/events';
 
 /**
  * The stream's entry in the OpenAPI document. It is not a JSON route of the REST registry (its

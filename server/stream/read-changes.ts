@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
+import type { LiveEvent } from '../../shared/stream/events';
 import { type Database, selectRows } from '../db/client';
-import type { LiveEvent } from './events';
 
 type Row = Record<string, string | number | null>;
 

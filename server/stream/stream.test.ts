@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { eventToken, type LiveEvent, passesTokenFilter } from '../../shared/stream/events';
 import { encodeEvent, heartbeat, resumeBlock } from './encode';
-import { eventToken, type LiveEvent, passesTokenFilter } from './events';
 import { createSubscriber } from './subscriber';
 
 const trade = (token: string, block: number): LiveEvent => ({

@@ -1,5 +1,5 @@
+import { type LiveEvent, passesTokenFilter } from '../../shared/stream/events';
 import { encodeEvent } from './encode';
-import { type LiveEvent, passesTokenFilter } from './events';
 
 /**
  * One connected client: a byte stream with a bounded queue. A client that does not read (a

@@ -3,8 +3,8 @@ import { notFound } from 'next/navigation';
 import { TokenView } from '@/components/token/token-view';
 import { createRequestContext } from '@/server/api/context';
 import { createCaller } from '@/server/api/root';
-import type { TokenDetail } from '@/server/api/routers/tokens/schemas';
 import { isAppErrorCode } from '@/server/errors';
+import type { TokenDetail } from '@/shared/api/tokens';
 
 async function loadToken(address: string): Promise<TokenDetail> {
   if (!/^0x[0-9a-fA-F]{40}$/.test(address)) notFound();

@@ -1,4 +1,4 @@
-import { curvePrice, poolPrice } from '../../chain/curve-math';
+import { curvePrice, poolPrice } from '../../../shared/chain/curve-math';
 import type { ChainView, ViewLog } from './chain-view';
 
 /**

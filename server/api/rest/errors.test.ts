@@ -1,8 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { listTokensInput, tokenAddressInput } from '../../../shared/api/tokens';
 import { AppError, errorStatus } from '../../errors';
-import { listTokensInput, tokenAddressInput } from '../routers/tokens/schemas';
 import { errorResponse } from './dispatch';
 import { toAppError } from './errors';
 

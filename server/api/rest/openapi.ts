@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { openApiHints } from '../../../shared/api/openapi-hints';
 import { type ErrorCode, errorStatus } from '../../errors';
 import { streamOperation } from '../../stream/openapi';
-import { openApiHints } from '../schemas/openapi-hints';
 import { pathParamNames, type RestRoute } from './define';
 
 type JsonSchema = Record<string, unknown>;

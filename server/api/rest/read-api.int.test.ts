@@ -1,8 +1,8 @@
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curvePrice } from '../../../shared/chain/curve-math';
 import { availableBackends } from '../../_test/database';
 import { type IndexedStack, startIndexedStack } from '../../_test/stack';
-import { curvePrice } from '../../chain/curve-math';
 import { expectedFromLedger } from '../../indexer/_test/expected-from-ledger';
 import { excludeToken, includeToken } from '../../tokens/moderation';
 

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Address, keccak256, parseEventLogs, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { postFinalize, uploadDraft } from '../../../components/launch/launch-api';
-import { type LaunchServices, runLaunch } from '../../../components/launch/launch-flow';
-import type { ValidLaunch } from '../../../components/launch/launch-form-rules';
-import { finalizeDomain, finalizeTypes } from '../../metadata/finalize-message';
+import { postFinalize, uploadDraft } from '../../../shared/launch/launch-api';
+import { type LaunchServices, runLaunch } from '../../../shared/launch/launch-flow';
+import type { ValidLaunch } from '../../../shared/launch/launch-form-rules';
+import { finalizeDomain, finalizeTypes } from '../../../shared/metadata/finalize-message';
 import { launchFactoryAbi } from '../abis';
 import type { DevnetClient } from '../clients';
 import type { LaunchpadDeployment } from '../deploy';

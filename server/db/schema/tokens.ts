@@ -10,13 +10,8 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { type Lifecycle, lifecycles, type TradeSource, tradeSources } from '../../../shared/api/enums';
 import { blockNumber, hex, uint256, unixSeconds } from './columns';
-
-export const lifecycles = ['curve', 'graduated'] as const;
-export type Lifecycle = (typeof lifecycles)[number];
-
-export const tradeSources = ['curve', 'dex_v3'] as const;
-export type TradeSource = (typeof tradeSources)[number];
 
 /**
  * One row per launched token: identity, creation provenance, curve state, graduation and the

@@ -1,10 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
+import { type TradeSide, tradeSides, tradeSources } from '../../../shared/api/enums';
 import { blockNumber, hex, logProvenance, uint256, unixSeconds } from './columns';
-import { tradeSources } from './tokens';
-
-export const tradeSides = ['buy', 'sell'] as const;
-export type TradeSide = (typeof tradeSides)[number];
 
 /** Curve trades and Uniswap V3 swaps of graduated pools, amounts normalized to 18 decimals. */
 export const trades = pgTable(

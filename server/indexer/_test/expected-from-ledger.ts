@@ -1,4 +1,4 @@
-import { curvePrice, poolPrice, STABLE_NORMALIZATION, WAD } from '../../chain/curve-math';
+import { curvePrice, poolPrice, STABLE_NORMALIZATION, WAD } from '../../../shared/chain/curve-math';
 import type { Ledger } from '../../chain/simulator/ledger';
 import { trendingScore } from '../../tokens/trending';
 

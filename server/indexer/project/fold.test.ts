@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curvePrice } from '../../chain/curve-math';
+import { curvePrice } from '../../../shared/chain/curve-math';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
 import { type BlockHeader, type RangeData, splitRange } from '../sync/fetch-range';
 import { eventDataJson, foldRange, type ProjectionContext, touchedTokens } from './fold';

@@ -4,7 +4,7 @@ import {
   normalizeStablecoinAmount,
   poolPrice,
   WAD,
-} from '../../chain/curve-math';
+} from '../../../shared/chain/curve-math';
 import type { DecodedEventOf } from '../decode/events';
 
 /** Balance row kinds: only `holder` rows count as holders. */

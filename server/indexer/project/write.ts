@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { normalizeSearchText, searchTermsFor } from '../../../shared/search-text';
 import {
   bulkInsert,
   type ColumnType,
@@ -10,7 +11,6 @@ import {
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID } from '../../db/schema';
-import { normalizeSearchText, searchTermsFor } from '../../tokens/search-text';
 import { type Checkpoint, withCheckpointLock } from './checkpoint';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { refreshWindowMetrics } from './metrics';

@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '../../../shared/http/retry-after';
 /**
  * JSON-RPC over HTTP for the indexer: batched requests, a per-request timeout, and retries with
  * exponential backoff on rate limits (honouring Retry-After), 5xx, timeouts and connection
@@ -149,12 +150,4 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       return requests.map((r, i) => unwrap<T>(byId.get(firstId + i), r.method));
     },
   };
-}
-
-/** Retry-After as seconds or an HTTP date, in milliseconds. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

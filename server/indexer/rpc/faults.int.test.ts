@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRetryAfter } from '../../../shared/http/retry-after';
 import { startSimulatedChain, type TestChain } from '../../_test/chain';
 import { availableBackends, createTestDatabase } from '../../_test/database';
 import { startFaultProxy } from '../../_test/rpc-fault-proxy';
 import { dumpProjections, indexToHead } from '../_test/harness';
-import { createRpcClient, parseRetryAfter, RpcError } from './client';
+import { createRpcClient, RpcError } from './client';
 
 const [backend] = await availableBackends();
 let chain: TestChain;

@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
+import { finalizeDomain, finalizeTypes } from '../../../shared/metadata/finalize-message';
 import type { IndexedStack } from '../../_test/stack';
-import { finalizeDomain, finalizeTypes } from '../finalize-message';
 
 // anvil's well-known development keys (accounts 1 and 2): test-only, never funded anywhere real.
 export const creator = privateKeyToAccount(

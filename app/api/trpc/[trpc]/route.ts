@@ -1,9 +1,9 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createRequestContext } from '@/server/api/context';
 import { appRouter } from '@/server/api/root';
-import { TRPC_MAX_BATCH } from '@/server/api/trpc-limits';
 import { getLogger } from '@/server/logger';
 import { observeRequest } from '@/server/observability/request-log';
+import { TRPC_MAX_BATCH } from '@/shared/api/limits';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { errorResponse } from '@/server/api/rest/dispatch';
-import { addressParam } from '@/server/api/schemas/common';
 import { AppError } from '@/server/errors';
 import { observeRequest } from '@/server/observability/request-log';
 import { resumeBlock, retryDirective } from '@/server/stream/encode';
 import { getStreamHub } from '@/server/stream/process-hub';
+import { addressParam } from '@/shared/api/common';
 
 export const dynamic = 'force-dynamic';
 

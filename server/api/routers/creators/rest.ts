@@ -1,7 +1,7 @@
+import { creator, creatorInput, creatorTokensInput } from '../../../../shared/api/creators';
+import { tokenPage } from '../../../../shared/api/tokens';
 import { defineRestRoute } from '../../rest/define';
-import { tokenPage } from '../tokens/schemas';
 import { getCreator, listCreatorTokens } from './router';
-import { creator, creatorInput, creatorTokensInput } from './schemas';
 
 export const creatorRestRoutes = [
   defineRestRoute({

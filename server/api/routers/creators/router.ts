@@ -1,4 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
+import {
+  type Creator,
+  type CreatorTokensInput,
+  creatorInput,
+  creatorTokensInput,
+} from '../../../../shared/api/creators';
+import type { TokenPage } from '../../../../shared/api/tokens';
 import { selectRows } from '../../../db/client';
 import { tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
@@ -6,8 +13,6 @@ import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { creatorTokensOrder, listByOrder } from '../tokens/list';
 import { indexedThroughBlockSql } from '../tokens/rows';
-import type { TokenPage } from '../tokens/schemas';
-import { type Creator, type CreatorTokensInput, creatorInput, creatorTokensInput } from './schemas';
 
 /** A creator's record; 404 for an address that never launched a canonical token. */
 export async function getCreator(ctx: Context, address: string): Promise<Creator> {

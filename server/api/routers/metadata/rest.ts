@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { draftResponse } from '../../../metadata/create-draft';
-import { finalizeResponse } from '../../../metadata/finalize';
+import { draftResponse, finalizeResponse } from '../../../../shared/metadata/api';
 import { readJsonBody } from '../../../metadata/json-body';
 import { readDraftUpload } from '../../../metadata/multipart';
 import { defineRestRoute } from '../../rest/define';

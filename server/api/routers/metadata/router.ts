@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { finalizeBody } from '../../../../shared/metadata/api';
 import { AppError } from '../../../errors';
 import { createDraft } from '../../../metadata/create-draft';
-import { finalizeBody, finalizeDraft } from '../../../metadata/finalize';
+import { finalizeDraft } from '../../../metadata/finalize';
 import { draftUploadSchema } from '../../../metadata/multipart';
 import { createTRPCRouter, inProcessProcedure } from '../../trpc';
 

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { TokenDetail } from '../../../../shared/api/tokens';
 import type { Database } from '../../../db/client';
 import { createStatementCache } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
@@ -6,7 +7,6 @@ import { metadataDrafts, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import type { Context } from '../../trpc';
 import { boundDraftJoin, indexedThroughBlockColumn, priceChange24hBpsColumn, toTokenDetail } from './rows';
-import type { TokenDetail } from './schemas';
 
 function buildDetail(db: Database) {
   return db

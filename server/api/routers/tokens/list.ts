@@ -1,15 +1,16 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Database } from '../../../db/client';
-import { createStatementCache } from '../../../db/prepared';
-import { builderRowLimit } from '../../../db/row-limit';
-import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
+import type { ListTokensInput, TokenPage, TokenView } from '../../../../shared/api/tokens';
 import {
   escapeLikePattern,
   normalizeSearchText,
   searchRank,
   searchTermKind,
-} from '../../../tokens/search-text';
+} from '../../../../shared/search-text';
+import type { Database } from '../../../db/client';
+import { createStatementCache } from '../../../db/prepared';
+import { builderRowLimit } from '../../../db/row-limit';
+import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
 import { type CursorValue, decodeCursor, encodeCursor } from '../../cursor';
 import {
   amountAndAddressKey,
@@ -21,7 +22,6 @@ import {
 } from '../../cursor-keys';
 import type { Context } from '../../trpc';
 import { boundDraftJoin, type TokenListFields, tokenRowColumns, toTokenListItem } from './rows';
-import type { ListTokensInput, TokenPage, TokenView } from './schemas';
 
 /**
  * A keyset order over `tokens`: rows after `key` satisfy `after(key)`, and the order is served

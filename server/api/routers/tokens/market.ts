@@ -1,12 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { selectRows } from '../../../db/client';
-import { rowLimit } from '../../../db/row-limit';
-import { candleIntervals } from '../../../db/schema';
-import { AppError } from '../../../errors';
-import { decodeCursor, encodeCursor } from '../../cursor';
-import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
-import type { Context } from '../../trpc';
-import { indexedThroughBlockSql } from './rows';
 import type {
   ActivityPage,
   activityKinds,
@@ -15,7 +7,15 @@ import type {
   HoldersPage,
   Pricing,
   TradesPage,
-} from './schemas';
+} from '../../../../shared/api/tokens';
+import { selectRows } from '../../../db/client';
+import { rowLimit } from '../../../db/row-limit';
+import { candleIntervals } from '../../../db/schema';
+import { AppError } from '../../../errors';
+import { decodeCursor, encodeCursor } from '../../cursor';
+import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
+import type { Context } from '../../trpc';
+import { indexedThroughBlockSql } from './rows';
 
 const notFound = (address: string) => new AppError('not_found', `no launched token at ${address}`);
 

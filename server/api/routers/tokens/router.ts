@@ -1,7 +1,3 @@
-import { createTRPCRouter, publicProcedure } from '../../trpc';
-import { getTokenDetail } from './detail';
-import { listTokens, listTrending } from './list';
-import { getChart, getPricing, listActivity, listHolders, listTrades } from './market';
 import {
   activityInput,
   chartInput,
@@ -9,7 +5,11 @@ import {
   tokenAddressInput,
   tradesInput,
   trendingInput,
-} from './schemas';
+} from '../../../../shared/api/tokens';
+import { createTRPCRouter, publicProcedure } from '../../trpc';
+import { getTokenDetail } from './detail';
+import { listTokens, listTrending } from './list';
+import { getChart, getPricing, listActivity, listHolders, listTrades } from './market';
 
 export const tokensRouter = createTRPCRouter({
   list: publicProcedure.input(listTokensInput).query(({ ctx, input }) => listTokens(ctx, input)),

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
+import type { TokenDetail, TokenListItem } from '../../../../shared/api/tokens';
 import { type Database, selectRows } from '../../../db/client';
 import { frozenSql } from '../../../db/frozen-sql';
 import { CHECKPOINT_ID, metadataDrafts, tokens } from '../../../db/schema';
-import type { TokenDetail, TokenListItem } from './schemas';
 
 /**
  * Price change over the indexed last 24 h in basis points, as a scalar subquery per row. The

@@ -1,6 +1,6 @@
+import { holdingsInput, holdingsPage } from '../../../../shared/api/wallets';
 import { defineRestRoute } from '../../rest/define';
 import { listHoldings } from './router';
-import { holdingsInput, holdingsPage } from './schemas';
 
 export const walletRestRoutes = [
   defineRestRoute({

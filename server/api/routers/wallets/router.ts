@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { type HoldingsPage, holdingsInput } from '../../../../shared/api/wallets';
 import type { Database } from '../../../db/client';
 import { createStatementCache } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
@@ -8,7 +9,6 @@ import { addressOnlyKey } from '../../cursor-keys';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { boundDraftJoin, tokenRowColumns, toTokenListItem } from '../tokens/rows';
-import { type HoldingsPage, holdingsInput } from './schemas';
 
 const WAD = 10n ** 18n;
 

@@ -1,7 +1,6 @@
 import type { Address, Hex } from 'viem';
-import { parseRetryAfter } from '@/server/indexer/rpc/client';
-import type { DraftResponse } from '@/server/metadata/create-draft';
-import type { FinalizeResponse } from '@/server/metadata/finalize';
+import { parseRetryAfter } from '../http/retry-after';
+import type { DraftResponse, FinalizeResponse } from '../metadata/api';
 
 /** A non-2xx answer of the REST API (DESIGN.md section 7), with what a retry needs to know. */
 export class ApiError extends Error {

@@ -7,7 +7,7 @@ import {
   cursorParam,
   listLimitParam,
   unixTime,
-} from '../../schemas/common';
+} from './common';
 
 export const creatorInput = z.object({ address: addressParam });
 export const creatorTokensInput = z.object({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { lifecycles, tradeSides, tradeSources } from '../../../db/schema';
-import { SEARCH_MAX_BYTES, searchCharacters } from '../../../tokens/search-text';
+import { SEARCH_MAX_BYTES, searchCharacters } from '../search-text';
 import {
   addressOut,
   addressParam,
@@ -13,8 +12,9 @@ import {
   page,
   unixSecondsParam,
   unixTime,
-} from '../../schemas/common';
-import { withHint } from '../../schemas/openapi-hints';
+} from './common';
+import { lifecycles, tradeSides, tradeSources } from './enums';
+import { withHint } from './openapi-hints';
 
 export const tokenViews = ['new', 'top', 'near', 'linked'] as const;
 export type TokenView = (typeof tokenViews)[number];

@@ -1,5 +1,5 @@
 import { parseEther } from 'viem';
-import { draftFieldsSchema, imageFormats, MAX_IMAGE_BYTES } from '@/server/metadata/draft-fields';
+import { draftFieldsSchema, imageFormats, MAX_IMAGE_BYTES } from '@/shared/metadata/draft-fields';
 
 /** What the launch form holds, as typed. */
 export interface LaunchFormValues {

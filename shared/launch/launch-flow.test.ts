@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import type { DraftResponse } from '@/server/metadata/create-draft';
+import type { DraftResponse } from '../metadata/api';
 import { ApiError } from './launch-api';
 import { IndexWaitExceededError, type LaunchProgress, type LaunchStep, runLaunch } from './launch-flow';
 import type { ValidLaunch } from './launch-form-rules';

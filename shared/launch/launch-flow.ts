@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import type { DraftResponse } from '@/server/metadata/create-draft';
+import type { DraftResponse } from '../metadata/api';
 import { ApiError, type FinalizeRequest } from './launch-api';
 import type { ValidLaunch } from './launch-form-rules';
 
