@@ -5,7 +5,7 @@
  */
 
 import { createServer } from 'node:http';
-import { readIndexedThroughBlock } from '../server/api/routers/tokens/rows';
+import { readIndexedThroughBlock } from '../server/db/checkpoint';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { createIndexer } from '../server/indexer/indexer';

@@ -1,6 +1,6 @@
-import { readIndexedThroughBlock } from './api/routers/tokens/rows';
 import { getConfig } from './config';
 import { getDatabase } from './db';
+import { readIndexedThroughBlock } from './db/checkpoint';
 import { appliedMigrationCount, shippedMigrationCount } from './db/migrate';
 import { getLogger } from './logger';
 import { readChainHead } from './observability/chain-head';

@@ -1,8 +1,11 @@
 import { ConfigError, getConfig } from './config';
 import { getDatabase } from './db';
+import { readIndexedThroughBlock } from './db/checkpoint';
 import { createIndexer, type Indexer } from './indexer/indexer';
 import { createRpcClient } from './indexer/rpc/client';
 import { getLogger } from './logger';
+import { readChainHead } from './observability/chain-head';
+import { registerMetricProbes } from './observability/process-metrics';
 
 const slot = globalThis as typeof globalThis & { __launchdexIndexer?: Indexer };
 
@@ -23,6 +26,11 @@ export async function startServerProcess(): Promise<void> {
     config = getConfig();
     const handle = await getDatabase(config);
     const chain = config.chain;
+    registerMetricProbes({
+      indexedThroughBlock: () => readIndexedThroughBlock(handle.db).catch(() => null),
+      chainHead: () => readChainHead(chain),
+      indexer: () => slot.__launchdexIndexer?.status,
+    });
     if (config.embeddedIndexer && chain && !slot.__launchdexIndexer) {
       const logger = getLogger().child({ component: 'indexer' });
       const indexer = createIndexer({

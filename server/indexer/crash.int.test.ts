@@ -4,8 +4,8 @@ import { startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { spawnIndexerProcess } from '../_test/indexer-process';
 import { createRandom } from '../chain/simulator/random';
+import { readCheckpoint } from '../db/checkpoint';
 import { dumpProjections, indexToHead } from './_test/harness';
-import { readCheckpoint } from './project/checkpoint';
 
 const [backend] = await availableBackends();
 let chain: TestChain;

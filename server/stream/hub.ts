@@ -1,5 +1,5 @@
 import { type LiveEvent, passesTokenFilter } from '../../shared/stream/events';
-import { readIndexedThroughBlock } from '../api/routers/tokens/rows';
+import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { Database } from '../db/client';
 import { heartbeat } from './encode';
 import { readIndexChanges } from './read-changes';

@@ -2,7 +2,7 @@ import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
-import { readIndexedThroughBlock } from '../api/routers/tokens/rows';
+import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { DatabaseHandle } from '../db/client';
 import { indexToHead } from '../indexer/_test/harness';
 import { createStreamHub, type StreamHub, type StreamHubOptions } from './hub';

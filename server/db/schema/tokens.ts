@@ -10,7 +10,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { type Lifecycle, lifecycles, type TradeSource, tradeSources } from '../../../shared/api/enums';
+import { lifecycles, tradeSources } from '../../../shared/api/enums';
 import { blockNumber, hex, uint256, unixSeconds } from './columns';
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
-import { type TradeSide, tradeSides, tradeSources } from '../../../shared/api/enums';
+import { tradeSides, tradeSources } from '../../../shared/api/enums';
 import { blockNumber, hex, logProvenance, uint256, unixSeconds } from './columns';
 
 /** Curve trades and Uniswap V3 swaps of graduated pools, amounts normalized to 18 decimals. */

@@ -4,8 +4,8 @@ import { foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { readTokenStates } from './token-rows';
 import { type WriteResult, writePlan } from './write';
 
-export type { Checkpoint } from './checkpoint';
-export { readCheckpoint } from './checkpoint';
+export type { Checkpoint } from '../../db/checkpoint';
+export { readCheckpoint } from '../../db/checkpoint';
 export type { ProjectionContext } from './fold';
 
 /**

@@ -8,10 +8,10 @@ import {
   stagingTable,
   textArray,
 } from '../../db/bulk';
+import { type Checkpoint, withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID } from '../../db/schema';
-import { type Checkpoint, withCheckpointLock } from './checkpoint';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { refreshWindowMetrics } from './metrics';
 import type { TokenState } from './state';

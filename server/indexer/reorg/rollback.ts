@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { textArray } from '../../db/bulk';
+import { withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID, candleIntervals } from '../../db/schema';
-import { withCheckpointLock } from '../project/checkpoint';
 import type { ProjectionContext } from '../project/fold';
 import { refreshWindowMetrics } from '../project/metrics';
 import { BURN_ADDRESS, balanceKind, ZERO_ADDRESS } from '../project/state';

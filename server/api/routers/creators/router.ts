@@ -6,13 +6,13 @@ import {
   creatorTokensInput,
 } from '../../../../shared/api/creators';
 import type { TokenPage } from '../../../../shared/api/tokens';
+import { indexedThroughBlockSql } from '../../../db/checkpoint';
 import { selectRows } from '../../../db/client';
 import { tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { creatorTokensOrder, listByOrder } from '../tokens/list';
-import { indexedThroughBlockSql } from '../tokens/rows';
 
 /** A creator's record; 404 for an address that never launched a canonical token. */
 export async function getCreator(ctx: Context, address: string): Promise<Creator> {

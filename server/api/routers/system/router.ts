@@ -1,5 +1,5 @@
+import { readIndexedThroughBlock } from '../../../db/checkpoint';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
-import { readIndexedThroughBlock } from '../tokens/rows';
 
 export const systemRouter = createTRPCRouter({
   /** Where the index stands (0 before the first block); the UI shows it beside live data. */

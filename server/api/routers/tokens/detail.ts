@@ -1,12 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import type { TokenDetail } from '../../../../shared/api/tokens';
+import { indexedThroughBlockColumn } from '../../../db/checkpoint';
 import type { Database } from '../../../db/client';
 import { createStatementCache } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import type { Context } from '../../trpc';
-import { boundDraftJoin, indexedThroughBlockColumn, priceChange24hBpsColumn, toTokenDetail } from './rows';
+import { boundDraftJoin, priceChange24hBpsColumn, toTokenDetail } from './rows';
 
 function buildDetail(db: Database) {
   return db

@@ -8,6 +8,7 @@ import type {
   Pricing,
   TradesPage,
 } from '../../../../shared/api/tokens';
+import { indexedHeadTimestampSql, indexedThroughBlockSql } from '../../../db/checkpoint';
 import { selectRows } from '../../../db/client';
 import { rowLimit } from '../../../db/row-limit';
 import { candleIntervals } from '../../../db/schema';
@@ -15,7 +16,6 @@ import { AppError } from '../../../errors';
 import { decodeCursor, encodeCursor } from '../../cursor';
 import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
 import type { Context } from '../../trpc';
-import { indexedThroughBlockSql } from './rows';
 
 const notFound = (address: string) => new AppError('not_found', `no launched token at ${address}`);
 
@@ -66,7 +66,7 @@ export async function getChart(ctx: Context, input: ChartInput): Promise<Chart> 
   }>(
     ctx.db,
     sql`select ${indexedThroughBlockSql} as ib,
-               (select block_timestamp from indexer_checkpoint where id = 'main') as head_ts,
+               ${indexedHeadTimestampSql} as head_ts,
                (select json_agg(json_build_array(c.bucket_start, c.open::text, c.high::text, c.low::text, c.close::text, c.volume::text, c.trades) order by c.bucket_start)
                   from (select * from candles where token_address = t.address and interval_seconds = ${seconds}
                           and bucket_start >= ${from} and bucket_start < ${to}

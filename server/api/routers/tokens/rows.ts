@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { TokenDetail, TokenListItem } from '../../../../shared/api/tokens';
-import { type Database, selectRows } from '../../../db/client';
+import { indexedHeadTimestampSql } from '../../../db/checkpoint';
 import { frozenSql } from '../../../db/frozen-sql';
-import { CHECKPOINT_ID, metadataDrafts, tokens } from '../../../db/schema';
+import { metadataDrafts, tokens } from '../../../db/schema';
 
 /**
  * Price change over the indexed last 24 h in basis points, as a scalar subquery per row. The
@@ -15,7 +15,7 @@ export const priceChange24hBpsColumn = sql<number | null>`${frozenSql(sql`(
     from (select coalesce(
       (select c.close from candles c
         where c.token_address = ${tokens.address} and c.interval_seconds = 60
-          and c.bucket_start <= (select block_timestamp from indexer_checkpoint where id = ${CHECKPOINT_ID}) - 86400
+          and c.bucket_start <= ${indexedHeadTimestampSql} - 86400
         order by c.bucket_start desc limit 1),
       (select c.open from candles c
         where c.token_address = ${tokens.address} and c.interval_seconds = 60
@@ -61,28 +61,6 @@ export interface TokenListRow {
   token: TokenListFields;
   imageKey: string | null;
   priceChange24hBps: number | null;
-}
-
-/**
- * `indexed_through_block` as a scalar subquery, so it is read in the same statement (and so the
- * same snapshot) as the data it accompanies.
- */
-export const indexedThroughBlockSql = frozenSql(
-  sql`coalesce((select indexed_through_block from indexer_checkpoint where id = ${CHECKPOINT_ID}), 0)`,
-);
-
-/** The same subquery as a typed column for drizzle selects; 0 before the first indexed block. */
-export const indexedThroughBlockColumn = sql<number>`${indexedThroughBlockSql}`.mapWith(
-  (value: string | number) => Number(value),
-);
-
-/** `indexed_through_block` on its own (health, status, finalize's not_indexed details). */
-export async function readIndexedThroughBlock(db: Database): Promise<number> {
-  const [row] = await selectRows<{ block: string | number }>(
-    db,
-    sql`select ${indexedThroughBlockSql} as block`,
-  );
-  return Number(row?.block ?? 0);
 }
 
 export const boundDraftJoin = eq(metadataDrafts.id, tokens.draftId);

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { type Database, selectRows } from '../../db/client';
-import { CHECKPOINT_ID } from '../../db/schema';
+import { type Database, selectRows } from './client';
+import { frozenSql } from './frozen-sql';
+import { CHECKPOINT_ID } from './schema';
+
+/**
+ * The indexer's checkpoint, in one place: the indexer writes it with every projection change
+ * (withCheckpointLock); readers take it in the same statement as the data it accompanies.
+ */
 
 /** The last block whose effects every projection holds, written with them in one transaction. */
 export interface Checkpoint {
@@ -43,3 +49,30 @@ export function withCheckpointLock<T>(
     return work(t, await readCheckpoint(t, true));
   });
 }
+
+/**
+ * `indexed_through_block` as a scalar subquery, so it is read in the same statement (and so the
+ * same snapshot) as the data it accompanies.
+ */
+export const indexedThroughBlockSql = frozenSql(
+  sql`coalesce((select indexed_through_block from indexer_checkpoint where id = ${CHECKPOINT_ID}), 0)`,
+);
+
+/** The same subquery as a typed column for drizzle selects; 0 before the first indexed block. */
+export const indexedThroughBlockColumn = sql<number>`${indexedThroughBlockSql}`.mapWith(
+  (value: string | number) => Number(value),
+);
+
+/** `indexed_through_block` on its own (health, status, finalize's not_indexed details). */
+export async function readIndexedThroughBlock(db: Database): Promise<number> {
+  const [row] = await selectRows<{ block: string | number }>(
+    db,
+    sql`select ${indexedThroughBlockSql} as block`,
+  );
+  return Number(row?.block ?? 0);
+}
+
+/** The indexed head block's timestamp as a scalar subquery (null before the first block). */
+export const indexedHeadTimestampSql = frozenSql(
+  sql`(select block_timestamp from indexer_checkpoint where id = ${CHECKPOINT_ID})`,
+);
