@@ -1,3 +1,4 @@
+import { isLowercaseAddress } from '../shared/address';
 /**
  * `npm run moderate -- exclude <address> [--reason "…"]` hides a token from every list;
  * `npm run moderate -- include <address>` lifts it; `npm run moderate -- list` shows exclusions.
@@ -22,7 +23,7 @@ if (!command || !['exclude', 'include', 'list'].includes(command)) {
   process.exit(2);
 }
 const address = rawAddress?.toLowerCase();
-if (command !== 'list' && !(address && /^0x[0-9a-f]{40}$/.test(address))) {
+if (command !== 'list' && !(address && isLowercaseAddress(address))) {
   console.error(`a 0x-prefixed 20-byte token address is required\n${usage}`);
   process.exit(2);
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ADDRESS_PATTERN } from '../shared/address';
 
 /**
  * The one place that reads `process.env`. Everything else receives a parsed {@link Config}.
@@ -9,7 +10,7 @@ import { z } from 'zod';
 
 const address = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+  .regex(new RegExp(ADDRESS_PATTERN), 'must be a 0x-prefixed 20-byte hex address')
   .transform((value) => value.toLowerCase() as `0x${string}`);
 
 const optionalText = z

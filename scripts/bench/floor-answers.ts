@@ -1,4 +1,5 @@
 import type { Sql, UnsafeQueryOptions } from 'postgres';
+import { isAddress } from '../../shared/address';
 import { type CursorKey, decodeFloorCursor, encodeFloorCursor, searchListName } from './floor-cursor';
 import {
   activityItem,
@@ -256,5 +257,5 @@ function limitOf(given: string | null, fallback: number, max: number): number | 
 }
 
 function addressOf(given: string): string | null {
-  return /^0x[0-9a-fA-F]{40}$/.test(given) ? given.toLowerCase() : null;
+  return isAddress(given) ? given.toLowerCase() : null;
 }

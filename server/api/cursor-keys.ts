@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { LOWERCASE_ADDRESS_PATTERN } from '../../shared/address';
 import { searchRank } from '../../shared/search-text';
 import { TRENDING_SCORE_MAX } from '../tokens/trending';
 
@@ -31,7 +32,7 @@ export const logIndexKey = z.number().int().min(0).max(INT4_MAX);
 export const uint256Key = z.string().regex(/^(0|[1-9][0-9]{0,77})$/);
 
 /** `text` addresses as the indexer stores them: lowercase 0x-hex, 20 bytes. */
-export const addressKey = z.string().regex(/^0x[0-9a-f]{40}$/);
+export const addressKey = z.string().regex(new RegExp(LOWERCASE_ADDRESS_PATTERN));
 
 /** `integer progress_bps`: graduation progress, capped at 10000 by the indexer. */
 export const progressBpsKey = z.number().int().min(0).max(10_000);

@@ -2,9 +2,10 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Address } from 'viem';
 import { z } from 'zod';
+import { ADDRESS_PATTERN } from '../../shared/address';
 import type { LaunchpadDeployment } from './deploy';
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Address>;
+const address = z.string().regex(new RegExp(ADDRESS_PATTERN)) as unknown as z.ZodType<Address>;
 
 const manifestSchema = z.object({
   chainId: z.number().int().positive(),

@@ -1,3 +1,4 @@
+import { ADDRESS_PATTERN } from '../../shared/address';
 import { liveEventTypes } from '../../shared/stream/events';
 
 /**
@@ -15,7 +16,7 @@ export const streamOperation = {
       in: 'query',
       required: false,
       description: "Only this token's launch, trade and graduation events (checkpoints always).",
-      schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+      schema: { type: 'string', pattern: ADDRESS_PATTERN },
     },
     {
       name: 'since',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADDRESS_PATTERN, isAddress, LOWERCASE_ADDRESS_PATTERN } from '../address';
 import { withHint } from './openapi-hints';
 
 /** Integer amount; bigint in code, decimal text on the wire. */
@@ -11,7 +12,7 @@ export const amount = withHint(z.bigint(), {
 
 export const addressOut = z
   .string()
-  .regex(/^0x[0-9a-f]{40}$/)
+  .regex(new RegExp(LOWERCASE_ADDRESS_PATTERN))
   .meta({ examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3'] });
 export const hashOut = z.string().regex(/^0x[0-9a-f]{64}$/);
 export const unixTime = z.number().int().nonnegative().meta({ description: 'Unix seconds' });
@@ -24,14 +25,14 @@ export const blockNumberOut = z.number().int().nonnegative();
 export const addressParam = withHint(
   z
     .string()
-    .refine((value) => /^0x[0-9a-fA-F]{40}$/.test(value), {
+    .refine(isAddress, {
       message: 'must be a 0x-prefixed 20-byte hex address',
       params: { code: 'invalid_address' },
     })
     .transform((value) => value.toLowerCase() as `0x${string}`),
   {
     type: 'string',
-    pattern: '^0x[0-9a-fA-F]{40}$',
+    pattern: ADDRESS_PATTERN,
     examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3'],
   },
 );

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
+import { isAddress } from '../address';
 
 /** The metadata routes' request and answer shapes, which the launch client and the server share. */
 
@@ -23,7 +24,7 @@ export type DraftResponse = z.output<typeof draftResponse>;
 export const finalizeBody = z.object({
   token_address: z
     .string({ error: 'token_address is required' })
-    .refine((v) => /^0x[0-9a-fA-F]{40}$/.test(v), {
+    .refine(isAddress, {
       message: 'token_address must be a 0x-prefixed 20-byte hex address',
       params: { code: 'invalid_address' },
     })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAddress } from '../address';
 
 // The launch form in the browser validates with these same schemas (components/launch): keep this
 // module free of Node APIs and server imports.
@@ -183,7 +184,7 @@ export const draftFieldsSchema = z.object({
   creator: z
     .string()
     .optional()
-    .refine((value) => value === undefined || /^0x[0-9a-fA-F]{40}$/.test(value), {
+    .refine((value) => value === undefined || isAddress(value), {
       message: 'creator must be a 0x-prefixed 20-byte hex address',
       params: { code: 'invalid_address' },
     })

@@ -5,6 +5,7 @@ import { shortAddress } from '@/components/ui/format';
 import { createRequestContext } from '@/server/api/context';
 import { createCaller } from '@/server/api/root';
 import { isAppErrorCode } from '@/server/errors';
+import { isAddress } from '@/shared/address';
 
 type Props = { params: Promise<{ address: string }> };
 
@@ -14,7 +15,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function CreatorPage({ params }: Props) {
   const { address } = await params;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) notFound();
+  if (!isAddress(address)) notFound();
   try {
     const creator = await createCaller(await createRequestContext()).creators.byAddress({ address });
     return <CreatorView creator={creator} />;

@@ -4,10 +4,11 @@ import { TokenView } from '@/components/token/token-view';
 import { createRequestContext } from '@/server/api/context';
 import { createCaller } from '@/server/api/root';
 import { isAppErrorCode } from '@/server/errors';
+import { isAddress } from '@/shared/address';
 import type { TokenDetail } from '@/shared/api/tokens';
 
 async function loadToken(address: string): Promise<TokenDetail> {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) notFound();
+  if (!isAddress(address)) notFound();
   try {
     return await createCaller(await createRequestContext()).tokens.byAddress({ address });
   } catch (error) {

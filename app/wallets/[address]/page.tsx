@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { shortAddress } from '@/components/ui/format';
 import { HoldingsView } from '@/components/wallets/holdings-view';
+import { isAddress } from '@/shared/address';
 
 type Props = { params: Promise<{ address: string }> };
 
@@ -11,6 +12,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function WalletPage({ params }: Props) {
   const { address } = await params;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) notFound();
+  if (!isAddress(address)) notFound();
   return <HoldingsView address={address.toLowerCase()} />;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADDRESS_PATTERN } from '../../../../shared/address';
 import { draftResponse, finalizeResponse } from '../../../../shared/metadata/api';
 import { readJsonBody } from '../../../metadata/json-body';
 import { readDraftUpload } from '../../../metadata/multipart';
@@ -60,7 +61,7 @@ export const metadataRestRoutes = [
           discord_url: { type: 'string', format: 'uri' },
           creator: {
             type: 'string',
-            pattern: '^0x[0-9a-fA-F]{40}$',
+            pattern: ADDRESS_PATTERN,
             description: 'If set, only this address may finalize the draft',
           },
         },
@@ -99,7 +100,7 @@ export const metadataRestRoutes = [
         type: 'object',
         required: ['token_address', 'transaction_hash', 'signature'],
         properties: {
-          token_address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+          token_address: { type: 'string', pattern: ADDRESS_PATTERN },
           transaction_hash: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
           signature: { type: 'string', pattern: '^0x[0-9a-fA-F]+$' },
         },
