@@ -241,6 +241,7 @@ export function createIndexer(options: IndexerOptions) {
       maxRange,
       targetLogs,
       concurrency: fetchConcurrency,
+      everyHeaderFrom: head - ctx.finalityDepth,
     });
     let writing: Promise<void> = Promise.resolve();
     try {

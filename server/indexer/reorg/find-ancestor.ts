@@ -26,10 +26,12 @@ export async function findCommonAncestor(
   const step = 32;
   for (let i = 0; i < remembered.length; i += step) {
     const slice = remembered.slice(i, i + step);
+    // An RPC failure propagates (the indexer retries): taken for a mismatch, it would halt the
+    // indexer as if the reorg were too deep.
     const headers = await fetchHeaders(
       rpc,
       slice.map((r) => Number(r.number)),
-    ).catch(() => new Map());
+    );
     for (const row of slice) {
       if (headers.get(Number(row.number))?.hash === row.hash) return Number(row.number);
     }

@@ -163,6 +163,31 @@ describe(`reorgs (${backend})`, () => {
     },
   );
 
+  it('finds the ancestor among blocks without launchpad events (a run of empty blocks within the finality depth)', async () => {
+    // 70 blocks without any launchpad log, then three trades, indexed in one range: before every
+    // block within the finality depth was remembered, the only remembered blocks in the window
+    // were those three trades, all replaced below, and the indexer halted as if the reorg were
+    // deeper than 64 blocks (found by `npm run chaos`, seed 11).
+    await chain.client.test.mine({ blocks: 70 });
+    const trader = '0x0000000000000000000000000000000000e11e70' as Address;
+    await chain.client.test.setBalance({ address: trader, value: 10n ** 21n });
+    const [token] = await selectRows<{ address: Address }>(
+      handle.db,
+      sql`select address from tokens where lifecycle = 'curve' order by created_block limit 1`,
+    );
+    if (!token) throw new Error('no open curve');
+    for (let i = 1n; i <= 3n; i++)
+      await chain.actions.buy({ trader, token: token.address, value: i * 10n ** 16n });
+    await indexToHead(handle.db, chain, { initialRange: 50_000 });
+    await chain.client.request({
+      method: 'anvil_reorg' as never,
+      params: [10, await replacementTransactions(10)] as never,
+    });
+    const indexer = await indexToHead(handle.db, chain);
+    expect(indexer.status.reorgs).toBe(1);
+    expect(await dumpProjections(handle.db)).toEqual(await freshIndexDump());
+  });
+
   it('halts with a clear error on a reorg deeper than the finality depth, leaving the data untouched', async () => {
     const before = await dumpProjections(handle.db);
     await chain.client.request({

@@ -124,7 +124,11 @@ export function extendAddressSets(sets: AddressSets, factoryLogs: readonly RawLo
 /**
  * The rest of [from, to] once its launches and graduations are known: the factory's Trades,
  * Transfers of the tokens and Swaps of the pools in `sets` (which must include those the factory
- * logs name), all at once, then the headers of every block with a log plus both range ends.
+ * logs name), all at once, then the headers of every block with a log, both range ends and every
+ * block from `everyHeaderFrom` on.
+ * @param everyHeaderFrom the lowest block within finality depth of the head: from there on every
+ * block is remembered, with or without logs, so a reorg anywhere in that window finds its
+ * common ancestor even across long runs of blocks without launchpad events.
  */
 export async function fetchRangeWith(
   rpc: RpcClient,
@@ -132,6 +136,7 @@ export async function fetchRangeWith(
   to: number,
   factoryLogs: readonly RawLog[],
   sets: AddressSets,
+  everyHeaderFrom = Number.POSITIVE_INFINITY,
 ): Promise<RangeData> {
   const [tradeLogs, transferLogs, swapLogs] = await Promise.all([
     getLogs(rpc, from, to, [topics.trade], new Set([sets.factory])),
@@ -150,6 +155,7 @@ export async function fetchRangeWith(
 
   const blockNumbers = new Set<number>([from, to]);
   for (const event of events) blockNumbers.add(event.blockNumber);
+  for (let n = Math.max(from, everyHeaderFrom); n <= to; n++) blockNumbers.add(n);
   const headers = await fetchHeaders(
     rpc,
     [...blockNumbers].sort((a, b) => a - b),

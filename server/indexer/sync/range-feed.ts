@@ -20,6 +20,8 @@ export interface RangeFeedOptions {
   targetLogs: number;
   /** Ranges fetched ahead of the consumer (each holds at most about `targetLogs` logs). */
   concurrency: number;
+  /** Every block from here on is remembered with its header (see fetchRangeWith). */
+  everyHeaderFrom: number;
 }
 
 export interface RangeFeed {
@@ -54,7 +56,7 @@ export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
       );
       sets = after;
       const data = Promise.all([after, factoryLogs]).then(([known, logs]) =>
-        fetchRangeWith(rpc, from, until, logs, known),
+        fetchRangeWith(rpc, from, until, logs, known, options.everyHeaderFrom),
       );
       // Rejections surface in next(); an abandoned feed must not report them as unhandled.
       after.catch(() => {});
