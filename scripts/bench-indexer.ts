@@ -36,6 +36,7 @@ import { migrateDatabase } from '../server/db/migrate';
 import { createIndexer } from '../server/indexer/indexer';
 import { projectionTimings } from '../server/indexer/project/write';
 import { createRpcClient } from '../server/indexer/rpc/client';
+import { WAD } from '../shared/units';
 
 const { values } = parseArgs({
   options: {
@@ -53,7 +54,6 @@ const { values } = parseArgs({
 if (values.postgres) console.log('▶ --postgres is now --database-url (the same flag as `npm run bench`)');
 const serverUrl = values['database-url'] ?? values.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const scale = Number(values.scale);
-const ether = 10n ** 18n;
 const DEV: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 
 const cacheDir = path.resolve('.data/bench');
@@ -120,9 +120,9 @@ async function buildChain() {
       creator: DEV,
       name: `Bench Token ${i}`,
       symbol: `BENCH${i}`,
-      supply: 1_000_000_000n * ether,
+      supply: 1_000_000_000n * WAD,
       metadataHash: `0x${(i + 1).toString(16).padStart(64, '0')}`,
-      firstBuy: ether,
+      firstBuy: WAD,
     });
     events += receipt.logs.length;
     // One transaction may use at most 2^24 gas (EIP-7825): ~150 buys or ~350 transfers to new wallets.
@@ -130,9 +130,9 @@ async function buildChain() {
       const data = encodeFunctionData({
         abi: benchSpammerAbi,
         functionName: 'buys',
-        args: [curve, 150n, ether / 1000n],
+        args: [curve, 150n, WAD / 1000n],
       });
-      events += await send(data, (150n * ether) / 1000n);
+      events += await send(data, (150n * WAD) / 1000n);
       await client.test.increaseTime({ seconds: 300 });
     }
     const held = await client.readContract({

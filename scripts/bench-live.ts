@@ -17,6 +17,7 @@ import type { Address, Hash } from 'viem';
 import { startAppServer } from '../server/_test/app-server';
 import { DEPLOYER, GENESIS, startTestChain } from '../server/_test/chain';
 import { bondingCurveAbi } from '../server/chain/abis';
+import { WAD } from '../shared/units';
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +29,6 @@ const { values } = parseArgs({
 });
 const blocks = Number(values.blocks);
 const intervalMs = Number(values['interval-ms']);
-const ether = 10n ** 18n;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 console.log('▶ starting anvil and deploying the launchpad…');
@@ -37,9 +37,9 @@ const launched = await chain.actions.launch({
   creator: DEPLOYER,
   name: 'Live Bench',
   symbol: 'LIVE',
-  supply: 1_000_000_000n * ether,
+  supply: 1_000_000_000n * WAD,
   metadataHash: `0x${'01'.padStart(64, '0')}`,
-  firstBuy: ether / 100n,
+  firstBuy: WAD / 100n,
 });
 const token = launched.token.toLowerCase() as Address;
 const curve = launched.curve;
@@ -81,7 +81,7 @@ try {
       abi: bondingCurveAbi,
       functionName: 'buy',
       args: [0n, 2n ** 40n],
-      value: ether / 1000n,
+      value: WAD / 1000n,
       account: DEPLOYER,
       gas: 300_000n,
     });

@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { type Devnet, startDevnet } from '../server/chain/devnet';
 import { createCreatorStudio, type StudioLaunch } from '../server/chain/simulator/creator-studio';
 import { createSimulator } from '../server/chain/simulator/simulator';
+import { WAD } from '../shared/units';
 import { loadConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -189,7 +190,7 @@ const studioLaunches: StudioLaunch[] = [];
 if (studio && !devnet?.resumed) {
   console.log('▶ creators launching 3 tokens through the API (draft → launch → finalize)…');
   const results = await Promise.allSettled(
-    [1n, 2n, 3n].map((whole) => studio.launch({ firstBuy: whole * 10n ** 18n })),
+    [1n, 2n, 3n].map((whole) => studio.launch({ firstBuy: whole * WAD })),
   );
   for (const result of results) {
     if (result.status === 'fulfilled') {
@@ -224,7 +225,7 @@ if (devnet) {
       studioBusy = true;
       lastStudioLaunch = started;
       studio
-        .launch({ firstBuy: 10n ** 18n })
+        .launch({ firstBuy: WAD })
         .then((launched) => live.adopt(launched.token, launched.creator))
         .catch((error: unknown) => {
           if (!stopping.signal.aborted) console.error(`creator studio: ${firstLine(error)}`);

@@ -5,9 +5,8 @@ import { formatNative, formatTokenAmount } from '@/components/ui/format';
 import { SourceBadge } from '@/components/ui/lifecycle-badge';
 import { PagedList } from '@/components/ui/load-more';
 import { RelativeTime } from '@/components/ui/relative-time';
+import { WAD } from '@/shared/units';
 import { useTradesQuery } from './use-token-queries';
-
-const WEI = 10n ** 18n;
 
 /** Indexed trades, newest first (reverse chain order), with where each one came from. */
 export function TradesTable({ address, symbol }: { address: string; symbol: string }) {
@@ -61,7 +60,7 @@ export function TradesTable({ address, symbol }: { address: string; symbol: stri
                   <td className="num">
                     {trade.token_amount === 0n
                       ? '–'
-                      : formatNative((trade.reserve_amount * WEI) / trade.token_amount)}
+                      : formatNative((trade.reserve_amount * WAD) / trade.token_amount)}
                   </td>
                   <td className="num">{formatTokenAmount(trade.token_amount)}</td>
                   <td className="num">{formatNative(trade.reserve_amount)}</td>

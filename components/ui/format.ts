@@ -3,10 +3,10 @@
  * converting to a float here is fine because these strings are for people, never for math.
  */
 
-const WEI = 10n ** 18n;
+import { DECIMALS } from '@/shared/units';
 
 /** An 18-decimal base-unit amount as a float of whole units (display only). */
-export function toWholeUnits(value: bigint, decimals = 18): number {
+export function toWholeUnits(value: bigint, decimals = DECIMALS): number {
   const scale = 10n ** BigInt(decimals);
   const whole = value / scale;
   const fraction = value % scale;
@@ -96,5 +96,3 @@ export function formatAge(unixSeconds: number, now: number): string {
 export function formatTimestamp(unixSeconds: number): string {
   return `${new Date(unixSeconds * 1000).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }
-
-export { WEI };

@@ -6,6 +6,7 @@ import {
   uniswapV3FactoryBytecode,
   wrappedStableBytecode,
 } from '../../contracts/generated/bytecode.generated';
+import { WAD } from '../../shared/units';
 import {
   devSwapRouterAbi,
   graduatorAbi,
@@ -25,14 +26,12 @@ export interface LaunchpadParameters {
   protocolFeeRecipient: Address;
 }
 
-const ether = 10n ** 18n;
-
 /** pump.fun's proportions with reserves sized for a devnet: 30 virtual, graduation at 80. */
 export const devnetLaunchpadParameters = (feeRecipient: Address): LaunchpadParameters => ({
   virtualTokenBps: 10_730,
   curveSupplyBps: 7_931,
-  initialVirtualReserve: 30n * ether,
-  graduationThreshold: 80n * ether,
+  initialVirtualReserve: 30n * WAD,
+  graduationThreshold: 80n * WAD,
   protocolFeeBps: 100,
   creatorFeeBps: 50,
   protocolFeeRecipient: feeRecipient,

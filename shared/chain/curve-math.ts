@@ -4,8 +4,10 @@
  * property tests that check the contract against it.
  */
 
+import { WAD } from '../units';
+
 export const BPS = 10_000n;
-export const WAD = 10n ** 18n;
+
 /** 6-decimal stablecoin units to 18-decimal native units. */
 export const STABLE_NORMALIZATION = 10n ** 12n;
 

@@ -1,5 +1,6 @@
 import { parseEther } from 'viem';
 import { draftFieldsSchema, imageFormats, MAX_IMAGE_BYTES } from '@/shared/metadata/draft-fields';
+import { WAD } from '../units';
 
 /** What the launch form holds, as typed. */
 export interface LaunchFormValues {
@@ -32,8 +33,6 @@ export interface ValidLaunch {
   firstBuy: bigint;
 }
 
-const TOKEN_UNIT = 10n ** 18n;
-
 /** Maps a draft field's API name to the form control that edits it. */
 const formFieldOf: Record<string, LaunchFormField> = {
   name: 'name',
@@ -60,7 +59,7 @@ export function validateLaunchForm(
   const supplyDigits = values.supplyTokens.replace(/[\s,_]/g, '');
   let initialSupplyText = '';
   if (!/^\d+$/.test(supplyDigits)) errors.supplyTokens = 'initial supply must be a whole number of tokens';
-  else initialSupplyText = (BigInt(supplyDigits) * TOKEN_UNIT).toString();
+  else initialSupplyText = (BigInt(supplyDigits) * WAD).toString();
 
   const imageUrl = values.imageUrl.trim();
   if (values.imageFile && imageUrl !== '')

@@ -5,12 +5,11 @@ import { postFinalize, uploadDraft } from '../../../shared/launch/launch-api';
 import { type LaunchServices, runLaunch } from '../../../shared/launch/launch-flow';
 import type { ValidLaunch } from '../../../shared/launch/launch-form-rules';
 import { finalizeDomain, finalizeTypes } from '../../../shared/metadata/finalize-message';
+import { WAD } from '../../../shared/units';
 import { launchFactoryAbi } from '../abis';
 import type { DevnetClient } from '../clients';
 import type { LaunchpadDeployment } from '../deploy';
 import { tokenLogo } from './token-logo';
-
-const ether = 10n ** 18n;
 
 /** Tokens the studio's creators launch, in order; past the end the list repeats with a number. */
 const catalog = [
@@ -95,10 +94,10 @@ export function createCreatorStudio(options: CreatorStudioOptions) {
       const symbol = round === 0 ? entry.symbol : `${entry.symbol}${round + 1}`;
       const slug = symbol.toLowerCase();
       const account = creatorAccount(index);
-      await client.test.setBalance({ address: account.address, value: 1_000_000n * ether });
+      await client.test.setBalance({ address: account.address, value: 1_000_000n * WAD });
 
       const logo = await tokenLogo(`${options.seed}:${symbol}`);
-      const supply = 1_000_000_000n * ether;
+      const supply = 1_000_000_000n * WAD;
       const launch: ValidLaunch = {
         fields: {
           name,

@@ -1,11 +1,10 @@
 import { type Address, keccak256, toHex } from 'viem';
+import { WAD } from '../../../shared/units';
 import type { DevnetClient } from '../clients';
 import type { LaunchpadDeployment } from '../deploy';
 import { createLaunchpadActions, type Mined } from '../launchpad-actions';
 import type { ActionKind, Ledger, LedgerAction, LedgerSummary } from './ledger';
 import { createRandom, type Random } from './random';
-
-const ether = 10n ** 18n;
 
 const adjectives = [
   'Moon',
@@ -99,7 +98,7 @@ export function createSimulator(options: SimulatorOptions) {
   async function fundActors() {
     if (funded) return;
     for (const address of [...creators, ...traders]) {
-      await client.test.setBalance({ address, value: 1_000_000n * ether });
+      await client.test.setBalance({ address, value: 1_000_000n * WAD });
     }
     funded = true;
   }
@@ -165,13 +164,13 @@ export function createSimulator(options: SimulatorOptions) {
     const letters = name.replace(/[^A-Za-z]/g, '').toUpperCase();
     const symbol =
       `${letters.slice(0, random.int(3, 5))}${index % 5 === 0 ? '' : index}`.slice(0, 16) || `TKN${index}`;
-    const firstBuy = random.chance(0.5) ? random.bigint(ether / 10n, 3n * ether) : 0n;
+    const firstBuy = random.chance(0.5) ? random.bigint(WAD / 10n, 3n * WAD) : 0n;
     await nextTimestamp();
     const mined = await actions.launch({
       creator,
       name,
       symbol,
-      supply: random.chance(0.8) ? 1_000_000_000n * ether : random.bigint(1_000n, 10n ** 12n) * ether,
+      supply: random.chance(0.8) ? 1_000_000_000n * WAD : random.bigint(1_000n, 10n ** 12n) * WAD,
       metadataHash: random.bytes32(),
       firstBuy,
     });
@@ -202,7 +201,7 @@ export function createSimulator(options: SimulatorOptions) {
       await record('sell', trader, target.token, mined);
       return;
     }
-    await curveBuy(target, random.bigint(ether / 20n, 2n * ether));
+    await curveBuy(target, random.bigint(WAD / 20n, 2n * WAD));
   }
 
   async function transfer(target: SimToken) {
@@ -236,7 +235,7 @@ export function createSimulator(options: SimulatorOptions) {
     const held = await actions.balanceOf(target.token, trader);
     const selling = held > 0n && random.chance(0.45);
     await ensureApproved(trader, selling ? target.token : stable);
-    if (!selling) await actions.wrap({ account: trader, value: 2n * ether });
+    if (!selling) await actions.wrap({ account: trader, value: 2n * WAD });
     await nextTimestamp();
     const mined = selling
       ? await actions.swap({
@@ -265,11 +264,10 @@ export function createSimulator(options: SimulatorOptions) {
     if (graduated.length > 0 && roll < 0.2) return dexSwap(random.pick(graduated));
     if (open.length === 0) return launch();
     const hot = open.filter((t) => t.hot);
-    if (hot.length > 0 && roll < 0.3)
-      return curveBuy(random.pick(hot), random.bigint(10n * ether, 30n * ether));
+    if (hot.length > 0 && roll < 0.3) return curveBuy(random.pick(hot), random.bigint(10n * WAD, 30n * WAD));
     // Recent launches attract most of the flow, as on a real launchpad.
     const target = random.chance(0.6) ? random.pick(open.slice(-6)) : random.pick(open);
-    if (roll < 0.65) return curveBuy(target, random.bigint(ether / 50n, 4n * ether));
+    if (roll < 0.65) return curveBuy(target, random.bigint(WAD / 50n, 4n * WAD));
     if (roll < 0.88) return curveSell(target);
     return transfer(target);
   }
@@ -298,7 +296,7 @@ export function createSimulator(options: SimulatorOptions) {
         p.onProgress?.(i + 1, p.actions);
       }
       for (const hot of tokens.filter((t) => t.hot && !t.graduated)) {
-        while (!hot.graduated) await curveBuy(hot, 40n * ether);
+        while (!hot.graduated) await curveBuy(hot, 40n * WAD);
       }
       for (const graduated of tokens.filter((t) => t.graduated)) {
         for (let i = 0; i < 3; i++) await dexSwap(graduated);

@@ -1,4 +1,5 @@
-import { curvePrice, poolPrice, STABLE_NORMALIZATION, WAD } from '../../../shared/chain/curve-math';
+import { curvePrice, poolPrice, STABLE_NORMALIZATION } from '../../../shared/chain/curve-math';
+import { WAD } from '../../../shared/units';
 import type { Ledger } from '../../chain/simulator/ledger';
 import { trendingScore } from '../../tokens/trending';
 

@@ -3,8 +3,8 @@ import {
   graduationProgress,
   normalizeStablecoinAmount,
   poolPrice,
-  WAD,
 } from '../../../shared/chain/curve-math';
+import { WAD } from '../../../shared/units';
 import type { DecodedEventOf } from '../decode/events';
 
 /** Balance row kinds: only `holder` rows count as holders. */

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { type HoldingsPage, holdingsInput } from '../../../../shared/api/wallets';
+import { WAD } from '../../../../shared/units';
 import type { Database } from '../../../db/client';
 import { createStatementCache } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
@@ -9,8 +10,6 @@ import { addressOnlyKey } from '../../cursor-keys';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { boundDraftJoin, tokenRowColumns, toTokenListItem } from '../tokens/rows';
-
-const WAD = 10n ** 18n;
 
 function buildHoldings(db: Database, name: string, after: boolean, rows: number) {
   return db
