@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../errors';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor, keysetPage } from './cursor';
 
 const key = z.tuple([z.number().int(), z.number().int()]);
 const secret = 'test-secret';
@@ -64,4 +64,18 @@ describe('keyset cursor codec', () => {
       expectInvalid(() => decodeCursor(cursor, 'tokens.new', key, secret));
     },
   );
+});
+
+describe('keysetPage', () => {
+  const cursorAfter = (last: number) => `after:${last}`;
+
+  it('cuts limit + 1 fetched rows to limit and points the cursor after the last kept row', () => {
+    expect(keysetPage([1, 2, 3, 4], 3, cursorAfter)).toEqual({ rows: [1, 2, 3], nextCursor: 'after:3' });
+  });
+
+  it('has no cursor on the last page, full or short, nor on an empty one', () => {
+    expect(keysetPage([1, 2, 3], 3, cursorAfter)).toEqual({ rows: [1, 2, 3], nextCursor: null });
+    expect(keysetPage([1], 3, cursorAfter)).toEqual({ rows: [1], nextCursor: null });
+    expect(keysetPage([], 3, cursorAfter)).toEqual({ rows: [], nextCursor: null });
+  });
 });

@@ -47,6 +47,21 @@ export function decodeCursor<T>(cursor: string, list: string, schema: z.ZodType<
   return parsed.data;
 }
 
+/**
+ * A keyset page from `limit + 1` fetched rows: the first `limit`, and the cursor after the last of
+ * them when the extra row shows that another page exists.
+ * @example keysetPage(rows, 20, (last) => encodeCursor('tokens.new', [last.block, last.index], secret))
+ */
+export function keysetPage<Row>(
+  rows: readonly Row[],
+  limit: number,
+  cursorAfter: (last: Row) => string,
+): { rows: Row[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { rows: page, nextCursor: rows.length > limit && last !== undefined ? cursorAfter(last) : null };
+}
+
 function mac(payload: string, secret: string): string {
   return createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES).toString('base64url');
 }

@@ -1,3 +1,6 @@
+/** The formula as people read it (API descriptions, docs). */
+export const TRENDING_FORMULA = 'ln(1 + volume / 10^18) + 2·ln(1 + distinct traders) + ln(1 + trades)';
+
 /**
  * Trending score over the indexed last 24 hours (window `(head - 86400, head]`, head = the
  * timestamp of the indexed head block, so it is deterministic and testable):
@@ -15,7 +18,11 @@ export function trendingScore(window: { volume: bigint; trades: number; traders:
   );
 }
 
-/** The same formula in SQL over columns named vol (numeric), n and traders (integers). */
+/**
+ * The same formula in SQL over columns named vol (numeric), n and traders (integers), which the
+ * indexer uses to re-rank tokens whose trades leave the window; trending.test.ts proves the two
+ * renderings agree.
+ */
 export const trendingScoreSql = `case when n = 0 then 0 else ln(1 + (vol / 1e18)::float8) + 2 * ln(1 + traders) + ln(1 + n) end`;
 
 export const TRENDING_WINDOW_SECONDS = 86_400;

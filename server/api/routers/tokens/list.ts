@@ -11,7 +11,7 @@ import type { Database } from '../../../db/client';
 import { createStatementCache } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
-import { type CursorValue, decodeCursor, encodeCursor } from '../../cursor';
+import { type CursorValue, decodeCursor, encodeCursor, keysetPage } from '../../cursor';
 import {
   amountAndAddressKey,
   chainPositionKey,
@@ -198,14 +198,12 @@ export async function listByOrder(
     ...extra?.values,
     ...(key === undefined ? {} : keyValues(key)),
   });
-  const pageRows = rows.slice(0, input.limit);
-  const last = pageRows.at(-1);
+  const page = keysetPage(rows, input.limit, (last) =>
+    encodeCursor(order.list, order.keyOf(last.token), ctx.cursorSecret),
+  );
   return {
-    items: pageRows.map(toTokenListItem),
-    next_cursor:
-      rows.length > input.limit && last
-        ? encodeCursor(order.list, order.keyOf(last.token), ctx.cursorSecret)
-        : null,
+    items: page.rows.map(toTokenListItem),
+    next_cursor: page.nextCursor,
   };
 }
 
@@ -251,17 +249,11 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
     )
     .orderBy(sql`ranked.rank`, desc(tokens.marketCap), desc(tokens.address))
     .limit(builderRowLimit(input.limit + 1));
-  const pageRows = rows.slice(0, input.limit);
-  const last = pageRows.at(-1);
+  const page = keysetPage(rows, input.limit, (last) =>
+    encodeCursor(list, [last.rank, last.token.marketCap.toString(), last.token.address], ctx.cursorSecret),
+  );
   return {
-    items: pageRows.map(toTokenListItem),
-    next_cursor:
-      rows.length > input.limit && last
-        ? encodeCursor(
-            list,
-            [last.rank, last.token.marketCap.toString(), last.token.address],
-            ctx.cursorSecret,
-          )
-        : null,
+    items: page.rows.map(toTokenListItem),
+    next_cursor: page.nextCursor,
   };
 }

@@ -13,7 +13,7 @@ import { selectRows } from '../../../db/client';
 import { rowLimit } from '../../../db/row-limit';
 import { candleIntervals } from '../../../db/schema';
 import { AppError } from '../../../errors';
-import { decodeCursor, encodeCursor } from '../../cursor';
+import { decodeCursor, encodeCursor, keysetPage } from '../../cursor';
 import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
 import type { Context } from '../../trpc';
 
@@ -129,11 +129,12 @@ export async function listTrades(
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const trades = rows.filter((r) => r.block_number !== null);
-  const pageRows = trades.slice(0, input.limit);
-  const last = pageRows.at(-1);
+  const page = keysetPage(trades, input.limit, (last) =>
+    encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret),
+  );
   return {
     indexed_through_block: Number(rows[0].ib),
-    items: pageRows.map((r) => ({
+    items: page.rows.map((r) => ({
       block_timestamp: Number(r.block_timestamp),
       token_address: input.address,
       trader: String(r.trader),
@@ -149,10 +150,7 @@ export async function listTrades(
       transaction_hash: String(r.transaction_hash),
       log_index: Number(r.log_index),
     })),
-    next_cursor:
-      trades.length > input.limit && last
-        ? encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret)
-        : null,
+    next_cursor: page.nextCursor,
   };
 }
 
@@ -185,10 +183,11 @@ export async function listActivity(
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const events = rows.filter((r) => r.block_number !== null);
-  const pageRows = events.slice(0, input.limit);
-  const last = pageRows.at(-1);
+  const page = keysetPage(events, input.limit, (last) =>
+    encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret),
+  );
   return {
-    items: pageRows.map((r) => ({
+    items: page.rows.map((r) => ({
       kind: r.kind as (typeof activityKinds)[number],
       block_number: Number(r.block_number),
       block_timestamp: Number(r.block_timestamp),
@@ -198,10 +197,7 @@ export async function listActivity(
       log_index: Number(r.log_index),
       data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as Record<string, string>,
     })),
-    next_cursor:
-      events.length > input.limit && last
-        ? encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret)
-        : null,
+    next_cursor: page.nextCursor,
   };
 }
 
@@ -233,10 +229,11 @@ export async function listHolders(
   if (!rows[0]?.token) throw notFound(input.address);
   const supply = BigInt(rows[0].supply ?? '0');
   const holders = rows.filter((r) => r.wallet !== null);
-  const pageRows = holders.slice(0, input.limit);
-  const last = pageRows.at(-1);
+  const page = keysetPage(holders, input.limit, (last) =>
+    encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.cursorSecret),
+  );
   return {
-    items: pageRows.map((r) => {
+    items: page.rows.map((r) => {
       const balance = BigInt(r.balance as string);
       return {
         wallet: String(r.wallet),
@@ -244,10 +241,7 @@ export async function listHolders(
         share_bps: supply === 0n ? 0 : Number((balance * 10_000n) / supply),
       };
     }),
-    next_cursor:
-      holders.length > input.limit && last
-        ? encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.cursorSecret)
-        : null,
+    next_cursor: page.nextCursor,
   };
 }
 

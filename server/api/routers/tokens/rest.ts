@@ -13,13 +13,14 @@ import {
   tradesPage,
   trendingInput,
 } from '../../../../shared/api/tokens';
+import { TRENDING_FORMULA } from '../../../tokens/trending';
 import { defineRestRoute } from '../../rest/define';
 import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
 import { getChart, getPricing, listActivity, listHolders, listTrades } from './market';
 
 const untrusted = 'Names, images and links are supplied by creators and unverified.';
-const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ln(1 + volume/10^18) + 2·ln(1 + distinct traders) + ln(1 + trades), relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
+const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ${TRENDING_FORMULA}, relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
 
 export const tokenRestRoutes = [
   defineRestRoute({

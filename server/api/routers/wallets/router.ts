@@ -5,7 +5,7 @@ import type { Database } from '../../../db/client';
 import { createStatementCache } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { balances, metadataDrafts, tokens } from '../../../db/schema';
-import { decodeCursor, encodeCursor } from '../../cursor';
+import { decodeCursor, encodeCursor, keysetPage } from '../../cursor';
 import { addressOnlyKey } from '../../cursor-keys';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
@@ -48,10 +48,11 @@ export async function listHoldings(
     buildHoldings(db, name, after !== undefined, input.limit + 1),
   );
   const rows = await statement.execute({ wallet: input.address, after: after?.[0] });
-  const pageRows = rows.slice(0, input.limit);
-  const last = pageRows.at(-1);
+  const page = keysetPage(rows, input.limit, (last) =>
+    encodeCursor(list, [last.token.address], ctx.cursorSecret),
+  );
   return {
-    items: pageRows.map((row) => {
+    items: page.rows.map((row) => {
       const price = row.token.excluded ? null : row.token.currentPrice;
       return {
         token: toTokenListItem(row),
@@ -66,8 +67,7 @@ export async function listHoldings(
         },
       };
     }),
-    next_cursor:
-      rows.length > input.limit && last ? encodeCursor(list, [last.token.address], ctx.cursorSecret) : null,
+    next_cursor: page.nextCursor,
   };
 }
 

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  escapeLikePattern,
-  normalizeSearchText,
-  searchCharacters,
-  searchTermsFor,
-} from '../../shared/search-text';
+import { escapeLikePattern, normalizeSearchText, searchCharacters, searchTermsFor } from './search-text';
 
 describe('search normalization', () => {
   it('applies NFKC, lowercases, trims and collapses spaces', () => {
