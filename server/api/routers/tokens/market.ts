@@ -16,6 +16,7 @@ import { AppError } from '../../../errors';
 import { decodeCursor, encodeCursor, keysetPage } from '../../cursor';
 import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
 import type { Context } from '../../trpc';
+import { fillGaps } from './chart-fill';
 
 const notFound = (address: string) => new AppError('not_found', `no launched token at ${address}`);
 
@@ -90,13 +91,12 @@ export async function getChart(ctx: Context, input: ChartInput): Promise<Chart> 
   });
   let items = (parse(row.points) ?? []).map(toPoint);
   if (input.fill === 'previous')
-    items = fillGaps(
-      items,
-      input,
+    items = fillGaps(items, {
+      ...input,
       seconds,
-      parse(row.before),
-      row.head_ts === null ? undefined : Number(row.head_ts),
-    );
+      previousClose: ((before) => (before ? BigInt(before[4]) : undefined))(parse(row.before)),
+      headTimestamp: row.head_ts === null ? undefined : Number(row.head_ts),
+    });
   return {
     token_address: input.address,
     interval: input.interval,
@@ -243,41 +243,4 @@ export async function listHolders(
     }),
     next_cursor: page.nextCursor,
   };
-}
-
-type ChartItem = Chart['items'][number];
-
-/**
- * Gap-free series: every bucket from the window's start to its end (the indexed head's bucket,
- * or the bucket before `to`), at most `limit` of them. An empty bucket repeats the last close with
- * zero volume; nothing is invented before the token's first trade.
- */
-function fillGaps(
-  items: ChartItem[],
-  input: ChartInput,
-  seconds: number,
-  before: CandleTuple | null,
-  headTimestamp: number | undefined,
-): ChartItem[] {
-  const from = input.from ?? 0;
-  const to = input.to ?? Number.MAX_SAFE_INTEGER;
-  const lastTime = Math.min(to - 1, headTimestamp ?? items.at(-1)?.time ?? -1);
-  if (lastTime < 0 || (items.length === 0 && !before)) return items;
-  const end = lastTime - (lastTime % seconds);
-  let start = Math.max(end - (input.limit - 1) * seconds, Math.ceil(from / seconds) * seconds);
-  let close = before ? BigInt(before[4]) : undefined;
-  for (const point of items) if (point.time < start) close = point.close;
-  if (close === undefined) start = items.find((p) => p.time >= start)?.time ?? end + seconds;
-  const byTime = new Map(items.map((p) => [p.time, p]));
-  const filled: ChartItem[] = [];
-  for (let time = start; time <= end; time += seconds) {
-    const point = byTime.get(time);
-    if (point) {
-      filled.push(point);
-      close = point.close;
-    } else if (close !== undefined) {
-      filled.push({ time, open: close, high: close, low: close, close, volume: 0n, trades: 0 });
-    }
-  }
-  return filled;
 }
