@@ -11,7 +11,7 @@ import { writePlan } from './project/write';
 import { findCommonAncestor } from './reorg/find-ancestor';
 import { rollbackTo } from './reorg/rollback';
 import { type RpcClient, RpcRangeError } from './rpc/client';
-import { fetchHeaders, RangeInconsistentError, splitRange } from './sync/fetch-range';
+import { fetchHeaders, RangeInconsistentError, splitAtBlock, splitRange } from './sync/fetch-range';
 import { createRangeFeed } from './sync/range-feed';
 
 export interface IndexerLogger {
@@ -163,11 +163,11 @@ export function createIndexer(options: IndexerOptions) {
   async function handleReorg(checkpoint: number) {
     const ctx = context as ProjectionContext;
     const ancestor = await findCommonAncestor(db, rpc, checkpoint, ctx.finalityDepth);
-    const result = await rollbackTo(db, ancestor, ctx);
+    const result = await rollbackTo(db, ancestor);
     status.reorgs++;
     logger.warn(
       { ...result, from: checkpoint },
-      `reorg: rolled back ${result.removedBlocks} block(s) to ${ancestor}`,
+      `reorg: rolled back ${result.removedBlocks} block(s) to ${result.ancestor} (common ancestor ${ancestor})`,
     );
     await loadKnownAddresses();
   }
@@ -232,6 +232,7 @@ export function createIndexer(options: IndexerOptions) {
    */
   async function indexThrough(next: number, head: number): Promise<void> {
     const ctx = context as ProjectionContext;
+    const finalBlock = head - ctx.finalityDepth;
     const feed = createRangeFeed({
       rpc,
       sets: { factory: ctx.factory, tokens, pools: new Set(pools.keys()) },
@@ -241,7 +242,7 @@ export function createIndexer(options: IndexerOptions) {
       maxRange,
       targetLogs,
       concurrency: fetchConcurrency,
-      everyHeaderFrom: head - ctx.finalityDepth,
+      everyHeaderFrom: finalBlock,
     });
     let writing: Promise<void> = Promise.resolve();
     try {
@@ -251,7 +252,9 @@ export function createIndexer(options: IndexerOptions) {
         status.fetchMs += performance.now() - fetchStarted;
         range = feed.rangeSize;
         if (!data) break;
-        for (const part of splitRange(data, eventsPerWrite)) {
+        // Blocks within the finality depth are written apart from the rest: only their writes are journaled.
+        const parts = splitAtBlock(data, finalBlock).flatMap((piece) => splitRange(piece, eventsPerWrite));
+        for (const part of parts) {
           const foldStarted = performance.now();
           const states = await statesFor(touchedTokens(part, pools));
           const plan = foldRange(part, ctx, states, pools);
@@ -277,7 +280,9 @@ export function createIndexer(options: IndexerOptions) {
 
   async function write(plan: BatchPlan, seq: number, head: number): Promise<void> {
     const started = performance.now();
-    const result = await writePlan(db, context as ProjectionContext, plan);
+    const ctx = context as ProjectionContext;
+    // A write a reorg may still undo keeps the before-images of what it changes.
+    const result = await writePlan(db, ctx, plan, { journal: plan.from > head - ctx.finalityDepth });
     status.projectMs += performance.now() - started;
     if (result.status === 'reorg') throw new ReorgSignal(result.checkpoint.indexedThroughBlock);
     committedSeq = seq;

@@ -1,4 +1,14 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { blockNumber, hex, logProvenance, unixSeconds } from './columns';
 
 /** Every decoded event of a launched token, with full provenance: what /activity lists. */
@@ -43,3 +53,36 @@ export const indexerCheckpoint = pgTable('indexer_checkpoint', {
 });
 
 export const CHECKPOINT_ID = 'main';
+
+/**
+ * The undo journal: one row per write of blocks a reorg may still replace (within the finality
+ * depth of the head), with the checkpoint it started from. A rollback undoes whole writes,
+ * newest first, back to that checkpoint (server/indexer/reorg/rollback.ts).
+ */
+export const projectionWrites = pgTable('projection_writes', {
+  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  fromBlock: blockNumber('from_block').notNull(),
+  toBlock: blockNumber('to_block').notNull(),
+  /** The checkpoint before the write; null when the write was the index's first. */
+  previousBlock: blockNumber('previous_block'),
+  previousHash: hex('previous_hash'),
+  previousTimestamp: unixSeconds('previous_timestamp'),
+});
+
+/**
+ * Before-images of the rows a journaled write changed in place (tokens, balances, candles,
+ * creators): the row as JSON, or null when the write created it. Appended rows (trades, chain
+ * events, new tokens) need none: they are deleted by block number.
+ */
+export const projectionJournal = pgTable(
+  'projection_journal',
+  {
+    writeSeq: bigint('write_seq', { mode: 'number' })
+      .notNull()
+      .references(() => projectionWrites.seq, { onDelete: 'cascade' }),
+    tableName: text('table_name').notNull(),
+    key: jsonb('key').notNull(),
+    before: jsonb('before'),
+  },
+  (t) => [index('projection_journal_write_idx').on(t.writeSeq, t.tableName)],
+);

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { textArray } from '../../db/bulk';
 import type { Database } from '../../db/client';
 import { TRENDING_WINDOW_SECONDS, trendingScoreSql } from '../../tokens/trending';
@@ -9,16 +9,24 @@ import { TRENDING_WINDOW_SECONDS, trendingScoreSql } from '../../tokens/trending
  * its trades leaves the window, so the candidates are the tokens just traded plus those whose
  * last trade is recent enough to have been inside the previous window.
  */
-export async function refreshWindowMetrics(
-  db: Database,
-  p: { headTimestamp: number; previousHeadTimestamp: number; tokens: string[] },
-): Promise<void> {
+export interface WindowMove {
+  headTimestamp: number;
+  previousHeadTimestamp: number;
+  /** Tokens traded in the blocks just written. */
+  tokens: string[];
+}
+
+/** A condition on `tokens`: the rows whose window metrics `move` may change (see below). */
+export function windowCandidates(move: WindowMove): SQL {
+  const since = Math.min(move.headTimestamp, move.previousHeadTimestamp) - TRENDING_WINDOW_SECONDS;
+  return sql`(address = any(${textArray(move.tokens)}) or (last_trade_at is not null and last_trade_at > ${since}))`;
+}
+
+export async function refreshWindowMetrics(db: Database, p: WindowMove): Promise<void> {
   const since = p.headTimestamp - TRENDING_WINDOW_SECONDS;
-  const previousSince = p.previousHeadTimestamp - TRENDING_WINDOW_SECONDS;
   await db.execute(sql`
     with candidates as (
-      select address from tokens
-       where address = any(${textArray(p.tokens)}) or (last_trade_at is not null and last_trade_at > ${Math.min(since, previousSince)})
+      select address from tokens where ${windowCandidates(p)}
     ),
     windows as (
       select c.address,

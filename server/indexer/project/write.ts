@@ -13,7 +13,8 @@ import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID } from '../../db/schema';
 import type { BatchPlan, ProjectionContext } from './fold';
-import { refreshWindowMetrics } from './metrics';
+import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
+import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
 import type { TokenState } from './state';
 import { tokenStateColumns, tokenStateRow } from './token-rows';
 
@@ -85,6 +86,7 @@ export async function writePlan(
   db: Database,
   context: ProjectionContext,
   plan: BatchPlan,
+  options: { journal?: boolean } = {},
 ): Promise<WriteResult> {
   return withCheckpointLock(db, async (t, checkpoint): Promise<WriteResult> => {
     if (checkpoint && checkpoint.indexedThroughBlock >= plan.to) return { status: 'skipped' };
@@ -93,6 +95,30 @@ export async function writePlan(
       throw new Error(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
     if (checkpoint && plan.first && plan.first.parentHash !== checkpoint.blockHash)
       return { status: 'reorg', checkpoint };
+
+    const window: WindowMove = {
+      headTimestamp: plan.head.timestamp,
+      // With no checkpoint there is no earlier window whose tokens could have left it.
+      previousHeadTimestamp: checkpoint?.blockTimestamp ?? plan.head.timestamp,
+      tokens: plan.tradedTokens,
+    };
+    const seq = options.journal ? await beginJournaledWrite(t, plan, checkpoint) : undefined;
+    if (seq !== undefined) {
+      // Every token row this write changes in place: traded or transferred, graduating, or in a moving window.
+      const touched = [
+        ...plan.updated,
+        ...plan.balances.map((b) => b.token),
+        ...plan.newPools.map((p) => p.token),
+      ];
+      await timed('journal', () =>
+        recordBefore(
+          t,
+          seq,
+          journaledTables.tokens,
+          sql`(select address from tokens where address = any(${textArray(touched)}) or ${windowCandidates(window)}) s`,
+        ),
+      );
+    }
 
     if (plan.launches.length > 0) await timed('tokens', () => insertLaunches(t, plan));
     if (plan.updated.length > 0) {
@@ -107,23 +133,16 @@ export async function writePlan(
     // and if one happened anyway the primary key would fail the batch loudly.
     await timed('trades', () => copyLines(t, 'trades', tradeNames, plan.tradeLines));
     await timed('chain_events', () => copyLines(t, 'chain_events', eventNames, plan.eventLines));
-    if (plan.balances.length > 0) await timed('balances', () => mergeBalances(t, plan));
-    if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan));
-    if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan));
+    if (plan.balances.length > 0) await timed('balances', () => mergeBalances(t, plan, seq));
+    if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
+    if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
 
     const head: Checkpoint = {
       indexedThroughBlock: plan.to,
       blockHash: plan.head.hash,
       blockTimestamp: plan.head.timestamp,
     };
-    await timed('window metrics', () =>
-      refreshWindowMetrics(t, {
-        headTimestamp: head.blockTimestamp,
-        // With no checkpoint there is no earlier window whose tokens could have left it.
-        previousHeadTimestamp: checkpoint?.blockTimestamp ?? head.blockTimestamp,
-        tokens: plan.tradedTokens,
-      }),
-    );
+    await timed('window metrics', () => refreshWindowMetrics(t, window));
     await timed('blocks and checkpoint', async () => {
       await bulkInsert(
         t,
@@ -138,6 +157,7 @@ export async function writePlan(
         'on conflict (number) do update set hash = excluded.hash, parent_hash = excluded.parent_hash, timestamp = excluded.timestamp',
       );
       await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
+      await pruneJournal(t, plan.to - context.finalityDepth);
       await t.execute(sql`insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, updated_at)
         values (${CHECKPOINT_ID}, ${context.chainId}, ${head.indexedThroughBlock}, ${head.blockHash}, ${head.blockTimestamp}, now())
         on conflict (id) do update set indexed_through_block = excluded.indexed_through_block, block_hash = excluded.block_hash,
@@ -226,13 +246,14 @@ async function insertLaunches(t: Database, plan: BatchPlan) {
  * are then deleted (holder counts are row counts). A wallet's kind only changes when it becomes
  * a token's pool, at graduation: the holder counts of graduating tokens are recounted.
  */
-async function mergeBalances(t: Database, plan: BatchPlan) {
+async function mergeBalances(t: Database, plan: BatchPlan, seq: number | undefined) {
   const source = await stagedRelation(
     t,
     'balance_deltas',
     { token_address: 'text', wallet: 'text', delta: 'numeric', kind: 'smallint' },
     plan.balances.map((b) => `${b.token}\t${b.wallet}\t${b.delta}\t${b.kind}`),
   );
+  if (seq !== undefined) await recordBefore(t, seq, journaledTables.balances, source);
   const zeroed = await selectRows<{ token_address: string; wallet: string }>(
     t,
     sql`with merged as (
@@ -266,7 +287,7 @@ async function mergeBalances(t: Database, plan: BatchPlan) {
 }
 
 /** Merges the range's per-bucket aggregates onto the stored candles (open stays the first). */
-async function mergeCandles(t: Database, plan: BatchPlan) {
+async function mergeCandles(t: Database, plan: BatchPlan, seq: number | undefined) {
   const source = await stagedRelation(
     t,
     'candle_deltas',
@@ -276,6 +297,7 @@ async function mergeCandles(t: Database, plan: BatchPlan) {
         `${c.tokenAddress}\t${c.intervalSeconds}\t${c.bucketStart}\t${c.open}\t${c.high}\t${c.low}\t${c.close}\t${c.volume}\t${c.trades}\t${c.lastBlockNumber}\t${c.lastLogIndex}`,
     ),
   );
+  if (seq !== undefined) await recordBefore(t, seq, journaledTables.candles, source);
   const list = sql.raw(
     Object.keys(candleColumns)
       .map((name) => `"${name}"`)
@@ -316,7 +338,14 @@ async function stagedRelation(
   return sql.raw(`"${stage}" s`);
 }
 
-async function mergeCreators(t: Database, plan: BatchPlan) {
+async function mergeCreators(t: Database, plan: BatchPlan, seq: number | undefined) {
+  if (seq !== undefined)
+    await recordBefore(
+      t,
+      seq,
+      journaledTables.creators,
+      sql`(select unnest(${textArray([...plan.creators.keys()])}) as address) s`,
+    );
   await bulkInsert(
     t,
     'creators',

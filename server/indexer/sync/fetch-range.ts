@@ -191,6 +191,22 @@ export async function fetchRange(
  * transactions whose writes overlap the folding of the next. Each part ends on a block whose
  * header the range holds.
  */
+/**
+ * The range cut after block `block` (when it lies inside): the part a reorg can no longer reach
+ * and the part it can, which the writer journals (server/indexer/reorg/rollback.ts).
+ */
+export function splitAtBlock(range: RangeData, block: number): RangeData[] {
+  if (block < range.from || block >= range.to) return [range];
+  const part = (from: number, to: number): RangeData => {
+    const events = range.events.filter((e) => e.blockNumber >= from && e.blockNumber <= to);
+    const headers = new Map<number, BlockHeader>();
+    for (const [number, header] of range.headers)
+      if (number >= from && number <= to) headers.set(number, header);
+    return { from, to, events, headers, logCount: events.length };
+  };
+  return [part(range.from, block), part(block + 1, range.to)];
+}
+
 export function splitRange(range: RangeData, maxEvents: number): RangeData[] {
   if (range.events.length <= maxEvents) return [range];
   const parts: RangeData[] = [];
