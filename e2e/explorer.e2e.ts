@@ -103,6 +103,14 @@ test('the token page draws the candles the API returns, per interval', async ({ 
   await listRows(page).first().getByRole('link').click();
   await expect(page).toHaveURL(`/tokens/${token.address}`);
   await expect(page.getByRole('heading', { level: 1, name: token.name })).toBeVisible();
+  // Who holds the supply, as the detail reports it.
+  const detail = await apiGet<{ concentration: { top10_holders_bps: number } }>(
+    request,
+    `/api/v1/tokens/${token.address}`,
+  );
+  await expect(
+    page.getByLabel('Supply held by').locator('.stat', { hasText: 'Top 10 holders' }).locator('dd'),
+  ).toHaveText(`${(detail.concentration.top10_holders_bps / 100).toFixed(1)} %`);
   for (const interval of ['1h', '1m', '1d'] as const) {
     await page.getByRole('radio', { name: interval }).check({ force: true });
     const chart = await apiGet<Chart>(

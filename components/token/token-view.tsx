@@ -12,7 +12,7 @@ import { ActivityTable } from './activity-table';
 import { HoldersTable } from './holders-table';
 import { PriceChart } from './price-chart';
 import { TokenHeader } from './token-header';
-import { TokenStats } from './token-stats';
+import { TokenConcentration, TokenStats } from './token-stats';
 import { TradesTable } from './trades-table';
 import { useTokenDetailQuery } from './use-token-queries';
 
@@ -34,6 +34,7 @@ export function TokenView({ initial }: { initial: TokenDetail }) {
     <main className="token-page">
       <TokenHeader token={token} />
       <TokenStats token={token} />
+      <TokenConcentration token={token} />
       <PriceChart address={address} />
       {token.graduation ? (
         <section className="panel graduation" aria-labelledby="graduation-heading">

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAddress } from '../address';
 import { SEARCH_MAX_BYTES, searchCharacters } from '../search-text';
 import {
   addressOut,
@@ -94,6 +95,55 @@ export const tokenListItem = z.object({
 export type TokenListItem = z.output<typeof tokenListItem>;
 
 export const tokenPage = page(tokenListItem);
+
+/** Most addresses one `GET /api/v1/tokens/batch` takes (DexScreener takes 30, GeckoTerminal 30). */
+export const TOKENS_BATCH_MAX = 50;
+
+const addressesMessage = `addresses must list 1 to ${TOKENS_BATCH_MAX} token addresses separated by commas`;
+
+/** Comma-separated addresses (any hex case); a tRPC caller may pass an array. */
+export const tokensBatchInput = z.object({
+  addresses: withHint(
+    z.preprocess(
+      (value) => (Array.isArray(value) ? value.join(',') : value),
+      z.string({ error: addressesMessage }).transform((value, ctx) => {
+        const entries = value.split(',');
+        if (value === '' || entries.length > TOKENS_BATCH_MAX) {
+          ctx.addIssue({ code: 'custom', message: addressesMessage });
+          return z.NEVER;
+        }
+        const malformed = entries.filter((entry) => !isAddress(entry));
+        for (const entry of malformed.slice(0, 5))
+          ctx.addIssue({
+            code: 'custom',
+            message: `${JSON.stringify(entry.slice(0, 50))} is not a 0x-prefixed 20-byte hex address`,
+            params: { code: 'invalid_address' },
+          });
+        if (malformed.length > 0) return z.NEVER;
+        // The order of the request, each address once.
+        return [...new Set(entries.map((entry) => entry.toLowerCase() as `0x${string}`))];
+      }),
+    ),
+    {
+      type: 'string',
+      description: `1 to ${TOKENS_BATCH_MAX} token addresses separated by commas, any hex case; repeats count once.`,
+      examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3,0xe7f1725e7734ce288f8367e1bb143e90bb3f0512'],
+    },
+  ),
+});
+export type TokensBatchInput = z.output<typeof tokensBatchInput>;
+
+export const tokensBatch = z.object({
+  indexed_through_block: blockNumberOut.meta({
+    description: 'Last fully indexed block, read in the same snapshot as the items.',
+  }),
+  items: z.array(tokenListItem).meta({ description: 'List items in the order of the request' }),
+  not_found: z.array(addressOut).meta({ description: 'Requested addresses that are not launched tokens' }),
+  excluded: z
+    .array(addressOut)
+    .meta({ description: 'Requested tokens hidden by moderation (their detail still answers)' }),
+});
+export type TokensBatch = z.output<typeof tokensBatch>;
 export type TokenPage = z.output<typeof tokenPage>;
 
 const indexedThroughBlock = blockNumberOut.meta({
@@ -159,6 +209,17 @@ export const tokenDetail = z.object({
       reserve_amount: amount,
     })
     .optional(),
+  concentration: z
+    .object({
+      top10_holders_bps: z.number().int().min(0).max(10000).meta({
+        description: 'Held by the 10 largest holders (the curve, the pool, the burn address and launchpad contracts are not holders)',
+      }),
+      creator_bps: z.number().int().min(0).max(10000).meta({ description: "Held by the creator's wallet" }),
+      curve_bps: z.number().int().min(0).max(10000).meta({ description: 'Still on the bonding curve' }),
+      pool_bps: z.number().int().min(0).max(10000).meta({ description: 'In the Uniswap V3 pool (after graduation)' }),
+      burned_bps: z.number().int().min(0).max(10000).meta({ description: 'Sent to the burn address' }),
+    })
+    .meta({ description: 'Shares of total supply in basis points, from indexed balances (rounded down)' }),
   excluded: z.boolean().meta({ description: 'Hidden from lists by moderation; detail still answers.' }),
 });
 export type TokenDetail = z.output<typeof tokenDetail>;

@@ -144,6 +144,19 @@ export async function compareWithOracle(
       await list(`/api/v1/tokens/${token}/activity?kind=${kind}`, oracle.activity(token, kind));
     await list(`/api/v1/tokens/${token}/holders`, oracle.holders(token));
   }
+  // Bulk lookups: every token (50 at a time) in a scrambled order and mixed case, with repeats
+  // and addresses that were never launched.
+  const scrambled = [...oracle.tokenAddresses].sort((a, b) => (a.slice(-6) < b.slice(-6) ? -1 : 1));
+  for (let i = 0; i < scrambled.length; i += 45) {
+    const chunk = scrambled.slice(i, i + 45);
+    const asked = [
+      ...chunk.map((a, j) => (j % 2 === 0 ? a.toUpperCase().replace('0X', '0x') : a)),
+      ...chunk.slice(0, 2),
+      `0x${'00'.repeat(19)}${String(i % 100).padStart(2, '0')}`,
+    ];
+    await single(`/api/v1/tokens/batch?addresses=${asked.join(',')}`, oracle.batch(asked));
+  }
+
   for (const creator of oracle.creators) {
     await single(`/api/v1/creators/${creator}`, oracle.creator(creator));
     await list(`/api/v1/creators/${creator}/tokens`, oracle.creatorTokens(creator));

@@ -283,6 +283,22 @@ export function buildOracle(input: OracleInput) {
     return Number(bps > 2_000_000_000n ? 2_000_000_000n : bps < -2_000_000_000n ? -2_000_000_000n : bps);
   };
 
+  /** Supply shares in basis points (rounded down): 10 largest holders, the creator, curve, pool, burn. */
+  const concentrationOf = (token: Token): Json => {
+    const held = balances.get(token.address) ?? new Map<string, bigint>();
+    const bps = (amount: bigint) => Number((amount * 10_000n) / token.totalSupply);
+    const top10 = holdersOf(token)
+      .slice(0, 10)
+      .reduce((sum, [, balance]) => sum + balance, 0n);
+    return {
+      top10_holders_bps: bps(top10),
+      creator_bps: bps(held.get(token.creator) ?? 0n),
+      curve_bps: bps(held.get(token.curve) ?? 0n),
+      pool_bps: bps(token.pool ? (held.get(token.pool) ?? 0n) : 0n),
+      burned_bps: bps(held.get(DEAD) ?? 0n),
+    };
+  };
+
   const graduated = (token: Token) => token.graduation !== null;
   const marketCap = (token: Token) =>
     (token.price *
@@ -449,6 +465,19 @@ export function buildOracle(input: OracleInput) {
         .map(listItem);
     },
 
+    /** `/tokens/batch`: list items in the order asked (each once), the unknown and the excluded apart. */
+    batch(addresses: string[]): Json {
+      const asked = [...new Set(addresses.map((a) => a.toLowerCase()))];
+      return {
+        indexed_through_block: view.head.number,
+        items: asked
+          .filter((a) => tokens.has(a) && !excluded.has(a))
+          .map((a) => listItem(tokens.get(a) as Token)),
+        not_found: asked.filter((a) => !tokens.has(a)),
+        excluded: asked.filter((a) => tokens.has(a) && excluded.has(a)),
+      };
+    },
+
     creatorTokens(creator: string): Json[] {
       return listed
         .filter((t) => t.creator === creator)
@@ -594,6 +623,7 @@ export function buildOracle(input: OracleInput) {
               },
             }
           : {}),
+        concentration: concentrationOf(token),
         excluded: excluded.has(address),
       };
     },

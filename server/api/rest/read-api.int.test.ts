@@ -472,6 +472,46 @@ describe.each(backends)('read API on indexed simulator data (%s)', (backend) => 
     expect(await again.text()).toBe('');
   });
 
+  it('tokens/batch: list items in the order asked, unknown addresses apart, every bad input a 400', async () => {
+    const [a, b, c] = tokens.map((t) => t.address as string);
+    const unknown = `0x${'ab'.repeat(20)}`;
+    const ok = await get(
+      `/api/v1/tokens/batch?addresses=${c},${unknown},${a?.toUpperCase().replace('0X', '0x')},${b},${c}`,
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.items.map((t: Json) => t.address)).toEqual([c, a, b]);
+    expect(ok.body.items[0]).toEqual(tokens.find((t) => t.address === c));
+    expect(ok.body.not_found).toEqual([unknown]);
+    expect(ok.body.excluded).toEqual([]);
+    expect(ok.body.indexed_through_block).toBe(await stack.waitForIndex());
+    const fifty = Array.from({ length: 50 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
+    expect((await get(`/api/v1/tokens/batch?addresses=${fifty.join(',')}`)).body.not_found).toHaveLength(50);
+
+    const cases: [string, string][] = [
+      ['', 'invalid_parameter'],
+      ['?addresses=', 'invalid_parameter'],
+      [`?addresses=${[...fifty, unknown].join(',')}`, 'invalid_parameter'],
+      [`?addresses=${a}&addresses=${b}`, 'invalid_parameter'],
+      ['?addresses=0x123', 'invalid_address'],
+      [`?addresses=${a},,${b}`, 'invalid_address'],
+      [`?addresses=${a},`, 'invalid_address'],
+      [`?addresses=${a}%20`, 'invalid_address'],
+      [`?addresses=${a?.slice(2)}`, 'invalid_address'],
+      [`?addresses=${a}x`, 'invalid_address'],
+    ];
+    for (const [query, code] of cases) {
+      const { status, body } = await get(`/api/v1/tokens/batch${query}`);
+      expect(status, query).toBe(400);
+      expect(body.error.code, query).toBe(code);
+    }
+    // The same procedure over tRPC takes an array.
+    const trpc = await get(
+      `/api/trpc/tokens.batch?input=${encodeURIComponent(JSON.stringify({ json: { addresses: [b, a] } }))}`,
+    );
+    expect(trpc.status).toBe(200);
+    expect(trpc.body.result.data.json.items.map((t: Json) => t.address)).toEqual([b, a]);
+  });
+
   it('moderation: an excluded token leaves every list, keeps its detail, loses its price in holdings', async () => {
     if (backend !== 'postgres') return; // PGlite is held by the server process; the CLI needs it stopped.
     const handle = await stack.database.open();
@@ -489,6 +529,10 @@ describe.each(backends)('read API on indexed simulator data (%s)', (backend) => 
         ).not.toContain(curveToken.address);
       }
       expect((await get(`/api/v1/tokens/${curveToken.address}`)).body.excluded).toBe(true);
+      const batch = (await get(`/api/v1/tokens/batch?addresses=${curveToken.address},${graduated.address}`))
+        .body;
+      expect(batch.excluded).toEqual([curveToken.address]);
+      expect(batch.items.map((t: Json) => t.address)).toEqual([graduated.address]);
       const holder = (await get(`/api/v1/tokens/${curveToken.address}/holders?limit=1`)).body.items[0]
         ?.wallet;
       const holding = ((await get(`/api/v1/wallets/${holder}/holdings?limit=100`)).body.items as Json[]).find(

@@ -2,10 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { TokenDetail } from '../../../../shared/api/tokens';
 import { indexedThroughBlockColumn } from '../../../db/checkpoint';
 import type { Database } from '../../../db/client';
+import { frozenSql } from '../../../db/frozen-sql';
 import { createStatementCache } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
+import { balanceKind } from '../../../indexer/project/state';
 import type { Context } from '../../trpc';
 import { boundDraftJoin, priceChange24hBpsColumn, toTokenDetail } from './rows';
 
@@ -24,6 +26,7 @@ function buildDetail(db: Database) {
       },
       indexedThroughBlock: indexedThroughBlockColumn,
       priceChange24hBps: priceChange24hBpsColumn,
+      concentration: concentrationColumn,
     })
     .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
@@ -31,6 +34,30 @@ function buildDetail(db: Database) {
     .limit(builderRowLimit(1))
     .prepare('token_detail');
 }
+
+/**
+ * Supply shares from the indexed balances, in one scalar subquery per detail read: the 10 largest
+ * holders (a walk of balances_holders_idx), the creator's wallet, and the curve, pool and burn
+ * rows apart. Basis points of total supply, rounded down (integer division).
+ */
+const concentrationColumn = sql<[number, number, number, number, number]>`${frozenSql(sql`(
+  select json_build_array(
+    div((select coalesce(sum(h.balance), 0) from (select balance from balances
+       where token_address = tokens.address and kind = ${balanceKind.holder}
+       order by balance desc, wallet desc limit 10) h) * 10000, tokens.total_supply),
+    div(coalesce((select balance from balances where token_address = tokens.address and wallet = tokens.creator), 0) * 10000, tokens.total_supply),
+    div(coalesce((select sum(balance) from balances where token_address = tokens.address and kind = ${balanceKind.curve}), 0) * 10000, tokens.total_supply),
+    div(coalesce((select sum(balance) from balances where token_address = tokens.address and kind = ${balanceKind.pool}), 0) * 10000, tokens.total_supply),
+    div(coalesce((select sum(balance) from balances where token_address = tokens.address and kind = ${balanceKind.burn}), 0) * 10000, tokens.total_supply)))`)}`.mapWith(
+  (value: string | number[]) =>
+    (typeof value === 'string' ? (JSON.parse(value) as number[]) : value).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ],
+);
 
 const detailStatements = createStatementCache<ReturnType<typeof buildDetail>>();
 
@@ -41,10 +68,20 @@ const detailStatements = createStatementCache<ReturnType<typeof buildDetail>>();
 export async function getTokenDetail(ctx: Context, address: string): Promise<TokenDetail> {
   const [row] = await detailStatements(ctx.db, 'token_detail', buildDetail).execute({ address });
   if (!row) throw new AppError('not_found', `no launched token at ${address}`);
-  return toTokenDetail(
-    row.token,
-    row.draft?.id ? row.draft : null,
-    row.indexedThroughBlock ?? 0,
-    row.priceChange24hBps,
-  );
+  const [top10, creator, curve, pool, burned] = row.concentration;
+  return {
+    ...toTokenDetail(
+      row.token,
+      row.draft?.id ? row.draft : null,
+      row.indexedThroughBlock ?? 0,
+      row.priceChange24hBps,
+    ),
+    concentration: {
+      top10_holders_bps: top10,
+      creator_bps: creator,
+      curve_bps: curve,
+      pool_bps: pool,
+      burned_bps: burned,
+    },
+  };
 }

@@ -6,15 +6,19 @@ import {
   holdersPage,
   listTokensInput,
   pricing,
+  TOKENS_BATCH_MAX,
   tokenAddressInput,
   tokenDetail,
   tokenPage,
+  tokensBatch,
+  tokensBatchInput,
   tradesInput,
   tradesPage,
   trendingInput,
 } from '../../../../shared/api/tokens';
 import { TRENDING_FORMULA } from '../../../tokens/trending';
 import { defineRestRoute } from '../../rest/define';
+import { getTokensBatch } from './batch';
 import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
 import { getChart, getPricing, listActivity, listHolders, listTrades } from './market';
@@ -70,6 +74,18 @@ export const tokenRestRoutes = [
     output: tokenPage,
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
     read: listTrending,
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/tokens/batch',
+    operationId: 'getTokensBatch',
+    summary: 'Many tokens at once',
+    description: `Up to ${TOKENS_BATCH_MAX} tokens by address in one call, as list items in the order of the request (each address once), with \`indexed_through_block\` of the same snapshot. Addresses that are not launched tokens are listed in \`not_found\`, tokens hidden by moderation in \`excluded\`; neither fails the call. ${untrusted}`,
+    tags: ['tokens'],
+    input: tokensBatchInput,
+    output: tokensBatch,
+    errors: ['invalid_parameter', 'invalid_address'],
+    read: getTokensBatch,
   }),
   defineRestRoute({
     method: 'GET',

@@ -3,10 +3,12 @@ import {
   chartInput,
   listTokensInput,
   tokenAddressInput,
+  tokensBatchInput,
   tradesInput,
   trendingInput,
 } from '../../../../shared/api/tokens';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
+import { getTokensBatch } from './batch';
 import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
 import { getChart, getPricing, listActivity, listHolders, listTrades } from './market';
@@ -14,6 +16,7 @@ import { getChart, getPricing, listActivity, listHolders, listTrades } from './m
 export const tokensRouter = createTRPCRouter({
   list: publicProcedure.input(listTokensInput).query(({ ctx, input }) => listTokens(ctx, input)),
   trending: publicProcedure.input(trendingInput).query(({ ctx, input }) => listTrending(ctx, input)),
+  batch: publicProcedure.input(tokensBatchInput).query(({ ctx, input }) => getTokensBatch(ctx, input)),
   byAddress: publicProcedure
     .input(tokenAddressInput)
     .query(({ ctx, input }) => getTokenDetail(ctx, input.address)),

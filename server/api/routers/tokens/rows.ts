@@ -106,7 +106,7 @@ export function toTokenDetail(
   metadata: BoundMetadata | null,
   indexedThroughBlock: number,
   priceChange24hBps: number | null,
-): TokenDetail {
+): Omit<TokenDetail, 'concentration'> {
   const graduated =
     row.poolAddress !== null &&
     row.graduatedBlock !== null &&
