@@ -110,7 +110,9 @@ test('the token page draws the candles the API returns, per interval', async ({ 
   );
   await expect(
     page.getByLabel('Supply held by').locator('.stat', { hasText: 'Top 10 holders' }).locator('dd'),
-  ).toHaveText(`${(detail.concentration.top10_holders_bps / 100).toFixed(1)} %`);
+  ).toHaveText(
+    `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(detail.concentration.top10_holders_bps / 100)}%`,
+  );
   for (const interval of ['1h', '1m', '1d'] as const) {
     await page.getByRole('radio', { name: interval }).check({ force: true });
     const chart = await apiGet<Chart>(

@@ -1,5 +1,5 @@
 import { PriceChange } from '@/components/tokens/price-change';
-import { formatCount, formatNative } from '@/components/ui/format';
+import { formatBps, formatCount, formatNative } from '@/components/ui/format';
 import { StatGrid } from '@/components/ui/stat-grid';
 import type { TokenDetail } from '@/shared/api/tokens';
 
@@ -19,9 +19,6 @@ export function TokenStats({ token }: { token: TokenDetail }) {
   return <StatGrid label="Market statistics" stats={stats} />;
 }
 
-/** A basis-point share as a percentage with one decimal. */
-const percent = (bps: number) => `${(bps / 100).toFixed(1)} %`;
-
 /**
  * Who holds the supply, from indexed balances: the ten largest holders and the creator, with the
  * curve, the pool and the burn address shown apart (they are not holders).
@@ -29,13 +26,13 @@ const percent = (bps: number) => `${(bps / 100).toFixed(1)} %`;
 export function TokenConcentration({ token }: { token: TokenDetail }) {
   const c = token.concentration;
   const stats: { label: string; value: React.ReactNode }[] = [
-    { label: 'Top 10 holders', value: percent(c.top10_holders_bps) },
-    { label: 'Creator', value: percent(c.creator_bps) },
+    { label: 'Top 10 holders', value: formatBps(c.top10_holders_bps) },
+    { label: 'Creator', value: formatBps(c.creator_bps) },
     {
       label: token.curve.lifecycle === 'graduated' ? 'Pool' : 'Bonding curve',
-      value: percent(token.curve.lifecycle === 'graduated' ? c.pool_bps : c.curve_bps),
+      value: formatBps(token.curve.lifecycle === 'graduated' ? c.pool_bps : c.curve_bps),
     },
-    { label: 'Burned', value: percent(c.burned_bps) },
+    { label: 'Burned', value: formatBps(c.burned_bps) },
   ];
   return <StatGrid label="Supply held by" stats={stats} />;
 }

@@ -212,11 +212,17 @@ export const tokenDetail = z.object({
   concentration: z
     .object({
       top10_holders_bps: z.number().int().min(0).max(10000).meta({
-        description: 'Held by the 10 largest holders (the curve, the pool, the burn address and launchpad contracts are not holders)',
+        description:
+          'Held by the 10 largest holders (the curve, the pool, the burn address and launchpad contracts are not holders)',
       }),
       creator_bps: z.number().int().min(0).max(10000).meta({ description: "Held by the creator's wallet" }),
       curve_bps: z.number().int().min(0).max(10000).meta({ description: 'Still on the bonding curve' }),
-      pool_bps: z.number().int().min(0).max(10000).meta({ description: 'In the Uniswap V3 pool (after graduation)' }),
+      pool_bps: z
+        .number()
+        .int()
+        .min(0)
+        .max(10000)
+        .meta({ description: 'In the Uniswap V3 pool (after graduation)' }),
       burned_bps: z.number().int().min(0).max(10000).meta({ description: 'Sent to the burn address' }),
     })
     .meta({ description: 'Shares of total supply in basis points, from indexed balances (rounded down)' }),

@@ -1,8 +1,11 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { TokenView } from '@/components/token/token-view';
+import { formatBps, formatNative } from '@/components/ui/format';
 import { createRequestContext } from '@/server/api/context';
 import { createCaller } from '@/server/api/root';
+import { getConfig } from '@/server/config';
 import { isAppErrorCode } from '@/server/errors';
 import { isAddress } from '@/shared/address';
 import type { TokenDetail } from '@/shared/api/tokens';
@@ -21,7 +24,19 @@ type Props = { params: Promise<{ address: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const token = await loadToken((await params).address);
-  return { title: `${token.identity.name} (${token.identity.symbol})` };
+  const title = `${token.identity.name} (${token.identity.symbol})`;
+  const description = `${token.identity.symbol} on Launchdex: price ${formatNative(token.metrics.current_price)}, market cap ${formatNative(token.metrics.market_cap)}, ${token.metrics.holders} holders${token.curve.lifecycle === 'graduated' ? ', trading on Uniswap V3' : `, ${formatBps(token.curve.progress_bps)} to graduation`}.`;
+  // Absolute image URLs for unfurlers: the advertised base URL, else the host this request came to.
+  const host = (await headers()).get('host');
+  const base = getConfig().publicBaseUrl ?? (host ? `http://${host}` : undefined);
+  return {
+    title,
+    description,
+    ...(base ? { metadataBase: new URL(base) } : {}),
+    // The card image comes from opengraph-image.tsx beside this page.
+    openGraph: { title, description, type: 'website', siteName: 'Launchdex' },
+    twitter: { card: 'summary_large_image', title, description },
+  };
 }
 
 export default async function TokenPage({ params }: Props) {
