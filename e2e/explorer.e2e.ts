@@ -319,7 +319,9 @@ test('lists, trades and the chart update live from the stream, without a reload'
   }
   await expect(page.getByTestId('price-chart')).toHaveAttribute('data-candles', /^[1-9]/);
   // The header's stats follow too: three buyers hold the token now.
-  await expect(page.locator('.stat', { hasText: 'Holders' }).locator('dd')).toHaveText('3');
+  await expect(
+    page.getByLabel('Market statistics').locator('.stat', { hasText: 'Holders' }).locator('dd'),
+  ).toHaveText('3');
 
   // A wallet page follows its balances: another buy raises the balance shown, without a reload.
   const trader = await fundedWallet(11);

@@ -10,6 +10,8 @@ const steps = [
   { name: 'contracts', command: ['npx', 'tsx', 'contracts/build.ts', '--check'] },
   { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit'] },
   { name: 'build', command: ['npx', 'next', 'build'] },
+  // First-load JavaScript of the home and token pages, read from the build just made.
+  { name: 'budget', command: ['npx', 'tsx', 'scripts/bundle-budget.ts'] },
   { name: 'int', command: ['npx', 'vitest', 'run', '--project', 'integration'] },
   // Hostile clients and the fuzzer measure latency: alone on the machine, after the rest.
   { name: 'load', command: ['npx', 'vitest', 'run', '--project', 'load'] },

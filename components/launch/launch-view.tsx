@@ -1,6 +1,7 @@
 'use client';
 
 import { usePublicChain } from '@/components/wallet/public-chain-context';
+import { WalletIsland } from '@/components/wallet/wallet-island';
 import { LaunchForm } from './launch-form';
 
 /** The /launch page body: the form when a chain is configured, otherwise why not. */
@@ -16,7 +17,9 @@ export function LaunchView() {
         </p>
       </div>
       {chain ? (
-        <LaunchForm chain={chain} />
+        <WalletIsland fallback={<p className="panel muted">Loading the wallet…</p>}>
+          <LaunchForm chain={chain} />
+        </WalletIsland>
       ) : (
         <p className="panel">No chain is configured on this server yet, so launching is not available.</p>
       )}

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { WalletButton } from '@/components/wallet/wallet-button';
+import { HeaderWallet } from '@/components/wallet/header-wallet';
 
 export function SiteHeader() {
   return (
@@ -12,7 +12,7 @@ export function SiteHeader() {
         <Link href="/launch">Launch</Link>
         <Link href="/docs">API</Link>
       </nav>
-      <WalletButton />
+      <HeaderWallet />
     </header>
   );
 }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { TxHash } from '@/components/ui/address-link';
 import { PagedList } from '@/components/ui/load-more';
 import { RelativeTime } from '@/components/ui/relative-time';
-import { activityKinds } from '@/shared/api/tokens';
+import { activityKinds } from '@/shared/api/enums';
 import { useActivityQuery } from './use-token-queries';
 
 type ActivityKind = (typeof activityKinds)[number];

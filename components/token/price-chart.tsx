@@ -1,19 +1,11 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import {
-  CandlestickSeries,
-  ColorType,
-  createChart,
-  HistogramSeries,
-  type IChartApi,
-  type ISeriesApi,
-  type UTCTimestamp,
-} from 'lightweight-charts';
+import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { formatNative, formatSignificant, formatTimestamp, toWholeUnits } from '@/components/ui/format';
-import { type ChartInterval, chartIntervals } from '@/shared/api/tokens';
+import { type ChartInterval, chartIntervals } from '@/shared/api/enums';
 import { continuousCandles, plotScale } from './chart-data';
 
 const CHART_POINTS = 300;
@@ -42,62 +34,76 @@ export function PriceChart({ address }: { address: string }) {
   // 0.01, so prices are plotted multiplied by a power of ten and divided back when labelled.
   const scale = useRef(1);
 
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const good = cssVariable('--good', '#2b8a3e');
-    const bad = cssVariable('--bad', '#c92a2a');
-    const api = createChart(element, {
-      autoSize: true,
-      layout: {
-        background: { type: ColorType.Solid, color: 'transparent' },
-        textColor: cssVariable('--muted', '#5d6372'),
-        attributionLogo: false,
+    let api: IChartApi | undefined;
+    let cancelled = false;
+    // The charting library is loaded after the page: it is the largest part of a token page's
+    // JavaScript, and the figures above the chart need none of it.
+    void import('lightweight-charts').then(
+      ({ CandlestickSeries, ColorType, createChart, HistogramSeries }) => {
+        if (cancelled) return;
+        const good = cssVariable('--good', '#2b8a3e');
+        const bad = cssVariable('--bad', '#c92a2a');
+        api = createChart(element, {
+          autoSize: true,
+          layout: {
+            background: { type: ColorType.Solid, color: 'transparent' },
+            textColor: cssVariable('--muted', '#5d6372'),
+            attributionLogo: false,
+          },
+          grid: {
+            vertLines: { color: cssVariable('--border', '#e2e4ea') },
+            horzLines: { color: cssVariable('--border', '#e2e4ea') },
+          },
+          // fitContent would stretch a young token's one or two candles across the whole width.
+          timeScale: { timeVisible: true, secondsVisible: false, borderVisible: false, maxBarSpacing: 24 },
+          rightPriceScale: { borderVisible: false },
+        });
+        const candles = api.addSeries(CandlestickSeries, {
+          upColor: good,
+          downColor: bad,
+          wickUpColor: good,
+          wickDownColor: bad,
+          borderVisible: false,
+          priceFormat: {
+            type: 'custom',
+            minMove: 0.01,
+            // The autoscale margin can reach below zero; a negative price label would be nonsense.
+            formatter: (plotted: number) =>
+              plotted < 0 ? '' : `$${formatSignificant(plotted / scale.current)}`,
+          },
+        });
+        const volume = api.addSeries(HistogramSeries, {
+          priceScaleId: 'volume',
+          lastValueVisible: false,
+          priceLineVisible: false,
+          priceFormat: {
+            type: 'custom',
+            minMove: 0.01,
+            formatter: (value: number) => `$${formatSignificant(value)}`,
+          },
+          color: cssVariable('--accent', '#3b5bdb'),
+        });
+        api.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+        candles.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.25 } });
+        chart.current = { api, candles, volume };
+        setReady(true);
       },
-      grid: {
-        vertLines: { color: cssVariable('--border', '#e2e4ea') },
-        horzLines: { color: cssVariable('--border', '#e2e4ea') },
-      },
-      // fitContent would stretch a young token's one or two candles across the whole width.
-      timeScale: { timeVisible: true, secondsVisible: false, borderVisible: false, maxBarSpacing: 24 },
-      rightPriceScale: { borderVisible: false },
-    });
-    const candles = api.addSeries(CandlestickSeries, {
-      upColor: good,
-      downColor: bad,
-      wickUpColor: good,
-      wickDownColor: bad,
-      borderVisible: false,
-      priceFormat: {
-        type: 'custom',
-        minMove: 0.01,
-        // The autoscale margin can reach below zero; a negative price label would be nonsense.
-        formatter: (plotted: number) => (plotted < 0 ? '' : `$${formatSignificant(plotted / scale.current)}`),
-      },
-    });
-    const volume = api.addSeries(HistogramSeries, {
-      priceScaleId: 'volume',
-      lastValueVisible: false,
-      priceLineVisible: false,
-      priceFormat: {
-        type: 'custom',
-        minMove: 0.01,
-        formatter: (value: number) => `$${formatSignificant(value)}`,
-      },
-      color: cssVariable('--accent', '#3b5bdb'),
-    });
-    api.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
-    candles.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.25 } });
-    chart.current = { api, candles, volume };
+    );
     return () => {
+      cancelled = true;
       chart.current = null;
-      api.remove();
+      api?.remove();
     };
   }, []);
 
   const items = query.data?.items;
   useEffect(() => {
-    const current = chart.current;
+    // Runs again once the library has loaded and the chart exists.
+    const current = ready ? chart.current : null;
     if (!current || !items) return;
     scale.current = plotScale(items.map((point) => toWholeUnits(point.low)));
     const plot = (value: bigint) => toWholeUnits(value) * scale.current;
@@ -119,7 +125,7 @@ export function PriceChart({ address }: { address: string }) {
     );
     current.api.timeScale().fitContent();
     setDrawn(items.length);
-  }, [items]);
+  }, [items, ready]);
 
   return (
     <section className="panel chart-panel" aria-labelledby="chart-heading">

@@ -1,4 +1,7 @@
-/** Value sets the API, the database columns and the UI share. */
+/**
+ * Value sets the API, the database columns and the UI share. Plain constants (no zod), so a page
+ * that needs one does not ship the schema library.
+ */
 
 export const lifecycles = ['curve', 'graduated'] as const;
 export type Lifecycle = (typeof lifecycles)[number];
@@ -8,3 +11,11 @@ export type TradeSource = (typeof tradeSources)[number];
 
 export const tradeSides = ['buy', 'sell'] as const;
 export type TradeSide = (typeof tradeSides)[number];
+
+export const tokenViews = ['new', 'top', 'near', 'linked'] as const;
+export type TokenView = (typeof tokenViews)[number];
+
+export const chartIntervals = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'] as const;
+export type ChartInterval = (typeof chartIntervals)[number];
+
+export const activityKinds = ['launch', 'trade', 'graduation', 'transfer', 'swap'] as const;

@@ -14,11 +14,20 @@ import {
   unixSecondsParam,
   unixTime,
 } from './common';
-import { lifecycles, tradeSides, tradeSources } from './enums';
-import { withHint } from './openapi-hints';
+import {
+  activityKinds,
+  type ChartInterval,
+  chartIntervals,
+  lifecycles,
+  type TokenView,
+  tokenViews,
+  tradeSides,
+  tradeSources,
+} from './enums';
 
-export const tokenViews = ['new', 'top', 'near', 'linked'] as const;
-export type TokenView = (typeof tokenViews)[number];
+export { activityKinds, type ChartInterval, chartIntervals, type TokenView, tokenViews };
+
+import { withHint } from './openapi-hints';
 
 const searchParam = withHint(
   z
@@ -244,9 +253,6 @@ export const pricing = z.object({
 });
 export type Pricing = z.output<typeof pricing>;
 
-export const chartIntervals = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'] as const;
-export type ChartInterval = (typeof chartIntervals)[number];
-
 export const chartInput = z
   .object({
     address: addressParam,
@@ -323,7 +329,6 @@ export const tradesPage = z.object({
 });
 export type TradesPage = z.output<typeof tradesPage>;
 
-export const activityKinds = ['launch', 'trade', 'graduation', 'transfer', 'swap'] as const;
 export const activityInput = z.object({
   address: addressParam,
   limit: listLimitParam,
