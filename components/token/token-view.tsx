@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { LiveBadge } from '@/components/live/live-badge';
 import { useLiveRefresh } from '@/components/live/use-live-refresh';
+import { TradePanel } from '@/components/trade/trade-panel';
 import { TxHash } from '@/components/ui/address-link';
 import { formatNative, formatTokenAmount } from '@/components/ui/format';
 import { RelativeTime } from '@/components/ui/relative-time';
@@ -35,6 +36,7 @@ export function TokenView({ initial }: { initial: TokenDetail }) {
       <TokenHeader token={token} />
       <TokenStats token={token} />
       <TokenConcentration token={token} />
+      <TradePanel token={token} />
       <PriceChart address={address} />
       {token.graduation ? (
         <section className="panel graduation" aria-labelledby="graduation-heading">
