@@ -19,7 +19,10 @@ export default async function globalSetup() {
   const stack = await startIndexedStack(
     backend,
     { seed: 7, launches: 24, actions: 260, recent: true },
-    (chain) => ({ PUBLIC_RPC_URL: chain.anvil.rpcUrl }),
+    (chain) => ({
+      PUBLIC_RPC_URL: chain.anvil.rpcUrl,
+      SWAP_ROUTER_ADDRESS: chain.deployment.contracts.router,
+    }),
     { proxy: true },
   );
   const proxy = stack.proxy;

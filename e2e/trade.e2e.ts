@@ -1,8 +1,9 @@
-import type { Page } from '@playwright/test';
+import type { Page as BrowserPage } from '@playwright/test';
+import { type ApiToken, apiGet, type Page } from './api';
 import { e2eChain, fundedWallet, NO_METADATA, waitForIndexedHead } from './chain';
 import { expect, test } from './fixtures';
 
-async function connectTestWallet(page: Page) {
+async function connectTestWallet(page: BrowserPage) {
   const header = page.getByRole('banner');
   await header.getByRole('button', { name: 'Connect wallet' }).click();
   await header.getByRole('button', { name: /Devnet test wallet/ }).click();
@@ -55,4 +56,41 @@ test('trade from the token page: buy on the curve, see it in the trades and the 
   await panel.getByLabel('Sell (FLOOR)').fill('999999999999');
   await expect(panel.getByText(/More than your balance/)).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Sell FLOOR' })).toBeDisabled();
+});
+
+test('after graduation the panel trades on the Uniswap V3 pool: wrap, approve and swap, then sell back', async ({
+  page,
+  request,
+}) => {
+  const top = (await apiGet<Page<ApiToken>>(request, '/api/v1/tokens?view=top&limit=100')).items;
+  const graduated = top.find((token) => token.lifecycle === 'graduated');
+  if (!graduated) throw new Error('the fixture has no graduated token');
+  const before = (
+    await apiGet<{ items: unknown[] }>(request, `/api/v1/tokens/${graduated.address}/trades?limit=100`)
+  ).items.length;
+  await page.goto(`/tokens/${graduated.address}`);
+  await expect(page.locator('.live-badge')).toHaveAttribute('data-status', 'live');
+  await connectTestWallet(page);
+  const panel = page.getByRole('region', { name: 'Trade' });
+  await expect(panel).toContainText('Trades on the Uniswap V3 pool.');
+  const trades = page.getByTestId('trades-table').locator('tbody tr');
+
+  await panel.getByLabel('Pay (native)').fill('2');
+  await expect(panel.getByTestId('trade-quote')).toContainText(`You receive about`);
+  await expect(panel.getByTestId('trade-quote')).toContainText('Pool fee 0.3%');
+  await panel.getByRole('button', { name: `Buy ${graduated.symbol}` }).click();
+  await expect(panel.getByRole('status')).toContainText('Bought in block', { timeout: 20_000 });
+  await expect(trades.first()).toContainText('Uniswap V3', { timeout: 2_000 });
+  await expect(trades.first()).toContainText('Buy');
+
+  await panel.getByRole('radio', { name: 'Sell' }).check({ force: true });
+  await panel.getByLabel(`Sell (${graduated.symbol})`).fill('1000');
+  await expect(panel.getByTestId('trade-quote')).toContainText('You receive about $');
+  await panel.getByRole('button', { name: `Sell ${graduated.symbol}` }).click();
+  await expect(panel.getByRole('status')).toContainText('Sold in block', { timeout: 20_000 });
+  await expect(trades.first()).toContainText('Sell', { timeout: 2_000 });
+  const after = (
+    await apiGet<{ items: unknown[] }>(request, `/api/v1/tokens/${graduated.address}/trades?limit=100`)
+  ).items.length;
+  expect(after).toBe(Math.min(100, before + 2));
 });

@@ -66,6 +66,7 @@ const envSchema = z.object({
   RPC_URL: optionalUrl(['http:', 'https:', 'ws:', 'wss:']),
   CHAIN_ID: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a positive integer').optional()),
   FACTORY_ADDRESS: optionalText.pipe(address.optional()),
+  SWAP_ROUTER_ADDRESS: optionalText.pipe(address.optional()),
   START_BLOCK: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a non-negative integer').optional()),
   DEPLOYMENT_MANIFEST: optionalText,
   FINALITY_DEPTH: nonNegativeInt(64),
@@ -138,6 +139,8 @@ export interface ChainConfig {
   rpcUrl: string;
   chainId: number;
   factoryAddress: `0x${string}`;
+  /** The swap router the trade panel sends graduated tokens' trades through (none: no DEX trading). */
+  routerAddress?: `0x${string}` | undefined;
   startBlock: bigint;
   finalityDepth: number;
   /** Largest eth_getLogs block range the indexer grows to. */
@@ -286,6 +289,7 @@ export function parseConfig(
         rpcUrl: e.RPC_URL,
         chainId: Number(e.CHAIN_ID),
         factoryAddress: e.FACTORY_ADDRESS as `0x${string}`,
+        routerAddress: e.SWAP_ROUTER_ADDRESS as `0x${string}` | undefined,
         startBlock: BigInt(e.START_BLOCK as string),
         finalityDepth: e.FINALITY_DEPTH,
         maxRange: e.INDEXER_MAX_RANGE,
@@ -301,6 +305,7 @@ export function parseConfig(
           rpcUrl: manifest.value.rpcUrl,
           chainId: manifest.value.chainId,
           factoryAddress: manifest.value.contracts.factory,
+          routerAddress: e.SWAP_ROUTER_ADDRESS ?? manifest.value.contracts.router,
           startBlock: BigInt(manifest.value.startBlock),
           finalityDepth: e.FINALITY_DEPTH,
           maxRange: e.INDEXER_MAX_RANGE,

@@ -1,7 +1,7 @@
 import { BaseError, ContractFunctionRevertedError } from 'viem';
 import { describeWalletError } from '@/components/wallet/wallet-errors';
 
-/** The curve's revert reasons in plain words (contracts/src/BondingCurve.sol). */
+/** The curve's and the router's revert reasons in plain words (contracts/src). */
 const reverts: Record<string, string> = {
   Slippage:
     'The price moved more than your slippage allows. Nothing was traded; try again or allow more slippage.',
@@ -9,6 +9,7 @@ const reverts: Record<string, string> = {
   AlreadyGraduated: 'This token has graduated: it now trades on its Uniswap V3 pool, not on the curve.',
   InsufficientLiquidity: 'The curve does not hold enough to pay for this sale. Sell less.',
   ZeroAmount: 'The amount is too small to trade.',
+  NoPool: 'There is no pool for this token on the configured router.',
 };
 
 /** A trade failure in plain words: a revert by name, else the wallet's or the network's. */

@@ -32,9 +32,22 @@ describe('publicChainOf', () => {
     expect(publicChainOf(parseConfig({}, withManifest))).toEqual({
       chainId: 31337,
       factoryAddress: FACTORY,
+      routerAddress: null,
       rpcUrl: DEVNET_RPC_PATH,
       devWallet: true,
     });
+  });
+
+  it('the swap router: the devnet manifest’s, or SWAP_ROUTER_ADDRESS (which wins)', () => {
+    const ROUTER = '0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0';
+    const withRouter = {
+      ...withManifest,
+      readFile: () =>
+        JSON.stringify({ ...JSON.parse(manifest), contracts: { factory: FACTORY, router: ROUTER } }),
+    };
+    expect(publicChainOf(parseConfig({}, withRouter))?.routerAddress).toBe(ROUTER);
+    expect(publicChainOf(external('1', { SWAP_ROUTER_ADDRESS: ROUTER }))?.routerAddress).toBe(ROUTER);
+    expect(() => external('1', { SWAP_ROUTER_ADDRESS: 'router' })).toThrow(ConfigError);
   });
 
   it('PUBLIC_RPC_URL wins over the devnet proxy', () => {
@@ -50,6 +63,7 @@ describe('publicChainOf', () => {
     expect(publicChainOf(external('5042002'))).toEqual({
       chainId: 5042002,
       factoryAddress: FACTORY,
+      routerAddress: null,
       rpcUrl: null,
       devWallet: false,
     });

@@ -18,6 +18,7 @@ export function publicChainOf(config: Config): PublicChain | null {
   return {
     chainId,
     factoryAddress,
+    routerAddress: config.chain.routerAddress ?? null,
     rpcUrl,
     // The chain id, not the chain source, decides: RPC_URL may point at an anvil too, but a
     // real chain never has id 31337 and must never see a wallet whose key is public.

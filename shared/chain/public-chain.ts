@@ -11,6 +11,8 @@ export const DEVNET_RPC_PATH = '/api/devnet/rpc';
 export interface PublicChain {
   chainId: number;
   factoryAddress: `0x${string}`;
+  /** Where graduated tokens are traded from the token page; null: no DEX trading offered. */
+  routerAddress: `0x${string}` | null;
   rpcUrl: string | null;
   devWallet: boolean;
 }

@@ -1,0 +1,254 @@
+'use client';
+
+import { type FormEvent, useState } from 'react';
+import type { Address } from 'viem';
+import { useConnection } from 'wagmi';
+import { TextField } from '@/components/launch/text-field';
+import { ConnectorList } from '@/components/wallet/connector-list';
+import { chainLabel, usePublicChain } from '@/components/wallet/public-chain-context';
+import type { PublicChain } from '@/shared/chain/public-chain';
+import {
+  deadlineAfter,
+  minimumOut,
+  parseAmount,
+  SLIPPAGE_MAX_BPS,
+  SLIPPAGE_MIN_BPS,
+} from '@/shared/trade/amounts';
+import { useCurveVenue } from './curve-venue';
+import { usePoolVenue } from './pool-venue';
+import { describeTradeError } from './trade-errors';
+import type { Side, Venue } from './venue';
+
+type Status = { kind: 'idle' } | { kind: 'pending' | 'done' | 'error'; message: string };
+
+/** Percent text ("1", "0.5") as basis points, or null outside what a trade may allow. */
+function slippageBps(text: string): number | null {
+  if (!/^\d{1,2}(\.\d{1,2})?$/.test(text.trim())) return null;
+  const bps = Math.round(Number(text) * 100);
+  return bps >= SLIPPAGE_MIN_BPS && bps <= SLIPPAGE_MAX_BPS ? bps : null;
+}
+
+export interface TradeTarget {
+  token: Address;
+  symbol: string;
+  /** The Uniswap V3 pool once the token graduated; until then the curve is the venue. */
+  pool: Address | null;
+}
+
+/** The trade form for whichever venue the token trades on (a wallet island's content). */
+export function TradeForm({ target }: { target: TradeTarget }) {
+  const chain = usePublicChain();
+  if (!chain) return null;
+  if (target.pool && !chain.routerAddress)
+    return (
+      <p className="muted small">
+        {target.symbol} trades on its Uniswap V3 pool; this server has no swap router configured for it.
+      </p>
+    );
+  return target.pool && chain.routerAddress ? (
+    <PoolForm chain={chain} target={{ ...target, pool: target.pool }} router={chain.routerAddress} />
+  ) : (
+    <CurveForm chain={chain} target={target} />
+  );
+}
+
+interface FormState {
+  side: Side;
+  amount: bigint | null;
+  account: Address | undefined;
+}
+
+function useFormState() {
+  const connection = useConnection();
+  const [side, setSide] = useState<Side>('buy');
+  const [amountText, setAmountText] = useState('');
+  return {
+    side,
+    setSide,
+    amountText,
+    setAmountText,
+    amount: parseAmount(amountText),
+    account: connection.status === 'connected' ? connection.address : undefined,
+  };
+}
+
+function CurveForm({ chain, target }: { chain: PublicChain; target: TradeTarget }) {
+  const form = useFormState();
+  const venue = useCurveVenue(chain, { ...target, ...pick(form) });
+  return <Form chain={chain} symbol={target.symbol} venue={venue} form={form} venueName="the curve" />;
+}
+
+function PoolForm({
+  chain,
+  target,
+  router,
+}: {
+  chain: PublicChain;
+  target: TradeTarget & { pool: Address };
+  router: Address;
+}) {
+  const form = useFormState();
+  const venue = usePoolVenue(chain, { ...target, router, ...pick(form) });
+  return (
+    <Form chain={chain} symbol={target.symbol} venue={venue} form={form} venueName="the Uniswap V3 pool" />
+  );
+}
+
+const pick = (form: FormState): FormState => ({
+  side: form.side,
+  amount: form.amount,
+  account: form.account,
+});
+
+function Form({
+  chain,
+  symbol,
+  venue,
+  form,
+  venueName,
+}: {
+  chain: PublicChain;
+  symbol: string;
+  venue: Venue;
+  form: ReturnType<typeof useFormState>;
+  venueName: string;
+}) {
+  const [slippageText, setSlippageText] = useState('1');
+  const [deadlineText, setDeadlineText] = useState('10');
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const { side, amount, account } = form;
+  const slippage = slippageBps(slippageText);
+  const minutes = /^\d{1,4}$/.test(deadlineText.trim()) ? Number(deadlineText) : null;
+  const busy = status.kind === 'pending';
+  const balance = venue.balance[side];
+  const errors = {
+    amount:
+      form.amountText.trim() === ''
+        ? undefined
+        : amount === null || amount === 0n
+          ? 'Enter an amount above zero, with at most 18 decimals.'
+          : balance !== undefined && amount > balance
+            ? `More than your balance (${venue.formatInput(side, balance)}).`
+            : undefined,
+    slippage: slippage === null ? 'Slippage is a percentage from 0.01 to 50.' : undefined,
+    deadline:
+      minutes === null || minutes < 1 ? 'The deadline is a whole number of minutes, at least 1.' : undefined,
+  };
+  const ready =
+    Boolean(account) &&
+    !busy &&
+    amount !== null &&
+    amount > 0n &&
+    venue.quote !== undefined &&
+    venue.quote > 0n &&
+    !errors.amount &&
+    !errors.slippage &&
+    !errors.deadline;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!ready || amount === null || venue.quote === undefined || slippage === null) return;
+    const min = minimumOut(venue.quote, slippage);
+    try {
+      const block = await venue.send(side, amount, min, deadlineAfter(minutes ?? 10), (message) =>
+        setStatus({ kind: 'pending', message }),
+      );
+      setStatus({
+        kind: 'done',
+        message: `${side === 'buy' ? 'Bought' : 'Sold'} in block #${block}. The trade appears below as soon as it is indexed.`,
+      });
+      form.setAmountText('');
+      venue.refresh();
+    } catch (error) {
+      setStatus({ kind: 'error', message: describeTradeError(error, chainLabel(chain.chainId)) });
+    }
+  }
+
+  const quoteText =
+    venue.quote !== undefined && amount !== null && amount > 0n && slippage !== null
+      ? `You receive about ${venue.formatOutput(side, venue.quote)}, at least ${venue.formatOutput(side, minimumOut(venue.quote, slippage))}. ${venue.feeNote}`
+      : venue.quoting
+        ? 'Quoting…'
+        : `Enter an amount for a quote from ${venueName}.`;
+
+  return (
+    <form className="trade-form" onSubmit={submit} noValidate aria-label={`Trade ${symbol}`}>
+      <p className="small muted">Trades on {venueName}.</p>
+      <fieldset className="segmented">
+        <legend className="sr-only">Side</legend>
+        {(['buy', 'sell'] as const).map((value) => (
+          <label key={value} className="segment">
+            <input
+              type="radio"
+              name="trade-side"
+              value={value}
+              checked={side === value}
+              disabled={busy}
+              onChange={() => {
+                form.setSide(value);
+                setStatus({ kind: 'idle' });
+              }}
+            />
+            <span>{value === 'buy' ? 'Buy' : 'Sell'}</span>
+          </label>
+        ))}
+      </fieldset>
+      <TextField
+        id="trade-amount"
+        label={venue.inputLabel[side]}
+        inputMode="decimal"
+        placeholder="0.0"
+        hint={balance === undefined ? undefined : `Balance: ${venue.formatInput(side, balance)}`}
+        error={errors.amount}
+        value={form.amountText}
+        onChange={(value) => {
+          form.setAmountText(value);
+          if (!busy) setStatus({ kind: 'idle' });
+        }}
+        disabled={busy}
+      />
+      <div className="trade-settings">
+        <TextField
+          id="trade-slippage"
+          label="Slippage (%)"
+          inputMode="decimal"
+          error={errors.slippage}
+          value={slippageText}
+          onChange={setSlippageText}
+          disabled={busy}
+        />
+        <TextField
+          id="trade-deadline"
+          label="Deadline (minutes)"
+          inputMode="numeric"
+          error={errors.deadline}
+          value={deadlineText}
+          onChange={setDeadlineText}
+          disabled={busy}
+        />
+      </div>
+      <p className="small" data-testid="trade-quote" aria-live="polite">
+        {quoteText}
+      </p>
+      {account ? (
+        <button type="submit" className="button primary" disabled={!ready}>
+          {side === 'buy' ? `Buy ${symbol}` : `Sell ${symbol}`}
+        </button>
+      ) : (
+        <div className="trade-connect">
+          <p className="small muted">Connect a wallet to trade.</p>
+          <ConnectorList />
+        </div>
+      )}
+      {status.kind === 'error' ? (
+        <p role="alert" className="field-error">
+          {status.message}
+        </p>
+      ) : status.kind !== 'idle' ? (
+        <p role="status" className="small">
+          {status.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}
