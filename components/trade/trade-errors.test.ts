@@ -1,0 +1,45 @@
+import {
+  ContractFunctionExecutionError,
+  ContractFunctionRevertedError,
+  encodeErrorResult,
+  UserRejectedRequestError,
+} from 'viem';
+import { describe, expect, it } from 'vitest';
+import { bondingCurveAbi, devSwapRouterAbi } from '@/contracts/generated/abis.generated';
+import { describeTradeError } from './trade-errors';
+
+/** A revert as viem reports a failed writeContract: the decoded error inside the execution error. */
+function reverted(
+  abi: typeof bondingCurveAbi | typeof devSwapRouterAbi,
+  errorName: string,
+  args?: readonly bigint[],
+) {
+  const data = encodeErrorResult({ abi, errorName, args } as Parameters<typeof encodeErrorResult>[0]);
+  const cause = new ContractFunctionRevertedError({ abi, data, functionName: 'buy' });
+  return new ContractFunctionExecutionError(cause, { abi, functionName: 'buy', args: [] });
+}
+
+describe('describeTradeError', () => {
+  it.each([
+    ['Slippage', [5n, 10n], 'The price moved more than your slippage allows'],
+    ['Expired', undefined, 'reached its deadline'],
+    ['AlreadyGraduated', undefined, 'trades on its Uniswap V3 pool'],
+    ['InsufficientLiquidity', undefined, 'Sell less'],
+  ] as const)('names the curve’s %s revert', (name, args, text) => {
+    expect(describeTradeError(reverted(bondingCurveAbi, name, args), 'the devnet')).toContain(text);
+  });
+
+  it('names the router’s reverts too', () => {
+    expect(describeTradeError(reverted(devSwapRouterAbi, 'NoPool'), 'the devnet')).toContain('no pool');
+    expect(describeTradeError(reverted(devSwapRouterAbi, 'Slippage', [1n, 2n]), 'the devnet')).toContain(
+      'slippage',
+    );
+  });
+
+  it('says a rejection in the wallet sent nothing, and falls back to the error’s own message', () => {
+    expect(describeTradeError(new UserRejectedRequestError(new Error('denied')), 'the devnet')).toContain(
+      'declined the request',
+    );
+    expect(describeTradeError(new Error('something else'), 'the devnet')).toBe('something else');
+  });
+});
