@@ -43,6 +43,8 @@ function readBody(request: IncomingMessage): Promise<string> {
  */
 export async function startFaultProxy(upstream: string, rates: FaultRates, seed = 1): Promise<FaultProxy> {
   const random = createRandom(seed);
+  // Its own stream: how many other requests an indexer makes must not decide which heads lag.
+  const headRandom = createRandom(seed + 1);
   const counts = {
     rateLimit: 0,
     serverError: 0,
@@ -117,11 +119,10 @@ export async function startFaultProxy(upstream: string, rates: FaultRates, seed 
       body,
     });
     let text = await upstreamResponse.text();
-    const staleRoll = random.next();
-    if (staleRoll < rates.staleHead && body.includes('"eth_blockNumber"')) {
+    if (body.includes('"eth_blockNumber"') && headRandom.next() < rates.staleHead) {
       const parsed = JSON.parse(text) as { result?: string };
       if (parsed.result) {
-        const lagging = Math.max(0, Number.parseInt(parsed.result, 16) - random.int(1, 20));
+        const lagging = Math.max(0, Number.parseInt(parsed.result, 16) - headRandom.int(1, 20));
         parsed.result = `0x${lagging.toString(16)}`;
         text = JSON.stringify(parsed);
         counts.staleHead++;

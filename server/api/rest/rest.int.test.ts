@@ -204,6 +204,7 @@ describe.each(backends)('REST /api/v1 on the real Next server (%s)', (backend) =
     expect(body.identity.name).toBe('Pepe the Frog');
     expect(body.indexed_through_block).toBe(500);
     expect(Object.keys(body).sort()).toEqual([
+      'concentration',
       'creation',
       'curve',
       'excluded',
