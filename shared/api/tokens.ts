@@ -135,6 +135,7 @@ export const tokensBatchInput = z.object({
     ),
     {
       type: 'string',
+      pattern: `^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40}){0,${TOKENS_BATCH_MAX - 1}}$`,
       description: `1 to ${TOKENS_BATCH_MAX} token addresses separated by commas, any hex case; repeats count once.`,
       examples: ['0x5fbdb2315678afecb367f032d93f642f64180aa3,0xe7f1725e7734ce288f8367e1bb143e90bb3f0512'],
     },
