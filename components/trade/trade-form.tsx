@@ -2,7 +2,8 @@
 
 import { type FormEvent, useState } from 'react';
 import type { Address } from 'viem';
-import { useConnection } from 'wagmi';
+import { useConfig, useConnection } from 'wagmi';
+import { getBlock } from 'wagmi/actions';
 import { TextField } from '@/components/launch/text-field';
 import { ConnectorList } from '@/components/wallet/connector-list';
 import { chainLabel, usePublicChain } from '@/components/wallet/public-chain-context';
@@ -116,6 +117,7 @@ function Form({
   const [slippageText, setSlippageText] = useState('1');
   const [deadlineText, setDeadlineText] = useState('10');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const config = useConfig();
   const { side, amount, account } = form;
   const slippage = slippageBps(slippageText);
   const minutes = /^\d{1,4}$/.test(deadlineText.trim()) ? Number(deadlineText) : null;
@@ -150,7 +152,12 @@ function Form({
     if (!ready || amount === null || venue.quote === undefined || slippage === null) return;
     const min = minimumOut(venue.quote, slippage);
     try {
-      const block = await venue.send(side, amount, min, deadlineAfter(minutes ?? 10), (message) =>
+      setStatus({ kind: 'pending', message: 'Preparing the trade…' });
+      // The deadline counts from the chain's clock, which may run ahead of this computer's (a
+      // devnet whose time was moved, a clock that lags).
+      const latest = await getBlock(config, { chainId: chain.chainId });
+      const now = Math.max(Math.floor(Date.now() / 1000), Number(latest.timestamp));
+      const block = await venue.send(side, amount, min, deadlineAfter(minutes ?? 10, now), (message) =>
         setStatus({ kind: 'pending', message }),
       );
       setStatus({
