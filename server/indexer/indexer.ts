@@ -263,7 +263,8 @@ export function createIndexer(options: IndexerOptions) {
           status.projectMs += performance.now() - foldStarted;
           // One write at a time, in chain order; this plan was folded while the last one wrote.
           await writing;
-          writing = write(plan, seq, head);
+          // A write a reorg may still undo keeps the before-images of what it changes.
+          writing = write(plan, seq, head, plan.from > finalBlock);
           writing.catch(() => {});
         }
       }
@@ -278,11 +279,9 @@ export function createIndexer(options: IndexerOptions) {
     }
   }
 
-  async function write(plan: BatchPlan, seq: number, head: number): Promise<void> {
+  async function write(plan: BatchPlan, seq: number, head: number, journal: boolean): Promise<void> {
     const started = performance.now();
-    const ctx = context as ProjectionContext;
-    // A write a reorg may still undo keeps the before-images of what it changes.
-    const result = await writePlan(db, ctx, plan, { journal: plan.from > head - ctx.finalityDepth });
+    const result = await writePlan(db, context as ProjectionContext, plan, { journal });
     status.projectMs += performance.now() - started;
     if (result.status === 'reorg') throw new ReorgSignal(result.checkpoint.indexedThroughBlock);
     committedSeq = seq;

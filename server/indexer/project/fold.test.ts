@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
-import { type BlockHeader, type RangeData, splitRange } from '../sync/fetch-range';
+import { type BlockHeader, type RangeData, splitAtBlock, splitRange } from '../sync/fetch-range';
 import { eventDataJson, foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { balanceKind, type TokenState, tokenFromLaunch } from './state';
 
@@ -176,5 +176,19 @@ describe('splitRange', () => {
     expect(parts.flatMap((p) => p.events)).toEqual(events);
     for (const part of parts) expect(part.headers.has(part.to)).toBe(true);
     expect(splitRange(range, 100)).toEqual([range]);
+  });
+});
+
+describe('splitAtBlock', () => {
+  it('cuts after the given block, events and headers on their side, and leaves a range it does not cut whole', () => {
+    const events = [1, 2, 2, 5, 7].map((block) => transfer(block, alice, bob, 1n));
+    const range = rangeOf(1, 9, events);
+    const [final, recent] = splitAtBlock(range, 4);
+    expect([final?.from, final?.to, recent?.from, recent?.to]).toEqual([1, 4, 5, 9]);
+    expect(final?.events).toEqual(events.slice(0, 3));
+    expect(recent?.events).toEqual(events.slice(3));
+    expect([...(final?.headers.keys() ?? [])].every((n) => n <= 4)).toBe(true);
+    expect([...(recent?.headers.keys() ?? [])].every((n) => n >= 5)).toBe(true);
+    for (const block of [0, 9, 12]) expect(splitAtBlock(range, block)).toEqual([range]);
   });
 });

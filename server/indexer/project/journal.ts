@@ -93,7 +93,12 @@ export async function pruneJournal(t: Database, finalBlock: number): Promise<voi
 }
 
 export interface UndonePlan {
-  seqs: number[];
+  /**
+   * The first write to undo; every later one goes too (writes are journaled in chain order, so
+   * every write after one that ends above the ancestor ends above it as well).
+   */
+  firstSeq: number;
+  writes: number;
   /** The checkpoint before the first undone write; undefined when that write was the first. */
   target: Checkpoint | undefined;
   /** The first undone write's first block: every row from it on goes. */
@@ -105,21 +110,22 @@ export interface UndonePlan {
  * ancestor was not journaled (it was final when written; the reorg is deeper than the finality).
  */
 export async function writesAbove(t: Database, ancestor: number): Promise<UndonePlan | null> {
-  const writes = await selectRows<{
+  const [first] = await selectRows<{
     seq: string | number;
     from_block: string | number;
     previous_block: string | number | null;
     previous_hash: string | null;
     previous_timestamp: string | number | null;
+    writes: string | number;
   }>(
     t,
-    sql`select seq, from_block, previous_block, previous_hash, previous_timestamp from projection_writes
-         where to_block > ${ancestor} order by seq`,
+    sql`select seq, from_block, previous_block, previous_hash, previous_timestamp, count(*) over () as writes
+          from projection_writes where to_block > ${ancestor} order by seq limit 1`,
   );
-  const first = writes[0];
   if (!first || Number(first.from_block) > ancestor + 1) return null;
   return {
-    seqs: writes.map((w) => Number(w.seq)),
+    firstSeq: Number(first.seq),
+    writes: Number(first.writes),
     fromBlock: Number(first.from_block),
     target:
       first.previous_block === null
@@ -133,12 +139,12 @@ export async function writesAbove(t: Database, ancestor: number): Promise<Undone
 }
 
 /**
- * Puts the rows of `target` back as the undone writes found them: for each key, the before-image
- * of the earliest undone write that touched it; rows it created are deleted.
+ * Puts the rows of `target` back as the writes from `firstSeq` on found them: for each key, the
+ * before-image of the earliest of them that touched it; rows they created are deleted.
  */
-export async function restoreBefore(t: Database, seqs: number[], target: JournaledTable): Promise<void> {
+export async function restoreBefore(t: Database, firstSeq: number, target: JournaledTable): Promise<void> {
   const earliest = sql`(select distinct on (key) key, before from projection_journal
-      where write_seq = any(${`{${seqs.join(',')}}`}::bigint[]) and table_name = ${target.name}
+      where write_seq >= ${firstSeq} and table_name = ${target.name}
       order by key, write_seq) j`;
   const name = sql.raw(`"${target.name}"`);
   const keyMatch = sql.raw(target.key.map((c) => `x."${c}" = k."${c}"`).join(' and '));

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { textArray } from '../../db/bulk';
 import { withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
@@ -35,19 +36,23 @@ export async function rollbackTo(db: Database, ancestor: number): Promise<Rollba
       );
     const target = undo.target?.indexedThroughBlock ?? undo.fromBlock - 1;
 
-    const removedTokens = await selectRows<{ address: string }>(
-      t,
-      sql`select address from tokens where created_block > ${target}`,
-    );
+    const removedTokens = (
+      await selectRows<{ address: string }>(
+        t,
+        sql`select address from tokens where created_block > ${target}`,
+      )
+    ).map((row) => row.address);
     await t.execute(sql`delete from trades where block_number > ${target}`);
     await t.execute(sql`delete from chain_events where block_number > ${target}`);
-    for (const table of Object.values(journaledTables)) await restoreBefore(t, undo.seqs, table);
+    for (const table of Object.values(journaledTables)) await restoreBefore(t, undo.firstSeq, table);
     // Tokens launched by the undone writes: their other rows went with the journal above.
-    await t.execute(
-      sql`delete from token_search_terms where token_address in (select address from tokens where created_block > ${target})`,
-    );
-    await t.execute(sql`delete from tokens where created_block > ${target}`);
-    await t.execute(sql`delete from projection_writes where seq >= ${undo.seqs[0] as number}`);
+    if (removedTokens.length > 0) {
+      await t.execute(
+        sql`delete from token_search_terms where token_address = any(${textArray(removedTokens)})`,
+      );
+      await t.execute(sql`delete from tokens where address = any(${textArray(removedTokens)})`);
+    }
+    await t.execute(sql`delete from projection_writes where seq >= ${undo.firstSeq}`);
     await t.execute(sql`delete from recent_blocks where number > ${target}`);
     if (undo.target) {
       await t.execute(sql`update indexer_checkpoint set indexed_through_block = ${undo.target.indexedThroughBlock},
@@ -61,7 +66,7 @@ export async function rollbackTo(db: Database, ancestor: number): Promise<Rollba
       ancestor: target,
       removedBlocks: checkpoint.indexedThroughBlock - target,
       removedTokens: removedTokens.length,
-      undoneWrites: undo.seqs.length,
+      undoneWrites: undo.writes,
     };
   });
 }

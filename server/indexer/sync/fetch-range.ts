@@ -185,28 +185,34 @@ export async function fetchRange(
   return fetchRangeWith(rpc, from, to, factoryLogs, extendAddressSets(sets, factoryLogs));
 }
 
-/**
- * Cuts a fetched range into consecutive ranges of about `maxEvents` events each, at block
- * boundaries (a block is never split), so that one dense range is projected in several
- * transactions whose writes overlap the folding of the next. Each part ends on a block whose
- * header the range holds.
- */
+/** The part of `range` from block `from` to `to`, with the given events and the headers it holds. */
+function rangePart(range: RangeData, from: number, to: number, events: DecodedEvent[]): RangeData {
+  const headers = new Map<number, BlockHeader>();
+  for (const [number, header] of range.headers)
+    if (number >= from && number <= to) headers.set(number, header);
+  return { from, to, events, headers, logCount: events.length };
+}
+
 /**
  * The range cut after block `block` (when it lies inside): the part a reorg can no longer reach
  * and the part it can, which the writer journals (server/indexer/reorg/rollback.ts).
  */
 export function splitAtBlock(range: RangeData, block: number): RangeData[] {
   if (block < range.from || block >= range.to) return [range];
-  const part = (from: number, to: number): RangeData => {
-    const events = range.events.filter((e) => e.blockNumber >= from && e.blockNumber <= to);
-    const headers = new Map<number, BlockHeader>();
-    for (const [number, header] of range.headers)
-      if (number >= from && number <= to) headers.set(number, header);
-    return { from, to, events, headers, logCount: events.length };
-  };
-  return [part(range.from, block), part(block + 1, range.to)];
+  const cut = range.events.findIndex((e) => e.blockNumber > block);
+  const at = cut === -1 ? range.events.length : cut;
+  return [
+    rangePart(range, range.from, block, range.events.slice(0, at)),
+    rangePart(range, block + 1, range.to, range.events.slice(at)),
+  ];
 }
 
+/**
+ * Cuts a fetched range into consecutive ranges of about `maxEvents` events each, at block
+ * boundaries (a block is never split), so that one dense range is projected in several
+ * transactions whose writes overlap the folding of the next. Each part ends on a block whose
+ * header the range holds.
+ */
 export function splitRange(range: RangeData, maxEvents: number): RangeData[] {
   if (range.events.length <= maxEvents) return [range];
   const parts: RangeData[] = [];
@@ -218,11 +224,7 @@ export function splitRange(range: RangeData, maxEvents: number): RangeData[] {
     while (end < range.events.length && (range.events[end] as DecodedEvent).blockNumber === boundary) end++;
     const last = end === range.events.length;
     const to = last ? range.to : boundary;
-    const headers = new Map<number, BlockHeader>();
-    for (const [number, header] of range.headers)
-      if (number >= from && number <= to) headers.set(number, header);
-    const events = range.events.slice(start, end);
-    parts.push({ from, to, events, headers, logCount: events.length });
+    parts.push(rangePart(range, from, to, range.events.slice(start, end)));
     from = to + 1;
     start = end;
   }
