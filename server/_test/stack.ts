@@ -48,20 +48,7 @@ export async function startIndexedStack(
     INDEXER_POLL_MS: '100',
     ...(typeof env === 'function' ? env(chain) : env),
   });
-  const waitForIndex = async () => {
-    const head = Number(await chain.client.getBlockNumber());
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as {
-        indexer: { indexed_through_block: number | null };
-      };
-      const indexed = health.indexer.indexed_through_block ?? 0;
-      if (indexed >= head) return indexed;
-      if (Date.now() > deadline)
-        throw new Error(`index stuck at ${indexed}, head ${head}:\n${server.output().slice(-2000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const waitForIndex = () => waitForIndexedHead(server, chain, 60_000);
   await waitForIndex();
   return {
     chain,
@@ -77,4 +64,27 @@ export async function startIndexedStack(
       await chain.stop();
     },
   };
+}
+
+/**
+ * Waits until the server's index (its /api/health) reaches the chain's current head; returns the
+ * indexed block. Fails with the server's recent output when it does not within `timeoutMs`.
+ */
+export async function waitForIndexedHead(
+  server: AppServer,
+  chain: TestChain,
+  timeoutMs: number,
+): Promise<number> {
+  const head = Number(await chain.client.getBlockNumber());
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as {
+      indexer: { indexed_through_block: number | null };
+    };
+    const indexed = health.indexer.indexed_through_block ?? 0;
+    if (indexed >= head) return indexed;
+    if (Date.now() > deadline)
+      throw new Error(`index stuck at ${indexed}, head ${head}:\n${server.output().slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

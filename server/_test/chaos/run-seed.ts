@@ -11,6 +11,7 @@ import { readChainView } from '../oracle/chain-view';
 import { compareWithOracle, type Difference } from '../oracle/compare';
 import { buildOracle } from '../oracle/model';
 import { type FaultProxy, type FaultRates, startFaultProxy } from '../rpc-fault-proxy';
+import { waitForIndexedHead } from '../stack';
 
 /**
  * One seeded chaos scenario, in the spirit of Ponder's simulation tests: a fresh chain with
@@ -257,19 +258,9 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       INDEXER_MODE: 'embedded',
       INDEXER_POLL_MS: '100',
     });
-    const head = Number(await live.client.getBlockNumber());
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as {
-        indexer: { indexed_through_block: number | null };
-      };
-      if ((health.indexer.indexed_through_block ?? 0) >= head) break;
-      if (Date.now() > deadline)
-        throw new Error(
-          `seed ${options.seed}: the index did not settle at ${head}:\n${server.output().slice(-2_000)}`,
-        );
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const head = await waitForIndexedHead(server, live, 120_000).catch((error: Error) => {
+      throw new Error(`seed ${options.seed}: the index did not settle: ${error.message}`);
+    });
     result.head = head;
     log(`  comparing at block ${head}`);
     const oracle = buildOracle({
