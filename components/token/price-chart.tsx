@@ -5,6 +5,7 @@ import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { formatNative, formatSignificant, formatTimestamp, toWholeUnits } from '@/components/ui/format';
+import { Segmented } from '@/components/ui/segmented';
 import { type ChartInterval, chartIntervals } from '@/shared/api/enums';
 import { continuousCandles, plotScale } from './chart-data';
 
@@ -131,21 +132,13 @@ export function PriceChart({ address }: { address: string }) {
     <section className="panel chart-panel" aria-labelledby="chart-heading">
       <div className="chart-bar">
         <h2 id="chart-heading">Price</h2>
-        <fieldset className="segmented">
-          <legend className="sr-only">Candle interval</legend>
-          {chartIntervals.map((value) => (
-            <label key={value} className="segment">
-              <input
-                type="radio"
-                name="chart-interval"
-                value={value}
-                checked={interval === value}
-                onChange={() => setChartInterval(value)}
-              />
-              <span>{value}</span>
-            </label>
-          ))}
-        </fieldset>
+        <Segmented
+          legend="Candle interval"
+          name="chart-interval"
+          options={chartIntervals}
+          value={interval}
+          onChange={setChartInterval}
+        />
       </div>
       <div
         ref={container}

@@ -1,9 +1,8 @@
 'use client';
 
 import { type Address, maxUint256 } from 'viem';
-import { useBalance, useConfig, useReadContract } from 'wagmi';
-import { waitForTransactionReceipt, writeContract } from 'wagmi/actions';
-import { formatNative, formatTokenAmount } from '@/components/ui/format';
+import { useConfig, useReadContract } from 'wagmi';
+import { writeContract } from 'wagmi/actions';
 import {
   devSwapRouterAbi,
   launchTokenAbi,
@@ -13,7 +12,7 @@ import {
 import { STABLE_NORMALIZATION } from '@/shared/chain/curve-math';
 import type { PublicChain } from '@/shared/chain/public-chain';
 import { quoteExactInput } from '@/shared/trade/pool-quote';
-import type { Side, Venue } from './venue';
+import { minedBlock, type Side, type Venue } from './venue';
 
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
 
@@ -28,7 +27,6 @@ export function usePoolVenue(
   chain: PublicChain,
   p: {
     token: Address;
-    symbol: string;
     pool: Address;
     router: Address;
     account: Address | undefined;
@@ -53,11 +51,9 @@ export function usePoolVenue(
   const held = { abi: launchTokenAbi, functionName: 'balanceOf', args: [owner] } as const;
   const approved = { abi: launchTokenAbi, functionName: 'allowance', args: [owner, p.router] } as const;
   const enabled = (address: Address | undefined) => ({ enabled: Boolean(address && p.account) });
-  const tokenBalance = useReadContract({ ...held, address: p.token, query: enabled(p.token) });
   const stableBalance = useReadContract({ ...held, address: stable, query: enabled(stable) });
   const tokenAllowance = useReadContract({ ...approved, address: p.token, query: enabled(p.token) });
   const stableAllowance = useReadContract({ ...approved, address: stable, query: enabled(stable) });
-  const nativeBalance = useBalance({ address: p.account, query: { enabled: Boolean(p.account) } });
 
   /** What goes into the pool: stablecoin units for a buy (native value / 10^12), tokens for a sale. */
   const amountIn = (side: Side, amount: bigint) => (side === 'buy' ? amount / STABLE_NORMALIZATION : amount);
@@ -78,21 +74,9 @@ export function usePoolVenue(
       amountIn(p.side, p.amount),
     );
   }
-  const formatToken = (amount: bigint) => `${formatTokenAmount(amount)} ${p.symbol}`;
-  const wait = async (hash: `0x${string}`) => {
-    const receipt = await waitForTransactionReceipt(config, { hash, chainId: chain.chainId });
-    if (receipt.status !== 'success') throw new Error('The transaction was mined but reverted.');
-    return receipt.blockNumber;
-  };
-
   return {
-    inputLabel: { buy: 'Pay (native)', sell: `Sell (${p.symbol})` },
-    balance: { buy: nativeBalance.data?.value, sell: tokenBalance.data },
-    formatInput: (side, amount) => (side === 'buy' ? formatNative(amount) : formatToken(amount)),
-    // A sale returns stablecoin units (6 decimals), shown in the native unit like every price.
-    formatOutput: (side, amount) =>
-      side === 'buy' ? formatToken(amount) : formatNative(amount * STABLE_NORMALIZATION),
-    quote,
+    // A sale returns stablecoin units (6 decimals); the form shows native value.
+    quote: quote !== undefined && p.side === 'sell' ? quote * STABLE_NORMALIZATION : quote,
     quoting: slot0.isFetching && quote === undefined,
     feeNote: `Pool fee ${fee.data === undefined ? '…' : `${Number(fee.data) / 10_000}%`}, included; price impact included.`,
     async send(side, amount, minimumOut, deadline, onStep) {
@@ -103,11 +87,15 @@ export function usePoolVenue(
       const inToken = side === 'buy' ? stable : p.token;
       const units = amountIn(side, amount);
       if (units === 0n) throw new Error('The amount is too small to trade.');
+      // The least a sale may return, in the pool's stablecoin units (the quote was in native).
+      const leastOut = side === 'sell' ? minimumOut / STABLE_NORMALIZATION : minimumOut;
       if (side === 'buy') {
         const short = units - (stableBalance.data ?? 0n);
         if (short > 0n) {
           onStep('Confirm wrapping native value into the pool’s stablecoin…');
-          await wait(
+          await minedBlock(
+            config,
+            chainId,
             await writeContract(config, {
               address: stable,
               abi: wrappedStableAbi,
@@ -121,7 +109,9 @@ export function usePoolVenue(
       const allowance = side === 'buy' ? stableAllowance.data : tokenAllowance.data;
       if ((allowance ?? 0n) < units) {
         onStep('Confirm the approval for the swap router…');
-        await wait(
+        await minedBlock(
+          config,
+          chainId,
           await writeContract(config, {
             address: inToken,
             abi: launchTokenAbi,
@@ -136,15 +126,14 @@ export function usePoolVenue(
         address: p.router,
         abi: devSwapRouterAbi,
         functionName: 'exactInputSingle',
-        args: [inToken, side === 'buy' ? p.token : stable, units, minimumOut, account, deadline],
+        args: [inToken, side === 'buy' ? p.token : stable, units, leastOut, account, deadline],
         chainId,
       });
       onStep('Waiting for the swap to be mined…');
-      return wait(hash);
+      return minedBlock(config, chainId, hash);
     },
     refresh() {
-      for (const query of [tokenBalance, stableBalance, tokenAllowance, stableAllowance, nativeBalance])
-        void query.refetch();
+      for (const query of [stableBalance, tokenAllowance, stableAllowance]) void query.refetch();
     },
   };
 }

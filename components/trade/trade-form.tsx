@@ -2,11 +2,14 @@
 
 import { type FormEvent, useState } from 'react';
 import type { Address } from 'viem';
-import { useConfig, useConnection } from 'wagmi';
+import { useBalance, useConfig, useConnection, useReadContract } from 'wagmi';
 import { getBlock } from 'wagmi/actions';
 import { TextField } from '@/components/launch/text-field';
+import { formatNative, formatTokenAmount } from '@/components/ui/format';
+import { Segmented } from '@/components/ui/segmented';
 import { ConnectorList } from '@/components/wallet/connector-list';
 import { chainLabel, usePublicChain } from '@/components/wallet/public-chain-context';
+import { launchTokenAbi } from '@/contracts/generated/abis.generated';
 import type { PublicChain } from '@/shared/chain/public-chain';
 import {
   deadlineAfter,
@@ -53,13 +56,8 @@ export function TradeForm({ target }: { target: TradeTarget }) {
   );
 }
 
-interface FormState {
-  side: Side;
-  amount: bigint | null;
-  account: Address | undefined;
-}
-
-function useFormState() {
+/** What the form holds that its venue needs: the side and the amount, and the connected wallet. */
+function useTradeInput() {
   const connection = useConnection();
   const [side, setSide] = useState<Side>('buy');
   const [amountText, setAmountText] = useState('');
@@ -73,10 +71,12 @@ function useFormState() {
   };
 }
 
+type TradeInput = ReturnType<typeof useTradeInput>;
+
 function CurveForm({ chain, target }: { chain: PublicChain; target: TradeTarget }) {
-  const form = useFormState();
-  const venue = useCurveVenue(chain, { ...target, ...pick(form) });
-  return <Form chain={chain} symbol={target.symbol} venue={venue} form={form} venueName="the curve" />;
+  const input = useTradeInput();
+  const venue = useCurveVenue(chain, { token: target.token, side: input.side, amount: input.amount });
+  return <Form chain={chain} target={target} venue={venue} input={input} venueName="the curve" />;
 }
 
 function PoolForm({
@@ -88,32 +88,52 @@ function PoolForm({
   target: TradeTarget & { pool: Address };
   router: Address;
 }) {
-  const form = useFormState();
-  const venue = usePoolVenue(chain, { ...target, router, ...pick(form) });
-  return (
-    <Form chain={chain} symbol={target.symbol} venue={venue} form={form} venueName="the Uniswap V3 pool" />
-  );
+  const input = useTradeInput();
+  const venue = usePoolVenue(chain, {
+    token: target.token,
+    pool: target.pool,
+    router,
+    account: input.account,
+    side: input.side,
+    amount: input.amount,
+  });
+  return <Form chain={chain} target={target} venue={venue} input={input} venueName="the Uniswap V3 pool" />;
 }
 
-const pick = (form: FormState): FormState => ({
-  side: form.side,
-  amount: form.amount,
-  account: form.account,
-});
+/** What the wallet holds of what each side pays: native value for a buy, the token for a sale. */
+function useWalletBalances(token: Address, account: Address | undefined) {
+  const native = useBalance({ address: account, query: { enabled: Boolean(account) } });
+  const held = useReadContract({
+    address: token,
+    abi: launchTokenAbi,
+    functionName: 'balanceOf',
+    args: [account ?? '0x0000000000000000000000000000000000000000'],
+    query: { enabled: Boolean(account) },
+  });
+  return {
+    buy: native.data?.value,
+    sell: held.data,
+    refetch() {
+      void native.refetch();
+      void held.refetch();
+    },
+  };
+}
 
 function Form({
   chain,
-  symbol,
+  target,
   venue,
-  form,
+  input: form,
   venueName,
 }: {
   chain: PublicChain;
-  symbol: string;
+  target: TradeTarget;
   venue: Venue;
-  form: ReturnType<typeof useFormState>;
+  input: TradeInput;
   venueName: string;
 }) {
+  const { symbol } = target;
   const [slippageText, setSlippageText] = useState('1');
   const [deadlineText, setDeadlineText] = useState('10');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
@@ -122,7 +142,12 @@ function Form({
   const slippage = slippageBps(slippageText);
   const minutes = /^\d{1,4}$/.test(deadlineText.trim()) ? Number(deadlineText) : null;
   const busy = status.kind === 'pending';
-  const balance = venue.balance[side];
+  const balances = useWalletBalances(target.token, account);
+  const balance = balances[side];
+  const formatToken = (value: bigint) => `${formatTokenAmount(value)} ${symbol}`;
+  // Buys pay native value and return tokens; sales the other way round.
+  const formatInput = (value: bigint) => (side === 'buy' ? formatNative(value) : formatToken(value));
+  const formatOutput = (value: bigint) => (side === 'buy' ? formatToken(value) : formatNative(value));
   const errors = {
     amount:
       form.amountText.trim() === ''
@@ -130,7 +155,7 @@ function Form({
         : amount === null || amount === 0n
           ? 'Enter an amount above zero, with at most 18 decimals.'
           : balance !== undefined && amount > balance
-            ? `More than your balance (${venue.formatInput(side, balance)}).`
+            ? `More than your balance (${formatInput(balance)}).`
             : undefined,
     slippage: slippage === null ? 'Slippage is a percentage from 0.01 to 50.' : undefined,
     deadline:
@@ -165,7 +190,8 @@ function Form({
         message: `${side === 'buy' ? 'Bought' : 'Sold'} in block #${block}. The trade appears below as soon as it is indexed.`,
       });
       form.setAmountText('');
-      venue.refresh();
+      balances.refetch();
+      venue.refresh?.();
     } catch (error) {
       setStatus({ kind: 'error', message: describeTradeError(error, chainLabel(chain.chainId)) });
     }
@@ -173,7 +199,7 @@ function Form({
 
   const quoteText =
     venue.quote !== undefined && amount !== null && amount > 0n && slippage !== null
-      ? `You receive about ${venue.formatOutput(side, venue.quote)}, at least ${venue.formatOutput(side, minimumOut(venue.quote, slippage))}. ${venue.feeNote}`
+      ? `You receive about ${formatOutput(venue.quote)}, at least ${formatOutput(minimumOut(venue.quote, slippage))}. ${venue.feeNote}`
       : venue.quoting
         ? 'Quoting…'
         : `Enter an amount for a quote from ${venueName}.`;
@@ -181,31 +207,24 @@ function Form({
   return (
     <form className="trade-form" onSubmit={submit} noValidate aria-label={`Trade ${symbol}`}>
       <p className="small muted">Trades on {venueName}.</p>
-      <fieldset className="segmented">
-        <legend className="sr-only">Side</legend>
-        {(['buy', 'sell'] as const).map((value) => (
-          <label key={value} className="segment">
-            <input
-              type="radio"
-              name="trade-side"
-              value={value}
-              checked={side === value}
-              disabled={busy}
-              onChange={() => {
-                form.setSide(value);
-                setStatus({ kind: 'idle' });
-              }}
-            />
-            <span>{value === 'buy' ? 'Buy' : 'Sell'}</span>
-          </label>
-        ))}
-      </fieldset>
+      <Segmented
+        legend="Side"
+        name="trade-side"
+        options={['buy', 'sell'] as const}
+        value={side}
+        disabled={busy}
+        label={(value) => (value === 'buy' ? 'Buy' : 'Sell')}
+        onChange={(value) => {
+          form.setSide(value);
+          setStatus({ kind: 'idle' });
+        }}
+      />
       <TextField
         id="trade-amount"
-        label={venue.inputLabel[side]}
+        label={side === 'buy' ? 'Pay (native)' : `Sell (${symbol})`}
         inputMode="decimal"
         placeholder="0.0"
-        hint={balance === undefined ? undefined : `Balance: ${venue.formatInput(side, balance)}`}
+        hint={balance === undefined ? undefined : `Balance: ${formatInput(balance)}`}
         error={errors.amount}
         value={form.amountText}
         onChange={(value) => {

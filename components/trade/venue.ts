@@ -1,22 +1,24 @@
+import type { Config } from 'wagmi';
+import { waitForTransactionReceipt } from 'wagmi/actions';
+
 export type Side = 'buy' | 'sell';
 
 /**
  * Where a trade goes: the bonding curve, or the token's Uniswap V3 pool once it graduated. The
- * form (trade-form.tsx) is the same for both; a venue quotes, describes amounts and sends.
+ * form (trade-form.tsx) is the same for both: it pays native value or sells tokens, and shows
+ * what comes back in the same units (tokens for a buy, native value for a sale). A venue quotes
+ * and sends.
  */
 export interface Venue {
-  /** Label of the amount input per side (what is paid or sold). */
-  inputLabel: Record<Side, string>;
-  /** The wallet's balance of what is paid or sold, in base units (undefined until read). */
-  balance: Record<Side, bigint | undefined>;
-  formatInput(side: Side, amount: bigint): string;
-  formatOutput(side: Side, amount: bigint): string;
-  /** The quote for the amount entered, in the output's base units. */
+  /** What the amount entered returns: tokens for a buy, native base units for a sale. */
   quote: bigint | undefined;
   quoting: boolean;
   /** Fees in plain words, for the quote line. */
   feeNote: string;
-  /** Sends the trade (and whatever must precede it); resolves with the block it was mined in. */
+  /**
+   * Sends the trade (and whatever must precede it); resolves with the block it was mined in.
+   * `minimumOut` is in the quote's units.
+   */
   send(
     side: Side,
     amount: bigint,
@@ -24,6 +26,13 @@ export interface Venue {
     deadline: bigint,
     onStep: (message: string) => void,
   ): Promise<bigint>;
-  /** Balances to read again after a trade. */
-  refresh(): void;
+  /** Reads the venue's own state again after a trade (allowances, its stablecoin balance). */
+  refresh?(): void;
+}
+
+/** Waits for a sent transaction; its block, or an error when it was mined but reverted. */
+export async function minedBlock(config: Config, chainId: number, hash: `0x${string}`): Promise<bigint> {
+  const receipt = await waitForTransactionReceipt(config, { hash, chainId });
+  if (receipt.status !== 'success') throw new Error('The transaction was mined but reverted.');
+  return receipt.blockNumber;
 }

@@ -1,31 +1,15 @@
 import { ImageResponse } from 'next/og';
 import sharp from 'sharp';
 import { formatChangeBps, formatNative } from '@/components/ui/format';
-import { createRequestContext } from '@/server/api/context';
-import { createCaller } from '@/server/api/root';
 import { getConfig } from '@/server/config';
-import { isAppErrorCode } from '@/server/errors';
 import { getObjectStore } from '@/server/objects/store';
-import { isAddress } from '@/shared/address';
-import type { TokenDetail } from '@/shared/api/tokens';
+import { findToken } from './find-token';
 
 export const alt = 'Token card: name, symbol, logo, price and 24 h change';
 export const size = { width: 1200, height: 630 };
 export const contentType = 'image/png';
 
 type Props = { params: Promise<{ address: string }> };
-
-async function loadToken(address: string): Promise<TokenDetail | null> {
-  if (!isAddress(address)) return null;
-  try {
-    return await createCaller(await createRequestContext()).tokens.byAddress({
-      address: address.toLowerCase(),
-    });
-  } catch (error) {
-    if (isAppErrorCode(error, 'not_found')) return null;
-    throw error;
-  }
-}
 
 /** The bound logo as a PNG data URI (the card renderer reads PNG, not WebP or animation). */
 async function logoDataUri(imageUrl: string | undefined): Promise<string | null> {
@@ -45,7 +29,7 @@ async function logoDataUri(imageUrl: string | undefined): Promise<string | null>
  * and 24 h change. Creator text is drawn as text, never interpreted.
  */
 export default async function TokenCard({ params }: Props) {
-  const token = await loadToken((await params).address);
+  const token = await findToken((await params).address);
   const logo = token ? await logoDataUri(token.metadata?.image_url).catch(() => null) : null;
   const change = token?.metrics.price_change_24h_bps ?? null;
   return new ImageResponse(

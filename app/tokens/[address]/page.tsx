@@ -3,21 +3,12 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { TokenView } from '@/components/token/token-view';
 import { formatBps, formatNative } from '@/components/ui/format';
-import { createRequestContext } from '@/server/api/context';
-import { createCaller } from '@/server/api/root';
 import { getConfig } from '@/server/config';
-import { isAppErrorCode } from '@/server/errors';
-import { isAddress } from '@/shared/address';
 import type { TokenDetail } from '@/shared/api/tokens';
+import { findToken } from './find-token';
 
 async function loadToken(address: string): Promise<TokenDetail> {
-  if (!isAddress(address)) notFound();
-  try {
-    return await createCaller(await createRequestContext()).tokens.byAddress({ address });
-  } catch (error) {
-    if (isAppErrorCode(error, 'not_found')) notFound();
-    throw error;
-  }
+  return (await findToken(address)) ?? notFound();
 }
 
 type Props = { params: Promise<{ address: string }> };
