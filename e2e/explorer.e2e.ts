@@ -114,7 +114,7 @@ test('the token page draws the candles the API returns, per interval', async ({ 
     `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(detail.concentration.top10_holders_bps / 100)}%`,
   );
   for (const interval of ['1h', '1m', '1d'] as const) {
-    await page.getByRole('radio', { name: interval }).check({ force: true });
+    await page.getByRole('radio', { name: interval }).check();
     const chart = await apiGet<Chart>(
       request,
       `/api/v1/tokens/${token.address}/chart?interval=${interval}&limit=300`,
@@ -312,7 +312,7 @@ test('lists, trades and the chart update live from the stream, without a reload'
   await expect(page.locator('.live-badge')).toHaveAttribute('data-status', 'live');
   const trades = page.getByTestId('trades-table').locator('tbody tr');
   await expect(page.getByText('No trades indexed yet.')).toBeVisible();
-  await page.getByRole('radio', { name: '1m' }).check({ force: true });
+  await page.getByRole('radio', { name: '1m' }).check();
   for (let i = 1; i <= 3; i++) {
     await actions.buy({ trader: await fundedWallet(10 + i), token, value: BigInt(i) * 10n ** 18n });
     await expect(trades).toHaveCount(i, { timeout: 10_000 });

@@ -42,7 +42,7 @@ test('screenshots of the main pages, light and dark, desktop and phone', async (
 
   await page.goto(`/tokens/${featured}`);
   await expect(page.getByTestId('price-chart')).toHaveAttribute('data-candles', /\d+/);
-  await page.getByRole('radio', { name: '1m' }).check({ force: true });
+  await page.getByRole('radio', { name: '1m' }).check();
   await expect(page.getByTestId('price-chart')).toHaveAttribute('data-interval', '1m');
   await expect(page.getByTestId('trades-table')).toBeVisible();
   await shoot(page, 'token', { fullPage: true });

@@ -41,7 +41,7 @@ test('trade from the token page: buy on the curve, see it in the trades and the 
   await expect(page.getByTestId('price-chart')).toHaveAttribute('data-candles', /^[1-9]/, { timeout: 2_000 });
 
   // A slippage the form refuses, then a sell of part of what was bought.
-  await panel.getByRole('radio', { name: 'Sell' }).check({ force: true });
+  await panel.getByRole('radio', { name: 'Sell' }).check();
   await panel.getByLabel('Slippage (%)').fill('75');
   await expect(panel.getByText('Slippage is a percentage from 0.01 to 50.')).toBeVisible();
   await panel.getByLabel('Slippage (%)').fill('2');
@@ -83,7 +83,7 @@ test('after graduation the panel trades on the Uniswap V3 pool: wrap, approve an
   await expect(trades.first()).toContainText('Uniswap V3', { timeout: 2_000 });
   await expect(trades.first()).toContainText('Buy');
 
-  await panel.getByRole('radio', { name: 'Sell' }).check({ force: true });
+  await panel.getByRole('radio', { name: 'Sell' }).check();
   await panel.getByLabel(`Sell (${graduated.symbol})`).fill('1000');
   await expect(panel.getByTestId('trade-quote')).toContainText('You receive about $');
   await panel.getByRole('button', { name: `Sell ${graduated.symbol}` }).click();
