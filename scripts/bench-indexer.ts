@@ -11,9 +11,9 @@
  *
  * `--database-url`: the PostgreSQL server (any database on it) where the run creates, and then
  * drops, its own database. `--on-top-of`: index instead into an existing database that already
- * holds data (the `npm run seed:scale` dataset), to show the rate as the tables grow; the run
- * sets that database's checkpoint and the few seeded rows whose (block, log) keys the benchmark
- * chain reuses aside, and puts them back afterwards, removing everything it indexed. `--keep`: after the run, leave the benchmark anvil up and print what a
+ * holds data (the `npm run seed:scale` dataset), to show the rate as the tables grow; the
+ * benchmark chain starts at block 10M, after the seeded history, and the run sets that
+ * database's checkpoint aside and puts it back afterwards, removing everything it indexed. `--keep`: after the run, leave the benchmark anvil up and print what a
  * peer indexer needs to index exactly the same logs (RPC URL, chain id, factory, start block).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,9 +56,14 @@ const serverUrl = values['database-url'] ?? values.postgres ?? 'postgres://postg
 const scale = Number(values.scale);
 const DEV: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 
+/**
+ * The chain's first block: above the seeded dataset's history (which ends at block 5.4M), so
+ * that on top of it the benchmark appends after what is stored, as a live chain does.
+ */
+const GENESIS_NUMBER = 10_000_000;
 const cacheDir = path.resolve('.data/bench');
-const stateFile = path.join(cacheDir, `chain-scale${scale}.state.json`);
-const metaFile = path.join(cacheDir, `chain-scale${scale}.meta.json`);
+const stateFile = path.join(cacheDir, `chain-scale${scale}-from${GENESIS_NUMBER}.state.json`);
+const metaFile = path.join(cacheDir, `chain-scale${scale}-from${GENESIS_NUMBER}.meta.json`);
 mkdirSync(cacheDir, { recursive: true });
 if (values.rebuild) {
   rmSync(stateFile, { force: true });
@@ -69,6 +74,7 @@ const anvil = await startAnvil({
   port: await freePort(),
   gasLimit: 100_000_000n,
   genesisTimestamp: 1_767_225_600,
+  genesisNumber: GENESIS_NUMBER,
   stateFile,
 });
 const client = createDevnetClient(31337, anvil.rpcUrl);
@@ -216,8 +222,8 @@ try {
   });
   const [sizes] = await selectRows<{ trades: string; events: string; tokens: string }>(
     handle.db,
-    sql`select (select reltuples::bigint from pg_class where relname = 'trades') as trades,
-               (select reltuples::bigint from pg_class where relname = 'chain_events') as events,
+    sql`select (select sum(greatest(reltuples, 0))::bigint from pg_class where oid in (select inhrelid from pg_inherits where inhparent = 'trades'::regclass)) as trades,
+               (select sum(greatest(reltuples, 0))::bigint from pg_class where oid in (select inhrelid from pg_inherits where inhparent = 'chain_events'::regclass)) as events,
                (select reltuples::bigint from pg_class where relname = 'tokens') as tokens`,
   );
   console.log(
@@ -233,7 +239,7 @@ try {
     (
       await selectRows<{ address: string }>(
         handle.db,
-        sql`select address from tokens where creator = ${DEV} and created_block <= ${head}`,
+        sql`select address from tokens where creator = ${DEV} and created_block >= ${GENESIS_NUMBER}`,
       )
     ).map((row) => row.address),
   );
@@ -276,41 +282,35 @@ try {
 }
 
 /**
- * The benchmark chain's blocks start at 1, and the seeded dataset's launch events sit at blocks
- * 1,001 and up: those few rows, the checkpoint, the recent block hashes and any creator row of
- * the benchmark's creator move to `bench_aside_*` tables for the run.
+ * The benchmark chain starts above the seeded history, so no seeded row shares its blocks: only
+ * the checkpoint, the recent block hashes and any creator row of the benchmark's creator move
+ * to `bench_aside_*` tables for the run.
  */
 async function setSeededRowsAside() {
   await admin.begin(async (tx) => {
     await tx.unsafe(`create table bench_aside_checkpoint as select * from indexer_checkpoint`);
     await tx.unsafe(`create table bench_aside_blocks as select * from recent_blocks`);
-    await tx.unsafe(
-      `create table bench_aside_events as select * from chain_events where block_number <= ${head}`,
-    );
-    await tx.unsafe(`create table bench_aside_trades as select * from trades where block_number <= ${head}`);
     await tx.unsafe(`create table bench_aside_creators as select * from creators where address = '${DEV}'`);
     await tx.unsafe(`delete from indexer_checkpoint; delete from recent_blocks`);
-    await tx.unsafe(`delete from chain_events where block_number <= ${head}`);
-    await tx.unsafe(`delete from trades where block_number <= ${head}`);
     await tx.unsafe(`delete from creators where address = '${DEV}'`);
   });
 }
 
 /** Removes everything the run indexed and puts the seeded rows back. */
 async function restoreSeededRows() {
-  const tokens = `(select address from tokens where creator = '${DEV}' and created_block <= ${head})`;
+  const tokens = `(select address from tokens where creator = '${DEV}' and created_block >= ${GENESIS_NUMBER})`;
   await admin.begin(async (tx) => {
-    for (const table of ['trades', 'chain_events', 'balances', 'candles', 'token_search_terms'])
+    for (const table of ['balances', 'candles', 'token_search_terms'])
       await tx.unsafe(`delete from ${table} where token_address in ${tokens}`);
+    for (const table of ['trades', 'chain_events'])
+      await tx.unsafe(`delete from ${table} where block_number >= ${GENESIS_NUMBER}`);
     await tx.unsafe(`delete from tokens where address in ${tokens}`);
     await tx.unsafe(`delete from creators where address = '${DEV}'`);
     await tx.unsafe(`delete from indexer_checkpoint; delete from recent_blocks`);
     await tx.unsafe(`insert into indexer_checkpoint select * from bench_aside_checkpoint`);
     await tx.unsafe(`insert into recent_blocks select * from bench_aside_blocks`);
-    await tx.unsafe(`insert into chain_events select * from bench_aside_events`);
-    await tx.unsafe(`insert into trades select * from bench_aside_trades`);
     await tx.unsafe(`insert into creators select * from bench_aside_creators`);
-    for (const aside of ['checkpoint', 'blocks', 'events', 'trades', 'creators'])
+    for (const aside of ['checkpoint', 'blocks', 'creators'])
       await tx.unsafe(`drop table bench_aside_${aside}`);
   });
   console.log('  (seeded rows restored; the indexed rows removed)');

@@ -15,7 +15,7 @@
  */
 
 /** Bumped whenever the generated data changes shape, so `npm run bench` reseeds older databases. */
-export const SEED_VERSION = 2;
+export const SEED_VERSION = 3;
 
 const hex = (value: string, width: number, pad = '0') => `'0x' || lpad(to_hex(${value}), ${width}, '${pad}')`;
 export const tokenAddressSql = (index: string) => hex(index, 40);

@@ -12,6 +12,7 @@ import {
 } from '../_test/fixtures';
 import { type Config, parseConfig } from '../config';
 import { type DatabaseHandle, openDatabase, selectRows } from '../db/client';
+import { createPartitionKeeper } from '../db/partitions';
 import { balances, chainEvents, serviceSecrets, trades } from '../db/schema';
 import { createFilesystemStore } from '../objects/store';
 import { type CursorValue, encodeCursor } from './cursor';
@@ -136,6 +137,7 @@ async function insertMarket(handle: DatabaseHandle): Promise<void> {
     transactionIndex: n % 3,
     logIndex: n % 3,
   });
+  await createPartitionKeeper(handle.db).ensure(200, 210);
   await handle.db.insert(trades).values(
     Array.from({ length: 12 }, (_, n) => ({
       ...provenance(n),

@@ -31,6 +31,8 @@ export interface StartAnvilParameters {
   stateFile?: string;
   /** Unix seconds of the genesis block; fixes block times for deterministic fixtures. */
   genesisTimestamp?: number;
+  /** Number of the genesis block (anvil --number): a chain that starts where real chains are. */
+  genesisNumber?: number;
   /** Block gas limit; benchmarks raise it to pack thousands of events into one transaction. */
   gasLimit?: bigint;
 }
@@ -65,6 +67,7 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
   if (parameters.stateFile) args.push('--state', parameters.stateFile, '--state-interval', '5');
   if (parameters.genesisTimestamp !== undefined)
     args.push('--timestamp', String(parameters.genesisTimestamp));
+  if (parameters.genesisNumber !== undefined) args.push('--number', String(parameters.genesisNumber));
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => {

@@ -5,9 +5,12 @@ import { availableBackends, createTestDatabase, type TestDatabase } from '../_te
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { expectedFromLedger } from './_test/expected-from-ledger';
-import { dumpProjections, indexToHead } from './_test/harness';
+import { chainConfigFor, dumpProjections, indexToHead, silentLogger } from './_test/harness';
+import { topics } from './decode/events';
+import { createIndexer } from './indexer';
 import { applyBatch, readCheckpoint } from './project/apply-batch';
-import { createRpcClient } from './rpc/client';
+import { createRpcClient, type RpcClient } from './rpc/client';
+import { fixedAddressBook } from './sync/address-book';
 import { fetchRange } from './sync/fetch-range';
 
 const backends = await availableBackends();
@@ -172,8 +175,9 @@ describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
     );
     const range = await fetchRange(rpc, chain.deployment.startBlock, head, {
       factory: chain.deployment.contracts.factory.toLowerCase(),
-      tokens,
-      pools: new Set(),
+      book: fixedAddressBook(tokens),
+      tokens: new Set(),
+      pools: new Map(),
     });
     const result = await applyBatch(
       handle.db,
@@ -186,7 +190,6 @@ describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
         finalityDepth: 64,
       },
       range,
-      new Map(),
     );
     expect(result.status).toBe('skipped');
     await indexToHead(handle.db, chain);
@@ -211,6 +214,59 @@ describe('indexer batch size does not change the result', () => {
       await b.close();
       await big.drop();
       await small.drop();
+    }
+  });
+});
+
+describe('looking emitters up instead of naming every address does not change the result', () => {
+  it('an index built in many steps, past the listed limit, equals one built naming every address', async () => {
+    const [backend] = backends;
+    if (!backend) throw new Error('no backend');
+    const named = await createTestDatabase(backend);
+    const looked = await createTestDatabase(backend);
+    const a = await named.open();
+    const b = await looked.open();
+    try {
+      await indexToHead(a.db, chain);
+      // The node's head rises 25 blocks per poll, so each step starts a new feed over tokens and
+      // pools that are only in the database; with a limit of 0 they are looked up, not named.
+      const rpc = createRpcClient({ url: chain.anvil.rpcUrl });
+      const realHead = Number(await chain.client.getBlockNumber());
+      let shownHead = chain.deployment.startBlock;
+      let topicOnlyTransfers = 0;
+      const risingHead: RpcClient = {
+        async request<T>(method: string, params: unknown[]): Promise<T> {
+          if (method === 'eth_blockNumber') {
+            shownHead = Math.min(realHead, shownHead + 25);
+            return `0x${shownHead.toString(16)}` as T;
+          }
+          const filter = params[0] as { address?: unknown; topics?: string[][] } | undefined;
+          if (
+            method === 'eth_getLogs' &&
+            filter?.address === undefined &&
+            filter?.topics?.[0]?.[0] === topics.transfer
+          )
+            topicOnlyTransfers++;
+          return rpc.request<T>(method, params);
+        },
+        batch: (requests) => rpc.batch(requests),
+      };
+      const config = chainConfigFor(chain);
+      const stepped = createIndexer({
+        db: b.db,
+        rpc: risingHead,
+        chain: config,
+        logger: silentLogger,
+        listedAddressLimit: 0,
+      });
+      while (stepped.status.indexedThroughBlock !== realHead) await stepped.step();
+      expect(topicOnlyTransfers).toBeGreaterThan(10);
+      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
+    } finally {
+      await a.close();
+      await b.close();
+      await named.drop();
+      await looked.drop();
     }
   });
 });

@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { decodeFunctionResult, encodeFunctionData } from 'viem';
 import { graduatorAbi, launchFactoryAbi } from '../chain/abis';
 import type { ChainConfig } from '../config';
 import { readCheckpoint } from '../db/checkpoint';
-import { type Database, selectRows } from '../db/client';
+import type { Database } from '../db/client';
+import { createPartitionKeeper } from '../db/partitions';
 import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
 import type { TokenState } from './project/state';
 import { readTokenStates } from './project/token-rows';
@@ -11,6 +11,7 @@ import { writePlan } from './project/write';
 import { findCommonAncestor } from './reorg/find-ancestor';
 import { rollbackTo } from './reorg/rollback';
 import { type RpcClient, RpcRangeError } from './rpc/client';
+import { createAddressBook } from './sync/address-book';
 import { fetchHeaders, RangeInconsistentError, splitAtBlock, splitRange } from './sync/fetch-range';
 import { createRangeFeed } from './sync/range-feed';
 
@@ -36,6 +37,8 @@ export interface IndexerOptions {
   eventsPerWrite?: number;
   /** Ranges fetched ahead while earlier ones are projected. */
   fetchConcurrency?: number;
+  /** Above this many stored tokens, ranges look emitters up instead of naming every token (sync/address-book.ts). */
+  listedAddressLimit?: number;
   /** Token states kept in memory between ranges (the indexer is their only writer). */
   cachedTokens?: number;
   /** Minimum time between progress lines during backfill. */
@@ -86,9 +89,8 @@ export function createIndexer(options: IndexerOptions) {
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   let range = Math.min(options.initialRange ?? 2_000, maxRange);
   let context: ProjectionContext | undefined;
-  const tokens = new Set<string>();
-  const pools = new Map<string, string>();
-  let addressesLoaded = false;
+  const partitions = createPartitionKeeper(db);
+  const book = createAddressBook(db, options.listedAddressLimit);
   /**
    * Post-fold state of recently touched tokens, oldest first, with the sequence number of the
    * last plan that touched each. Plans are folded ahead of their commit, so an entry touched by
@@ -145,21 +147,6 @@ export function createIndexer(options: IndexerOptions) {
     };
   }
 
-  async function loadKnownAddresses() {
-    tokens.clear();
-    pools.clear();
-    tokenCache.clear();
-    addressesLoaded = true;
-    const rows = await selectRows<{ address: string; pool_address: string | null }>(
-      db,
-      sql`select address, pool_address from tokens`,
-    );
-    for (const row of rows) {
-      tokens.add(row.address);
-      if (row.pool_address) pools.set(row.pool_address, row.address);
-    }
-  }
-
   async function handleReorg(checkpoint: number) {
     const ctx = context as ProjectionContext;
     const ancestor = await findCommonAncestor(db, rpc, checkpoint, ctx.finalityDepth);
@@ -169,7 +156,7 @@ export function createIndexer(options: IndexerOptions) {
       { ...result, from: checkpoint },
       `reorg: rolled back ${result.removedBlocks} block(s) to ${result.ancestor} (common ancestor ${ancestor})`,
     );
-    await loadKnownAddresses();
+    book.reset();
   }
 
   function reportProgress(to: number, head: number, force = false) {
@@ -215,8 +202,6 @@ export function createIndexer(options: IndexerOptions) {
       tokenCache.delete(address);
       tokenCache.set(address, { state, seq });
     }
-    for (const { event } of plan.launches) tokens.add(event.token);
-    for (const { pool, token } of plan.newPools) pools.set(pool, token);
   }
 
   function evict() {
@@ -235,7 +220,7 @@ export function createIndexer(options: IndexerOptions) {
     const finalBlock = head - ctx.finalityDepth;
     const feed = createRangeFeed({
       rpc,
-      sets: { factory: ctx.factory, tokens, pools: new Set(pools.keys()) },
+      sets: { factory: ctx.factory, book, tokens: new Set(), pools: new Map() },
       from: next,
       to: head,
       rangeSize: range,
@@ -256,13 +241,18 @@ export function createIndexer(options: IndexerOptions) {
         const parts = splitAtBlock(data, finalBlock).flatMap((piece) => splitRange(piece, eventsPerWrite));
         for (const part of parts) {
           const foldStarted = performance.now();
-          const states = await statesFor(touchedTokens(part, pools));
-          const plan = foldRange(part, ctx, states, pools);
+          const states = await statesFor(touchedTokens(part));
+          const plan = foldRange(part, ctx, states);
           const seq = ++foldedSeq;
           remember(plan, seq);
           status.projectMs += performance.now() - foldStarted;
           // One write at a time, in chain order; this plan was folded while the last one wrote.
           await writing;
+          // The rows' partitions exist before the write that appends them (created apart: DDL
+          // inside the write would hold the tables' locks for the whole write).
+          const first = part.events[0];
+          const last = part.events.at(-1);
+          if (first && last) await partitions.ensure(first.blockNumber, last.blockNumber);
           // A write a reorg may still undo keeps the before-images of what it changes.
           writing = write(plan, seq, head, plan.from > finalBlock);
           writing.catch(() => {});
@@ -271,10 +261,10 @@ export function createIndexer(options: IndexerOptions) {
       await writing;
     } catch (error) {
       await writing.catch(() => {});
-      // Plans folded ahead of a failed write left the cache and address sets ahead of the
-      // database: the next step reloads them from what was committed.
+      // Plans folded ahead of a failed write left the cache ahead of the database: the next
+      // step reads from what was committed.
       tokenCache.clear();
-      addressesLoaded = false;
+      book.reset();
       throw error;
     }
   }
@@ -287,6 +277,10 @@ export function createIndexer(options: IndexerOptions) {
     committedSeq = seq;
     evict();
     if (result.status === 'skipped') return;
+    book.learn(
+      plan.launches.map(({ event }) => event.token),
+      plan.newPools,
+    );
     status.events += plan.events;
     progress.events += plan.events;
     status.batches++;
@@ -301,7 +295,7 @@ export function createIndexer(options: IndexerOptions) {
    */
   async function step(): Promise<{ caughtUp: boolean; idle?: boolean }> {
     context ??= await loadContext();
-    if (!addressesLoaded) await loadKnownAddresses();
+    await book.load();
     const head = Number.parseInt(await rpc.request<string>('eth_blockNumber', []), 16);
     if (head < highestHead) {
       // A lagging node behind a load balancer: its head is not news, and not a reorg.

@@ -16,8 +16,7 @@ export async function applyBatch(
   db: Database,
   context: ProjectionContext,
   range: RangeData,
-  pools: ReadonlyMap<string, string>,
 ): Promise<WriteResult> {
-  const states = await readTokenStates(db, touchedTokens(range, pools));
-  return writePlan(db, context, foldRange(range, context, states, pools));
+  const states = await readTokenStates(db, touchedTokens(range));
+  return writePlan(db, context, foldRange(range, context, states));
 }

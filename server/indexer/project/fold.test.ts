@@ -84,7 +84,7 @@ const buy = (
 const rangeOf = (from: number, to: number, events: DecodedEvent[]): RangeData => {
   const headers = new Map<number, BlockHeader>();
   for (const n of [from, to, ...events.map((e) => e.blockNumber)]) headers.set(n, header(n));
-  return { from, to, events, headers, logCount: events.length };
+  return { from, to, events, headers, logCount: events.length, pools: new Map() };
 };
 
 describe('foldRange', () => {
@@ -99,7 +99,7 @@ describe('foldRange', () => {
       buy(15, bob, 2n * ether, 1_071_000_000n * ether),
       transfer(15, curve, bob, 3n * ether),
     ]);
-    const plan = foldRange(range, context, new Map(), new Map());
+    const plan = foldRange(range, context, new Map());
 
     expect(plan.launches.map((l) => l.event.token)).toEqual([token]);
     expect(plan.updated).toEqual([]);
@@ -131,21 +131,21 @@ describe('foldRange', () => {
     const states = new Map([[token, before]]);
     const snapshot = { ...before };
     const range = rangeOf(30, 31, [buy(31, alice, ether, 1_072_000_000n * ether)]);
-    expect(touchedTokens(range, new Map())).toEqual([token]);
-    const plan = foldRange(range, context, states, new Map());
+    expect(touchedTokens(range)).toEqual([token]);
+    const plan = foldRange(range, context, states);
     expect(before).toEqual(snapshot);
     expect(plan.updated).toEqual([token]);
     expect(plan.states.get(token)?.tradeCount).toBe(1);
   });
 
   it('drops events of tokens it does not know', () => {
-    const plan = foldRange(rangeOf(5, 6, [transfer(6, alice, bob, 1n)]), context, new Map(), new Map());
+    const plan = foldRange(rangeOf(5, 6, [transfer(6, alice, bob, 1n)]), context, new Map());
     expect(plan.eventLines).toEqual([]);
     expect(plan.balances).toEqual([]);
   });
 
   it('writes COPY-safe event data: tabs, quotes and backslashes in names are escaped', () => {
-    const plan = foldRange(rangeOf(10, 10, [launch(10)]), context, new Map(), new Map());
+    const plan = foldRange(rangeOf(10, 10, [launch(10)]), context, new Map());
     const line = plan.eventLines[0] as string;
     expect(line.split('\t')).toHaveLength(9);
     const data = (line.split('\t')[8] as string).replace(/\\\\/g, '\\');

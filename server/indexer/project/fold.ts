@@ -94,7 +94,7 @@ export function eventDataJson(event: DecodedEvent): string {
 }
 
 /** Tokens that existed before the range and that it touches: the states the fold needs. */
-export function touchedTokens(range: RangeData, poolToken: ReadonlyMap<string, string>): string[] {
+export function touchedTokens(range: RangeData): string[] {
   const launched = new Set<string>();
   // Pools created in the range, over the known ones (which are many: never copied).
   const graduated = new Map<string, string>();
@@ -106,7 +106,7 @@ export function touchedTokens(range: RangeData, poolToken: ReadonlyMap<string, s
   for (const event of range.events) {
     const token =
       event.type === 'swap'
-        ? (graduated.get(event.pool) ?? poolToken.get(event.pool))
+        ? (graduated.get(event.pool) ?? range.pools.get(event.pool))
         : event.type === 'launch'
           ? undefined
           : event.token;
@@ -128,7 +128,6 @@ export function foldRange(
   range: RangeData,
   context: ProjectionContext,
   states: ReadonlyMap<string, TokenState>,
-  poolToken: ReadonlyMap<string, string>,
 ): BatchPlan {
   const headOf = (n: number): BlockHeader => {
     const header = range.headers.get(n);
@@ -271,7 +270,7 @@ export function foldRange(
       addBalance(event.token, event.to, event.value);
       tokenAddress = event.token;
     } else {
-      const state = stateOf(graduated.get(event.pool) ?? poolToken.get(event.pool));
+      const state = stateOf(graduated.get(event.pool) ?? range.pools.get(event.pool));
       if (!state) continue;
       addTrade(state, applySwap(state, event, context.stable, timestamp), event, timestamp);
       tokenAddress = state.address;

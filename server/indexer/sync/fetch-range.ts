@@ -1,5 +1,6 @@
 import { type DecodedEvent, decodeLog, type RawLog, topics } from '../decode/events';
 import type { RpcClient } from '../rpc/client';
+import type { AddressBook } from './address-book';
 
 export interface BlockHeader {
   number: number;
@@ -15,6 +16,8 @@ export interface RangeData {
   events: DecodedEvent[];
   headers: Map<number, BlockHeader>;
   logCount: number;
+  /** The token of each pool whose Swaps the range holds (pools graduated in it included). */
+  pools: ReadonlyMap<string, string>;
 }
 
 /** The chain changed under us between requests (a log's block hash is not the header's). */
@@ -24,10 +27,11 @@ export class RangeInconsistentError extends Error {
 
 export interface AddressSets {
   factory: string;
-  /** Launched tokens known before this range (new ones are learned from its launches). */
+  /** Tokens and pools stored before the first range of a feed. */
+  book: AddressBook;
+  /** Tokens launched and pools (pool → token) created since, by the feed's earlier ranges. */
   tokens: ReadonlySet<string>;
-  /** Pools of graduated tokens known before this range. */
-  pools: ReadonlySet<string>;
+  pools: ReadonlyMap<string, string>;
 }
 
 /** Above this many addresses, filter by topic only and keep the logs of known addresses. */
@@ -103,22 +107,50 @@ export async function fetchFactoryLogs(rpc: RpcClient, from: number, to: number,
 
 /**
  * The address sets after a range whose factory logs are `factoryLogs`: the same sets when the
- * range launched and graduated nothing (the sets can hold every token ever launched).
+ * range launched and graduated nothing.
  */
 export function extendAddressSets(sets: AddressSets, factoryLogs: readonly RawLog[]): AddressSets {
   const launched: string[] = [];
-  const graduated: string[] = [];
+  const graduated: [pool: string, token: string][] = [];
   for (const log of factoryLogs) {
     const event = decodeLog(log);
     if (event?.type === 'launch') launched.push(event.token);
-    else if (event?.type === 'graduation') graduated.push(event.pool);
+    else if (event?.type === 'graduation') graduated.push([event.pool, event.token]);
   }
   if (launched.length === 0 && graduated.length === 0) return sets;
   return {
-    factory: sets.factory,
+    ...sets,
     tokens: new Set([...sets.tokens, ...launched]),
-    pools: new Set([...sets.pools, ...graduated]),
+    pools: new Map([...sets.pools, ...graduated]),
   };
+}
+
+/**
+ * Logs of `topic` in [from, to] emitted by known addresses: named in the request while the book
+ * lists them all, else asked by topic and the emitters looked up. Returns the logs and the
+ * emitters kept.
+ */
+async function logsOfKnown(
+  rpc: RpcClient,
+  from: number,
+  to: number,
+  topic: string,
+  listed: ReadonlySet<string> | undefined,
+  added: ReadonlySet<string>,
+  lookUp: (addresses: string[]) => Promise<ReadonlySet<string>>,
+): Promise<RawLog[]> {
+  if (listed) return getLogs(rpc, from, to, [topic], new Set([...listed, ...added]));
+  const logs = await getLogs(rpc, from, to, [topic], undefined);
+  const emitters = new Set<string>();
+  for (const log of logs) {
+    const address = log.address.toLowerCase();
+    if (!added.has(address)) emitters.add(address);
+  }
+  const known = emitters.size > 0 ? await lookUp([...emitters]) : new Set<string>();
+  return logs.filter((log) => {
+    const address = log.address.toLowerCase();
+    return added.has(address) || known.has(address);
+  });
 }
 
 /**
@@ -138,11 +170,30 @@ export async function fetchRangeWith(
   sets: AddressSets,
   everyHeaderFrom = Number.POSITIVE_INFINITY,
 ): Promise<RangeData> {
+  const listed = sets.book.listed();
+  const storedPools = new Map<string, string>();
   const [tradeLogs, transferLogs, swapLogs] = await Promise.all([
     getLogs(rpc, from, to, [topics.trade], new Set([sets.factory])),
-    getLogs(rpc, from, to, [topics.transfer], sets.tokens),
-    getLogs(rpc, from, to, [topics.swap], sets.pools),
+    logsOfKnown(rpc, from, to, topics.transfer, listed?.tokens, sets.tokens, (a) => sets.book.tokensAmong(a)),
+    logsOfKnown(
+      rpc,
+      from,
+      to,
+      topics.swap,
+      listed && new Set(listed.pools.keys()),
+      new Set(sets.pools.keys()),
+      async (a) => {
+        for (const [pool, token] of await sets.book.poolsAmong(a)) storedPools.set(pool, token);
+        return new Set(storedPools.keys());
+      },
+    ),
   ]);
+  const pools = new Map<string, string>();
+  for (const log of swapLogs) {
+    const pool = log.address.toLowerCase();
+    const token = sets.pools.get(pool) ?? listed?.pools.get(pool) ?? storedPools.get(pool);
+    if (token) pools.set(pool, token);
+  }
   const events: DecodedEvent[] = [];
   for (const logs of [factoryLogs, tradeLogs, transferLogs, swapLogs]) {
     for (const log of logs) {
@@ -171,6 +222,7 @@ export async function fetchRangeWith(
     events,
     headers,
     logCount: factoryLogs.length + tradeLogs.length + transferLogs.length + swapLogs.length,
+    pools,
   };
 }
 
@@ -190,7 +242,7 @@ function rangePart(range: RangeData, from: number, to: number, events: DecodedEv
   const headers = new Map<number, BlockHeader>();
   for (const [number, header] of range.headers)
     if (number >= from && number <= to) headers.set(number, header);
-  return { from, to, events, headers, logCount: events.length };
+  return { from, to, events, headers, logCount: events.length, pools: range.pools };
 }
 
 /**
