@@ -40,6 +40,7 @@ const handle = await openDatabase(config.database, { max: 4, applicationName: 'l
 await migrateDatabase(handle);
 const rpc = createRpcClient({
   url: chain.rpcUrl,
+  maxResponseBytes: chain.maxResponseBytes,
   onRetry: ({ attempt, delayMs, reason }) => logger.warn({ attempt, delayMs, reason }, 'RPC retry'),
 });
 const indexer = createIndexer({ db: handle.db, rpc, chain, logger });

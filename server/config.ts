@@ -76,6 +76,7 @@ const envSchema = z.object({
     .default('auto'),
   INDEXER_MAX_RANGE: nonNegativeInt(50_000).pipe(z.number().min(1, 'must be at least 1')),
   INDEXER_POLL_MS: nonNegativeInt(500),
+  INDEXER_MAX_RESPONSE_MB: nonNegativeInt(32).pipe(z.number().min(1, 'must be at least 1')),
   DEVNET_PORT: nonNegativeInt(8545).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   OBJECTS_DIR: optionalText,
   S3_BUCKET: optionalText,
@@ -145,6 +146,8 @@ export interface ChainConfig {
   finalityDepth: number;
   /** Largest eth_getLogs block range the indexer grows to. */
   maxRange: number;
+  /** Largest RPC response read; a larger eth_getLogs answer is retried as a smaller range. */
+  maxResponseBytes?: number;
   pollIntervalMs: number;
 }
 
@@ -293,6 +296,7 @@ export function parseConfig(
         startBlock: BigInt(e.START_BLOCK as string),
         finalityDepth: e.FINALITY_DEPTH,
         maxRange: e.INDEXER_MAX_RANGE,
+        maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
         pollIntervalMs: e.INDEXER_POLL_MS,
       };
     }
@@ -309,6 +313,7 @@ export function parseConfig(
           startBlock: BigInt(manifest.value.startBlock),
           finalityDepth: e.FINALITY_DEPTH,
           maxRange: e.INDEXER_MAX_RANGE,
+          maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
           pollIntervalMs: e.INDEXER_POLL_MS,
         };
       } else {

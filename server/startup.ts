@@ -35,7 +35,11 @@ export async function startServerProcess(): Promise<void> {
       const logger = getLogger().child({ component: 'indexer' });
       const indexer = createIndexer({
         db: handle.db,
-        rpc: createRpcClient({ url: chain.rpcUrl, onRetry: (info) => logger.warn(info, 'RPC retry') }),
+        rpc: createRpcClient({
+          url: chain.rpcUrl,
+          maxResponseBytes: chain.maxResponseBytes,
+          onRetry: (info) => logger.warn(info, 'RPC retry'),
+        }),
         chain,
         logger,
       });

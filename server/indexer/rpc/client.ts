@@ -31,6 +31,12 @@ export interface RpcClientOptions {
   /** Longest single wait, including a server's Retry-After. */
   maxBackoffMs?: number;
   fetch?: typeof fetch;
+  /**
+   * Largest response body read. A larger one is abandoned as it streams in and reported as a
+   * range error, so eth_getLogs retries a smaller range: one dense range cannot take the
+   * process's memory, whatever the range size.
+   */
+  maxResponseBytes?: number;
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -41,7 +47,8 @@ export interface RpcRequest {
 }
 
 export interface RpcClient {
-  request<T>(method: string, params: unknown[]): Promise<T>;
+  /** `maxResponseBytes` overrides the client's limit for this request (Infinity: none). */
+  request<T>(method: string, params: unknown[], options?: { maxResponseBytes?: number }): Promise<T>;
   /** Sends the requests in one HTTP batch; results in request order. */
   batch<T>(requests: RpcRequest[]): Promise<T[]>;
 }
@@ -56,6 +63,34 @@ const rangeErrorPatterns = [
   /exceed/i,
 ];
 
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 2 ** 20;
+
+/** The body as text, or an RpcRangeError as soon as it exceeds `limit` bytes. */
+async function readBody(response: Response, limit: number): Promise<string> {
+  const tooLarge = () =>
+    new RpcRangeError(`response larger than ${Math.round(limit / 2 ** 20)} MiB; asking for a smaller range`);
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 interface JsonRpcResponse {
   id: number;
   result?: unknown;
@@ -68,10 +103,11 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const backoffMs = options.backoffMs ?? 200;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   const doFetch = options.fetch ?? fetch;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   let nextId = 1;
 
-  async function post(body: unknown): Promise<unknown> {
+  async function post(body: unknown, limit = maxResponseBytes): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       let delay = Math.min(maxBackoffMs, backoffMs * 2 ** attempt);
       let reason: string;
@@ -83,7 +119,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
           signal: AbortSignal.timeout(timeoutMs),
         });
         if (response.ok) {
-          const text = await response.text();
+          const text = await readBody(response, limit);
           try {
             return JSON.parse(text);
           } catch {
@@ -124,9 +160,16 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   }
 
   return {
-    async request<T>(method: string, params: unknown[]): Promise<T> {
+    async request<T>(
+      method: string,
+      params: unknown[],
+      requestOptions?: { maxResponseBytes?: number },
+    ): Promise<T> {
       const id = nextId++;
-      const response = (await post({ jsonrpc: '2.0', id, method, params })) as JsonRpcResponse;
+      const response = (await post(
+        { jsonrpc: '2.0', id, method, params },
+        requestOptions?.maxResponseBytes,
+      )) as JsonRpcResponse;
       return unwrap<T>(response, method);
     },
     async batch<T>(requests: RpcRequest[]): Promise<T[]> {

@@ -80,13 +80,15 @@ async function getLogs(
   addresses: ReadonlySet<string> | undefined,
 ) {
   const base = { fromBlock: hex(from), toBlock: hex(to), topics: [topic0] };
-  if (addresses === undefined) return rpc.request<RawLog[]>('eth_getLogs', [base]);
+  // A range too large to read is retried smaller; one block is read whole (its gas bounds it).
+  const limit = from === to ? { maxResponseBytes: Number.POSITIVE_INFINITY } : undefined;
+  if (addresses === undefined) return rpc.request<RawLog[]>('eth_getLogs', [base], limit);
   if (addresses.size === 0) return [];
   if (addresses.size > ADDRESS_FILTER_LIMIT) {
-    const logs = await rpc.request<RawLog[]>('eth_getLogs', [base]);
+    const logs = await rpc.request<RawLog[]>('eth_getLogs', [base], limit);
     return logs.filter((log) => addresses.has(log.address.toLowerCase()));
   }
-  return rpc.request<RawLog[]>('eth_getLogs', [{ ...base, address: [...addresses] }]);
+  return rpc.request<RawLog[]>('eth_getLogs', [{ ...base, address: [...addresses] }], limit);
 }
 
 /**
