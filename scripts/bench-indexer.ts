@@ -203,7 +203,12 @@ try {
   );
   const indexer = createIndexer({
     db: handle.db,
-    rpc: createRpcClient({ url: anvil.rpcUrl }),
+    rpc: createRpcClient({
+      url: anvil.rpcUrl,
+      ...(process.env.BENCH_MAX_RESPONSE_MB
+        ? { maxResponseBytes: Number(process.env.BENCH_MAX_RESPONSE_MB) * 2 ** 20 }
+        : {}),
+    }),
     chain: {
       rpcUrl: anvil.rpcUrl,
       chainId: 31337,

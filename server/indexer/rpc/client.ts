@@ -22,6 +22,22 @@ export class RpcRangeError extends RpcError {
   override name = 'RpcRangeError';
 }
 
+const kib = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KiB`;
+
+/** An answer larger than the client reads: ask for less (a smaller range). */
+export class RpcResponseTooLargeError extends RpcRangeError {
+  override name = 'RpcResponseTooLargeError';
+  constructor(
+    readonly limit: number,
+    /** The answer's size when the server declared it (Content-Length). */
+    readonly declaredBytes: number | undefined,
+  ) {
+    super(
+      `response ${declaredBytes === undefined ? 'larger than' : `of ${kib(declaredBytes)}, over`} ${kib(limit)}; asking for a smaller range`,
+    );
+  }
+}
+
 export interface RpcClientOptions {
   url: string;
   timeoutMs?: number;
@@ -47,7 +63,10 @@ export interface RpcRequest {
 }
 
 export interface RpcClient {
-  /** `maxResponseBytes` overrides the client's limit for this request (Infinity: none). */
+  /**
+   * `maxResponseBytes` overrides the client's limit for this request (Infinity: none). Batches
+   * are not read against the limit: their count bounds them.
+   */
   request<T>(method: string, params: unknown[], options?: { maxResponseBytes?: number }): Promise<T>;
   /** Sends the requests in one HTTP batch; results in request order. */
   batch<T>(requests: RpcRequest[]): Promise<T[]>;
@@ -67,10 +86,10 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 2 ** 20;
 
 /** The body as text, or an RpcRangeError as soon as it exceeds `limit` bytes. */
 async function readBody(response: Response, limit: number): Promise<string> {
-  const tooLarge = () =>
-    new RpcRangeError(`response larger than ${Math.round(limit / 2 ** 20)} MiB; asking for a smaller range`);
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) {
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  const declared = Number.isFinite(length) ? length : undefined;
+  const tooLarge = () => new RpcResponseTooLargeError(limit, declared);
+  if (declared !== undefined && declared > limit) {
     await response.body?.cancel().catch(() => {});
     throw tooLarge();
   }
@@ -182,7 +201,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         method: r.method,
         params: r.params,
       }));
-      const responses = (await post(body)) as JsonRpcResponse[] | JsonRpcResponse;
+      // A batch is bounded by its count (the indexer's are 200 headers), not read against the limit.
+      const responses = (await post(body, Number.POSITIVE_INFINITY)) as JsonRpcResponse[] | JsonRpcResponse;
       if (!Array.isArray(responses))
         throw new RpcError(
           `batch answered with a single response: ${JSON.stringify(responses).slice(0, 200)}`,

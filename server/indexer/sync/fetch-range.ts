@@ -93,17 +93,24 @@ async function getLogs(
 
 /**
  * The factory's launches and graduations in [from, to]: they name the tokens and pools whose
- * logs the range must also fetch. Few and quick, so later ranges wait only for these.
+ * logs the range must also fetch. Few and quick, so later ranges wait only for these. Read
+ * whole, past the answer-size limit: every later range's address sets build on them, and they
+ * are a small share of any range's logs (one launch brings hundreds of trades and transfers).
  */
 export async function fetchFactoryLogs(rpc: RpcClient, from: number, to: number, factory: string) {
-  const logs = await rpc.request<RawLog[]>('eth_getLogs', [
-    {
-      fromBlock: hex(from),
-      toBlock: hex(to),
-      address: factory,
-      topics: [[topics.launch, topics.graduation]],
-    },
-  ]);
+  const whole = { maxResponseBytes: Number.POSITIVE_INFINITY };
+  const logs = await rpc.request<RawLog[]>(
+    'eth_getLogs',
+    [
+      {
+        fromBlock: hex(from),
+        toBlock: hex(to),
+        address: factory,
+        topics: [[topics.launch, topics.graduation]],
+      },
+    ],
+    whole,
+  );
   return logs.filter((log) => !log.removed);
 }
 
@@ -129,8 +136,7 @@ export function extendAddressSets(sets: AddressSets, factoryLogs: readonly RawLo
 
 /**
  * Logs of `topic` in [from, to] emitted by known addresses: named in the request while the book
- * lists them all, else asked by topic and the emitters looked up. Returns the logs and the
- * emitters kept.
+ * lists them all, else asked by topic and the emitters looked up.
  */
 async function logsOfKnown(
   rpc: RpcClient,

@@ -1,4 +1,5 @@
-import type { RpcClient } from '../rpc/client';
+import type { RawLog } from '../decode/events';
+import { type RpcClient, RpcResponseTooLargeError } from '../rpc/client';
 import {
   type AddressSets,
   extendAddressSets,
@@ -31,38 +32,81 @@ export interface RangeFeed {
   readonly rangeSize: number;
 }
 
+/** One range of the feed; its fetch starts when it comes within `concurrency` of the front. */
+interface Entry {
+  from: number;
+  to: number;
+  /** Address sets including the range's own launches and graduations. */
+  sets: Promise<AddressSets>;
+  factoryLogs: Promise<RawLog[]>;
+  data?: Promise<RangeData>;
+}
+
+/** Parts a range is cut into when its answer was too large: sized to fit with room to spare. */
+function partsFor(error: RpcResponseTooLargeError, blocks: number): number {
+  const parts = error.declaredBytes === undefined ? 4 : Math.ceil((error.declaredBytes * 1.25) / error.limit);
+  return Math.min(blocks, Math.max(2, parts));
+}
+
 /**
  * Fetches consecutive block ranges ahead of their consumer, several in flight. A range's
  * Transfers and Swaps are filtered by the tokens and pools known before it plus those its own
  * factory logs name, so each range waits for the factory logs of the ranges before it (small
- * and quick) but not for their Transfers, Swaps or headers.
+ * and quick) but not for their Transfers, Swaps or headers. A range whose answer is too large to
+ * read (RpcResponseTooLargeError) is cut in place into parts sized from the answer's declared
+ * length, fetched in turn, and later ranges start at the parts' size: the ranges before and after
+ * it in flight are kept.
  */
 export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
-  const { rpc, to, maxRange, targetLogs } = options;
+  const { rpc, to, maxRange, targetLogs, concurrency } = options;
   let size = Math.max(1, Math.min(options.rangeSize, maxRange));
   let nextFrom = options.from;
   let sets: Promise<AddressSets> = Promise.resolve(options.sets);
-  const queue: Promise<RangeData>[] = [];
+  const queue: Entry[] = [];
+
+  const begin = (entry: Entry) => {
+    if (entry.data) return;
+    entry.data = Promise.all([entry.sets, entry.factoryLogs]).then(([known, logs]) =>
+      fetchRangeWith(rpc, entry.from, entry.to, logs, known, options.everyHeaderFrom),
+    );
+    // Rejections surface in next(); an abandoned feed must not report them as unhandled.
+    entry.data.catch(() => {});
+  };
 
   const fill = () => {
-    while (queue.length < options.concurrency && nextFrom <= to) {
+    while (queue.length < concurrency && nextFrom <= to) {
       const from = nextFrom;
       const until = Math.min(to, from + size - 1);
       nextFrom = until + 1;
       const factoryLogs = fetchFactoryLogs(rpc, from, until, options.sets.factory);
-      const before = sets;
-      const after = Promise.all([before, factoryLogs]).then(([known, logs]) =>
-        extendAddressSets(known, logs),
-      );
+      const after = Promise.all([sets, factoryLogs]).then(([known, logs]) => extendAddressSets(known, logs));
       sets = after;
-      const data = Promise.all([after, factoryLogs]).then(([known, logs]) =>
-        fetchRangeWith(rpc, from, until, logs, known, options.everyHeaderFrom),
-      );
-      // Rejections surface in next(); an abandoned feed must not report them as unhandled.
       after.catch(() => {});
-      data.catch(() => {});
-      queue.push(data);
+      factoryLogs.catch(() => {});
+      queue.push({ from, to: until, sets: after, factoryLogs });
     }
+    for (const entry of queue.slice(0, concurrency)) begin(entry);
+  };
+
+  /** `entry` cut into parts that replace it at the front of the queue. */
+  const cut = (entry: Entry, error: RpcResponseTooLargeError) => {
+    const blocks = entry.to - entry.from + 1;
+    const partSize = Math.ceil(blocks / partsFor(error, blocks));
+    size = Math.min(size, partSize);
+    const parts: Entry[] = [];
+    for (let from = entry.from; from <= entry.to; from += partSize) {
+      const until = Math.min(entry.to, from + partSize - 1);
+      const factoryLogs = entry.factoryLogs.then((logs) =>
+        logs.filter((log) => {
+          const block = Number.parseInt(log.blockNumber, 16);
+          return block >= from && block <= until;
+        }),
+      );
+      factoryLogs.catch(() => {});
+      // The whole range's sets: a token launched later in it has no logs in the earlier parts.
+      parts.push({ from, to: until, sets: entry.sets, factoryLogs });
+    }
+    queue.unshift(...parts);
   };
 
   return {
@@ -70,15 +114,26 @@ export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
       return size;
     },
     async next() {
-      fill();
-      const pending = queue.shift();
-      if (!pending) return undefined;
-      const data = await pending;
-      const blocks = data.to - data.from + 1;
-      if (data.logCount > targetLogs) size = Math.max(1, Math.floor((blocks * targetLogs) / data.logCount));
-      else if (data.logCount < targetLogs / 4 && blocks >= size) size = Math.min(maxRange, size * 2);
-      fill();
-      return data;
+      for (;;) {
+        fill();
+        const entry = queue[0];
+        if (!entry) return undefined;
+        let data: RangeData;
+        try {
+          data = await (entry.data as Promise<RangeData>);
+        } catch (error) {
+          if (!(error instanceof RpcResponseTooLargeError) || entry.from === entry.to) throw error;
+          queue.shift();
+          cut(entry, error);
+          continue;
+        }
+        queue.shift();
+        const blocks = data.to - data.from + 1;
+        if (data.logCount > targetLogs) size = Math.max(1, Math.floor((blocks * targetLogs) / data.logCount));
+        else if (data.logCount < targetLogs / 4 && blocks >= size) size = Math.min(maxRange, size * 2);
+        fill();
+        return data;
+      }
     },
   };
 }
