@@ -76,7 +76,7 @@ const envSchema = z.object({
     .default('auto'),
   INDEXER_MAX_RANGE: nonNegativeInt(50_000).pipe(z.number().min(1, 'must be at least 1')),
   INDEXER_POLL_MS: nonNegativeInt(500),
-  INDEXER_MAX_RESPONSE_MB: nonNegativeInt(32).pipe(z.number().min(1, 'must be at least 1')),
+  INDEXER_MAX_RESPONSE_MB: nonNegativeInt(64).pipe(z.number().min(1, 'must be at least 1')),
   DEVNET_PORT: nonNegativeInt(8545).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   OBJECTS_DIR: optionalText,
   S3_BUCKET: optionalText,

@@ -82,7 +82,7 @@ const rangeErrorPatterns = [
   /exceed/i,
 ];
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 2 ** 20;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 2 ** 20;
 
 /** The body as text, or an RpcRangeError as soon as it exceeds `limit` bytes. */
 async function readBody(response: Response, limit: number): Promise<string> {
