@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { readBounded } from '../http/read-bounded';
 
 const MAX_JSON_BYTES = 16 * 1024;
 
@@ -14,21 +15,13 @@ export async function readJsonBody(
   if (!/^application\/json\s*(;|$)/i.test(contentType))
     throw new AppError('unsupported_media_type', 'send application/json');
   if (!request.body) throw new AppError('invalid_parameter', 'empty body');
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new AppError('payload_too_large', `JSON body exceeds ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
+  const body = await readBounded(
+    request.body,
+    maxBytes,
+    () => new AppError('payload_too_large', `JSON body exceeds ${maxBytes} bytes`),
+  );
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(body.toString('utf8'));
   } catch {
     throw new AppError('invalid_parameter', 'body is not valid JSON');
   }

@@ -1,4 +1,5 @@
 import { parseRetryAfter } from '../../../shared/http/retry-after';
+import { readBounded } from '../../http/read-bounded';
 /**
  * JSON-RPC over HTTP for the indexer: batched requests, a per-request timeout, and retries with
  * exponential backoff on rate limits (honouring Retry-After), 5xx, timeouts and connection
@@ -93,21 +94,7 @@ async function readBody(response: Response, limit: number): Promise<string> {
     await response.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return (await readBounded(response.body, limit, tooLarge)).toString('utf8');
 }
 
 interface JsonRpcResponse {
