@@ -42,9 +42,23 @@ interface Entry {
   data?: Promise<RangeData>;
 }
 
-/** Parts a range is cut into when its answer was too large: sized to fit with room to spare. */
-function partsFor(error: RpcResponseTooLargeError, blocks: number): number {
-  const parts = error.declaredBytes === undefined ? 4 : Math.ceil((error.declaredBytes * 1.25) / error.limit);
+/** Bytes of one log in an eth_getLogs answer, about (a Transfer is ~430; smaller errs on more parts). */
+const BYTES_PER_LOG = 400;
+
+/**
+ * Parts a range is cut into when its answer was too large: as many as it takes to hold about
+ * `targetLogs` logs each, judged from the declared length (the size the density rule would have
+ * chosen had the range not been a blind first look at a dense stretch), and never fewer than fit
+ * the limit. Eight when the node declared no length.
+ */
+function partsFor(error: RpcResponseTooLargeError, blocks: number, targetLogs: number): number {
+  const parts =
+    error.declaredBytes === undefined
+      ? 8
+      : Math.max(
+          Math.ceil((error.declaredBytes * 1.25) / error.limit),
+          Math.ceil(error.declaredBytes / BYTES_PER_LOG / targetLogs),
+        );
   return Math.min(blocks, Math.max(2, parts));
 }
 
@@ -54,8 +68,8 @@ function partsFor(error: RpcResponseTooLargeError, blocks: number): number {
  * factory logs name, so each range waits for the factory logs of the ranges before it (small
  * and quick) but not for their Transfers, Swaps or headers. A range whose answer is too large to
  * read (RpcResponseTooLargeError) is cut in place into parts sized from the answer's declared
- * length, fetched in turn, and later ranges start at the parts' size: the ranges before and after
- * it in flight are kept.
+ * length, fetched like any range (`concurrency` at a time), and later ranges start at the parts'
+ * size: the ranges before and after it in flight are kept.
  */
 export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
   const { rpc, to, maxRange, targetLogs, concurrency } = options;
@@ -91,7 +105,7 @@ export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
   /** `entry` cut into parts that replace it at the front of the queue. */
   const cut = (entry: Entry, error: RpcResponseTooLargeError) => {
     const blocks = entry.to - entry.from + 1;
-    const partSize = Math.ceil(blocks / partsFor(error, blocks));
+    const partSize = Math.ceil(blocks / partsFor(error, blocks, targetLogs));
     size = Math.min(size, partSize);
     const parts: Entry[] = [];
     for (let from = entry.from; from <= entry.to; from += partSize) {
