@@ -171,8 +171,14 @@ url.pathname = `/${dbName}`;
 const handle = await openDatabase({ kind: 'postgres', url: onTopOf ?? url.toString() }, { max: 4 });
 const startRss = process.memoryUsage().rss;
 let peakRss = startRss;
+// Where the peak sits: the JavaScript heap, or buffers outside it (sockets, COPY data).
+let peakHeap = 0;
+let peakExternal = 0;
 const rssSampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const memory = process.memoryUsage();
+  peakRss = Math.max(peakRss, memory.rss);
+  peakHeap = Math.max(peakHeap, memory.heapUsed);
+  peakExternal = Math.max(peakExternal, memory.external);
 }, 50);
 try {
   await migrateDatabase(handle);
@@ -265,7 +271,7 @@ try {
   );
   console.log(`  ${(seconds / floorSeconds).toFixed(2)}× the RPC floor of this run`);
   console.log(
-    `  peak RSS ${Math.round(peakRss / 2 ** 20)} MiB (${Math.round(startRss / 2 ** 20)} MiB before indexing)`,
+    `  peak RSS ${Math.round(peakRss / 2 ** 20)} MiB (${Math.round(startRss / 2 ** 20)} MiB before indexing; peak heap used ${Math.round(peakHeap / 2 ** 20)} MiB, external ${Math.round(peakExternal / 2 ** 20)} MiB)`,
   );
   console.log(
     `  projection phases: ${Object.entries(projectionTimings)
