@@ -47,6 +47,8 @@ describe('parseConfig', () => {
     [{ WEB_WORKERS: '0' }, 'WEB_WORKERS'],
     [{ WEB_WORKERS: 'many' }, 'WEB_WORKERS'],
     [{ WEB_WORKERS: '2.5' }, 'WEB_WORKERS'],
+    [{ INDEXER_MAX_RESPONSE_MB: '0' }, 'INDEXER_MAX_RESPONSE_MB'],
+    [{ INDEXER_MAX_RESPONSE_MB: 'lots' }, 'INDEXER_MAX_RESPONSE_MB'],
   ])('rejects %j naming %s', (env, variable) => {
     const problems = problemsOf(env);
     expect(problems.map((p) => p.variable)).toContain(variable);
@@ -85,8 +87,21 @@ describe('parseConfig', () => {
       startBlock: 123n,
       finalityDepth: 12,
       maxRange: 50_000,
+      maxResponseBytes: 64 * 2 ** 20,
       pollIntervalMs: 500,
     });
+    expect(
+      parseConfig(
+        {
+          RPC_URL: 'https://rpc.example',
+          CHAIN_ID: '1',
+          FACTORY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+          START_BLOCK: '1',
+          INDEXER_MAX_RESPONSE_MB: '16',
+        },
+        noFiles,
+      ).chain?.maxResponseBytes,
+    ).toBe(16 * 2 ** 20);
   });
 
   it('reads the devnet deployment manifest when no RPC_URL is set', () => {
