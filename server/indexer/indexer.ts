@@ -156,6 +156,8 @@ export function createIndexer(options: IndexerOptions) {
       { ...result, from: checkpoint },
       `reorg: rolled back ${result.removedBlocks} block(s) to ${result.ancestor} (common ancestor ${ancestor})`,
     );
+    // The rollback moved token states and addresses back: cached copies are ahead of the database.
+    tokenCache.clear();
     book.reset();
   }
 
