@@ -4,14 +4,18 @@ import { startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
+import { createPartitionKeeper } from '../db/partitions';
 import { expectedFromLedger } from './_test/expected-from-ledger';
 import { chainConfigFor, dumpProjections, indexToHead, silentLogger } from './_test/harness';
 import { topics } from './decode/events';
 import { createIndexer } from './indexer';
 import { applyBatch, readCheckpoint } from './project/apply-batch';
+import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
+import type { TokenState } from './project/state';
+import { writePlan } from './project/write';
 import { createRpcClient, type RpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';
-import { fetchRange } from './sync/fetch-range';
+import { fetchRange, type RangeData } from './sync/fetch-range';
 
 const backends = await availableBackends();
 let chain: TestChain;
@@ -281,6 +285,115 @@ describe('looking emitters up instead of naming every address does not change th
       await b.close();
       await named.drop();
       await looked.drop();
+    }
+  });
+});
+
+describe.each(backends)('a write that appends while the one before it commits (%s)', (backend) => {
+  it('commits after that one, and rolls back whole when it fails or the range does not follow the index', async () => {
+    const reference = await createTestDatabase(backend);
+    const target = await createTestDatabase(backend);
+    const a = await reference.open();
+    const b = await target.open();
+    try {
+      await indexToHead(a.db, chain);
+      const stored = await selectRows<{ address: string; pool_address: string | null }>(
+        a.db,
+        sql`select address, pool_address from tokens`,
+      );
+      const book = fixedAddressBook(
+        new Set(stored.map((r) => r.address)),
+        new Map(stored.flatMap((r) => (r.pool_address ? [[r.pool_address, r.address] as const] : []))),
+      );
+      const context: ProjectionContext = {
+        chainId: 31337,
+        factory: chain.deployment.contracts.factory.toLowerCase(),
+        graduator: chain.deployment.contracts.graduator.toLowerCase(),
+        stable: chain.deployment.contracts.stable.toLowerCase(),
+        startBlock: chain.deployment.startBlock,
+        finalityDepth: 64,
+      };
+      const rpc = createRpcClient({ url: chain.anvil.rpcUrl });
+      const head = Number(await chain.client.getBlockNumber());
+      const start = chain.deployment.startBlock;
+      const third = Math.floor((head - start) / 3);
+      const bounds = [
+        [start, start + third],
+        [start + third + 1, start + 2 * third],
+        [start + 2 * third + 1, head],
+      ] as const;
+      const ranges: RangeData[] = [];
+      for (const [from, to] of bounds)
+        ranges.push(
+          await fetchRange(rpc, from, to, {
+            factory: context.factory,
+            book,
+            tokens: new Set(),
+            pools: new Map(),
+          }),
+        );
+      // Folded ahead of any write, as the indexer does, each from the states the one before left.
+      const carried = new Map<string, TokenState>();
+      const plans: BatchPlan[] = ranges.map((range) => {
+        const states = new Map(
+          touchedTokens(range).flatMap((t) =>
+            carried.has(t) ? [[t, carried.get(t) as TokenState] as const] : [],
+          ),
+        );
+        const plan = foldRange(range, context, states);
+        for (const [address, state] of plan.states) carried.set(address, state);
+        return plan;
+      });
+      for (const plan of plans) expect(plan.eventLines.length).toBeGreaterThan(0);
+      await createPartitionKeeper(b.db).ensure(start, head);
+      const [first, second, last] = plans as [BatchPlan, BatchPlan, BatchPlan];
+      const appended = async () => {
+        const [row] = await selectRows<{ trades: number; events: number }>(
+          b.db,
+          sql`select (select count(*) from trades)::int as trades, (select count(*) from chain_events)::int as events`,
+        );
+        return row;
+      };
+
+      // The write before failed: what this one appended is rolled back with it.
+      const failed = Promise.reject(new Error('the write before failed'));
+      failed.catch(() => {});
+      await expect(writePlan(b.db, context, second, { after: failed })).rejects.toThrow(
+        'the write before failed',
+      );
+      expect(await appended()).toEqual({ trades: 0, events: 0 });
+      // The range does not continue the index (nothing is indexed yet).
+      await expect(writePlan(b.db, context, second, { after: Promise.resolve() })).rejects.toThrow(
+        /batch starts at/,
+      );
+      expect(await appended()).toEqual({ trades: 0, events: 0 });
+
+      // Two at once: the second appends while the first writes, and commits after it.
+      const writingFirst = writePlan(b.db, context, first);
+      const writingSecond = writePlan(b.db, context, second, { after: writingFirst });
+      expect((await writingFirst).status).toBe('applied');
+      expect((await writingSecond).status).toBe('applied');
+      expect((await readCheckpoint(b.db))?.indexedThroughBlock).toBe(second.to);
+
+      // A range whose first block does not build on the indexed head: a reorg, nothing written.
+      const before = await appended();
+      const orphan = {
+        ...last,
+        first: { ...(last.first as NonNullable<BatchPlan['first']>), parentHash: `0x${'ab'.repeat(32)}` },
+      };
+      const refused = await writePlan(b.db, context, orphan, { after: Promise.resolve() });
+      expect(refused.status).toBe('reorg');
+      expect(await appended()).toEqual(before);
+      // Already covered: skipped before appending anything.
+      expect((await writePlan(b.db, context, second, { after: Promise.resolve() })).status).toBe('skipped');
+
+      expect((await writePlan(b.db, context, last, { after: Promise.resolve() })).status).toBe('applied');
+      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
+    } finally {
+      await a.close();
+      await b.close();
+      await reference.drop();
+      await target.drop();
     }
   });
 });

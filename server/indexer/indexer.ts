@@ -231,7 +231,10 @@ export function createIndexer(options: IndexerOptions) {
       concurrency: fetchConcurrency,
       everyHeaderFrom: finalBlock,
     });
+    // Two writes at a time: the last one started, and the one before it, which the last one
+    // waits for before it commits (writePlan's `after`).
     let writing: Promise<void> = Promise.resolve();
+    let earlier: Promise<void> = Promise.resolve();
     try {
       for (;;) {
         const fetchStarted = performance.now();
@@ -248,15 +251,16 @@ export function createIndexer(options: IndexerOptions) {
           const seq = ++foldedSeq;
           remember(plan, seq);
           status.projectMs += performance.now() - foldStarted;
-          // One write at a time, in chain order; this plan was folded while the last one wrote.
-          await writing;
+          // Writes commit in chain order; this plan was folded while the last ones wrote.
+          await earlier;
           // The rows' partitions exist before the write that appends them (created apart: DDL
           // inside the write would hold the tables' locks for the whole write).
           const first = part.events[0];
           const last = part.events.at(-1);
           if (first && last) await partitions.ensure(first.blockNumber, last.blockNumber);
           // A write a reorg may still undo keeps the before-images of what it changes.
-          writing = write(plan, seq, head, plan.from > finalBlock);
+          earlier = writing;
+          writing = write(plan, seq, head, plan.from > finalBlock, earlier);
           writing.catch(() => {});
         }
       }
@@ -271,9 +275,15 @@ export function createIndexer(options: IndexerOptions) {
     }
   }
 
-  async function write(plan: BatchPlan, seq: number, head: number, journal: boolean): Promise<void> {
+  async function write(
+    plan: BatchPlan,
+    seq: number,
+    head: number,
+    journal: boolean,
+    after: Promise<void>,
+  ): Promise<void> {
     const started = performance.now();
-    const result = await writePlan(db, context as ProjectionContext, plan, { journal });
+    const result = await writePlan(db, context as ProjectionContext, plan, { journal, after });
     status.projectMs += performance.now() - started;
     if (result.status === 'reorg') throw new ReorgSignal(result.checkpoint.indexedThroughBlock);
     committedSeq = seq;

@@ -177,6 +177,15 @@ describe('splitRange', () => {
     for (const part of parts) expect(part.headers.has(part.to)).toBe(true);
     expect(splitRange(range, 100)).toEqual([range]);
   });
+
+  it('cuts into equal parts, and leaves a range at most a quarter over the limit whole', () => {
+    const events = Array.from({ length: 17 }, (_, i) => transfer(i + 1, alice, bob, 1n));
+    const range = rangeOf(1, 17, events);
+    // Cut at the limit, 17 events in parts of 8 left a write of one event.
+    expect(splitRange(range, 8).map((p) => p.events.length)).toEqual([6, 6, 5]);
+    expect(splitRange(range, 14)).toEqual([range]);
+    expect(splitRange(range, 13).map((p) => p.events.length)).toEqual([9, 8]);
+  });
 });
 
 describe('splitAtBlock', () => {

@@ -8,7 +8,7 @@ import {
   stagingTable,
   textArray,
 } from '../../db/bulk';
-import { type Checkpoint, withCheckpointLock } from '../../db/checkpoint';
+import { type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { CHECKPOINT_ID } from '../../db/schema';
@@ -77,95 +77,142 @@ const stateAssignments = Object.keys(tokenStateColumns)
   .map((column) => `"${column}" = x."${column}"`)
   .join(', ');
 
+/** A write that took its appends early but may not commit: the result it returns instead. */
+class NotApplied extends Error {
+  constructor(readonly result: Exclude<WriteResult, { status: 'applied' }>) {
+    super(result.status);
+  }
+}
+
 /**
  * Writes one folded range and moves the checkpoint, in one transaction. Appends go in by COPY;
  * balances, candles and creators are merged onto the stored rows by the database, so nothing
  * the fold produced is read back. A plan the checkpoint already covers changes nothing.
+ *
+ * With `after` (the write of the range before, still running), the write appends its trades and
+ * events at once, in a transaction of its own, while that one merges: they are rows of later
+ * blocks that conflict with nothing, and no reader sees them before this transaction commits.
+ * It then waits for `after` to commit, takes the checkpoint and does the rest; if `after`
+ * failed, or the checkpoint does not lead to this range, it rolls back whole. Two writers use
+ * two of the database's cores this way (the merges are single statements of one backend).
  */
 export async function writePlan(
   db: Database,
   context: ProjectionContext,
   plan: BatchPlan,
-  options: { journal?: boolean } = {},
+  options: { journal?: boolean; after?: Promise<unknown> } = {},
 ): Promise<WriteResult> {
-  return withCheckpointLock(db, async (t, checkpoint): Promise<WriteResult> => {
-    if (checkpoint && checkpoint.indexedThroughBlock >= plan.to) return { status: 'skipped' };
-    const expectedFrom = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
-    if (plan.from !== expectedFrom)
-      throw new Error(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
-    if (checkpoint && plan.first && plan.first.parentHash !== checkpoint.blockHash)
-      return { status: 'reorg', checkpoint };
-
-    const window: WindowMove = {
-      headTimestamp: plan.head.timestamp,
-      // With no checkpoint there is no earlier window whose tokens could have left it.
-      previousHeadTimestamp: checkpoint?.blockTimestamp ?? plan.head.timestamp,
-      tokens: plan.tradedTokens,
-    };
-    const seq = options.journal ? await beginJournaledWrite(t, plan, checkpoint) : undefined;
-    if (seq !== undefined) {
-      // Every token row this write changes in place: traded or transferred, graduating, or in a moving window.
-      const touched = [
-        ...plan.updated,
-        ...plan.balances.map((b) => b.token),
-        ...plan.newPools.map((p) => p.token),
-      ];
-      await timed('journal', () =>
-        recordBefore(
-          t,
-          seq,
-          journaledTables.tokens,
-          sql`(select address from tokens where address = any(${textArray(touched)}) or ${windowCandidates(window)}) s`,
-        ),
-      );
-    }
-
-    if (plan.launches.length > 0) await timed('tokens', () => insertLaunches(t, plan));
-    if (plan.updated.length > 0) {
-      const rows = plan.updated.map((address) => tokenStateRow(plan.states.get(address) as TokenState));
-      await timed('tokens', () =>
-        t.execute(
-          sql`update tokens set ${sql.raw(stateAssignments)} from ${jsonRecordset(rows, tokenStateColumns)} where tokens.address = x.address`,
-        ),
-      );
-    }
-    // No conflict clause on appends: the checkpoint guard above makes a re-insert impossible,
-    // and if one happened anyway the primary key would fail the batch loudly.
-    await timed('trades', () => copyLines(t, 'trades', tradeNames, plan.tradeLines));
-    await timed('chain_events', () => copyLines(t, 'chain_events', eventNames, plan.eventLines));
-    if (plan.balances.length > 0) await timed('balances', () => mergeBalances(t, plan, seq));
-    if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
-    if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
-
-    const head: Checkpoint = {
-      indexedThroughBlock: plan.to,
-      blockHash: plan.head.hash,
-      blockTimestamp: plan.head.timestamp,
-    };
-    await timed('window metrics', () => refreshWindowMetrics(t, window));
-    await timed('blocks and checkpoint', async () => {
-      await bulkInsert(
-        t,
-        'recent_blocks',
-        { number: 'bigint', hash: 'text', parent_hash: 'text', timestamp: 'bigint' },
-        plan.headers.map((h) => ({
-          number: h.number,
-          hash: h.hash,
-          parent_hash: h.parentHash,
-          timestamp: h.timestamp,
-        })),
-        'on conflict (number) do update set hash = excluded.hash, parent_hash = excluded.parent_hash, timestamp = excluded.timestamp',
-      );
-      await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
-      await pruneJournal(t, plan.to - context.finalityDepth);
-      await t.execute(sql`insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, updated_at)
-        values (${CHECKPOINT_ID}, ${context.chainId}, ${head.indexedThroughBlock}, ${head.blockHash}, ${head.blockTimestamp}, now())
-        on conflict (id) do update set indexed_through_block = excluded.indexed_through_block, block_hash = excluded.block_hash,
-          block_timestamp = excluded.block_timestamp, updated_at = excluded.updated_at`);
-      await bumpReadVersion(t);
+  const { after } = options;
+  if (!after)
+    return withCheckpointLock(db, (t, checkpoint) =>
+      writeHolding(t, checkpoint, context, plan, options, false),
+    );
+  try {
+    return await db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      const seen = await readCheckpoint(t);
+      if (seen && seen.indexedThroughBlock >= plan.to) return { status: 'skipped' } as const;
+      await appendRows(t, plan);
+      await after;
+      const result = await writeHolding(t, await readCheckpoint(t, true), context, plan, options, true);
+      if (result.status !== 'applied') throw new NotApplied(result);
+      return result;
     });
-    return { status: 'applied', checkpoint: head };
+  } catch (error) {
+    if (error instanceof NotApplied) return error.result;
+    throw error;
+  }
+}
+
+async function appendRows(t: Database, plan: BatchPlan) {
+  // No conflict clause on appends: the checkpoint guard makes a re-insert impossible, and if one
+  // happened anyway the primary key would fail the batch loudly.
+  await timed('trades', () => copyLines(t, 'trades', tradeNames, plan.tradeLines));
+  await timed('chain_events', () => copyLines(t, 'chain_events', eventNames, plan.eventLines));
+}
+
+/** The write, in a transaction that holds the checkpoint row; `appended` when appendRows ran. */
+async function writeHolding(
+  t: Database,
+  checkpoint: Checkpoint | undefined,
+  context: ProjectionContext,
+  plan: BatchPlan,
+  options: { journal?: boolean },
+  appended: boolean,
+): Promise<WriteResult> {
+  if (checkpoint && checkpoint.indexedThroughBlock >= plan.to) return { status: 'skipped' };
+  const expectedFrom = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
+  if (plan.from !== expectedFrom)
+    throw new Error(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
+  if (checkpoint && plan.first && plan.first.parentHash !== checkpoint.blockHash)
+    return { status: 'reorg', checkpoint };
+
+  const window: WindowMove = {
+    headTimestamp: plan.head.timestamp,
+    // With no checkpoint there is no earlier window whose tokens could have left it.
+    previousHeadTimestamp: checkpoint?.blockTimestamp ?? plan.head.timestamp,
+    tokens: plan.tradedTokens,
+  };
+  const seq = options.journal ? await beginJournaledWrite(t, plan, checkpoint) : undefined;
+  if (seq !== undefined) {
+    // Every token row this write changes in place: traded or transferred, graduating, or in a moving window.
+    const touched = [
+      ...plan.updated,
+      ...plan.balances.map((b) => b.token),
+      ...plan.newPools.map((p) => p.token),
+    ];
+    await timed('journal', () =>
+      recordBefore(
+        t,
+        seq,
+        journaledTables.tokens,
+        sql`(select address from tokens where address = any(${textArray(touched)}) or ${windowCandidates(window)}) s`,
+      ),
+    );
+  }
+
+  if (plan.launches.length > 0) await timed('tokens', () => insertLaunches(t, plan));
+  if (plan.updated.length > 0) {
+    const rows = plan.updated.map((address) => tokenStateRow(plan.states.get(address) as TokenState));
+    await timed('tokens', () =>
+      t.execute(
+        sql`update tokens set ${sql.raw(stateAssignments)} from ${jsonRecordset(rows, tokenStateColumns)} where tokens.address = x.address`,
+      ),
+    );
+  }
+  if (!appended) await appendRows(t, plan);
+  if (plan.balances.length > 0) await timed('balances', () => mergeBalances(t, plan, seq));
+  if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
+  if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
+
+  const head: Checkpoint = {
+    indexedThroughBlock: plan.to,
+    blockHash: plan.head.hash,
+    blockTimestamp: plan.head.timestamp,
+  };
+  await timed('window metrics', () => refreshWindowMetrics(t, window));
+  await timed('blocks and checkpoint', async () => {
+    await bulkInsert(
+      t,
+      'recent_blocks',
+      { number: 'bigint', hash: 'text', parent_hash: 'text', timestamp: 'bigint' },
+      plan.headers.map((h) => ({
+        number: h.number,
+        hash: h.hash,
+        parent_hash: h.parentHash,
+        timestamp: h.timestamp,
+      })),
+      'on conflict (number) do update set hash = excluded.hash, parent_hash = excluded.parent_hash, timestamp = excluded.timestamp',
+    );
+    await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
+    await pruneJournal(t, plan.to - context.finalityDepth);
+    await t.execute(sql`insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, updated_at)
+      values (${CHECKPOINT_ID}, ${context.chainId}, ${head.indexedThroughBlock}, ${head.blockHash}, ${head.blockTimestamp}, now())
+      on conflict (id) do update set indexed_through_block = excluded.indexed_through_block, block_hash = excluded.block_hash,
+        block_timestamp = excluded.block_timestamp, updated_at = excluded.updated_at`);
+    await bumpReadVersion(t);
   });
+  return { status: 'applied', checkpoint: head };
 }
 
 async function insertLaunches(t: Database, plan: BatchPlan) {
