@@ -223,6 +223,24 @@ describe('indexer batch size does not change the result', () => {
       });
       expect(capped.status.batches).toBeGreaterThan(10);
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
+      // Transfer answers over 16 kB are read as they arrive and handed on in parts of 40
+      // Transfers (the other requests read whole): the same projections again, through many
+      // streamed parts.
+      const unbounded = createRpcClient({ url: chain.anvil.rpcUrl });
+      const bounded = createRpcClient({ url: chain.anvil.rpcUrl, maxResponseBytes: 16_384 });
+      await b.db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
+        chain_events, balances, candles, creators, projection_writes, projection_journal`);
+      const streamed = await indexToHead(b.db, chain, {
+        initialRange: 50_000,
+        client: {
+          request: (method, params, options) => unbounded.request(method, params, options),
+          batch: (requests) => unbounded.batch(requests),
+          requestOrStream: (method, params) => bounded.requestOrStream(method, params),
+        },
+        streamedPartTransfers: 40,
+      });
+      expect(streamed.status.streamedParts).toBeGreaterThan(5);
+      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
     } finally {
       await a.close();
       await b.close();

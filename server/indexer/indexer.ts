@@ -37,6 +37,8 @@ export interface IndexerOptions {
   eventsPerWrite?: number;
   /** Ranges fetched ahead while earlier ones are projected. */
   fetchConcurrency?: number;
+  /** Transfers per part when a range's answer is over the size limit and read as a stream. */
+  streamedPartTransfers?: number;
   /** Above this many stored tokens, ranges look emitters up instead of naming every token (sync/address-book.ts). */
   listedAddressLimit?: number;
   /** Token states kept in memory between ranges (the indexer is their only writer). */
@@ -57,6 +59,8 @@ export interface IndexerStatus {
   /** Cumulative milliseconds spent fetching from the RPC and projecting into the database. */
   fetchMs: number;
   projectMs: number;
+  /** Parts handed on from answers read as a stream (over the size limit). */
+  streamedParts: number;
 }
 
 /** The index's head no longer extends the chain: roll back, then continue. */
@@ -110,6 +114,7 @@ export function createIndexer(options: IndexerOptions) {
     reorgs: 0,
     fetchMs: 0,
     projectMs: 0,
+    streamedParts: 0,
   };
   const progress = { startedAt: Date.now(), lastAt: 0, startBlock: 0, events: 0 };
 
@@ -230,6 +235,7 @@ export function createIndexer(options: IndexerOptions) {
       targetLogs,
       concurrency: fetchConcurrency,
       everyHeaderFrom: finalBlock,
+      streamedPartTransfers: options.streamedPartTransfers,
     });
     // Two writes at a time: the last one started, and the one before it, which the last one
     // waits for before it commits (writePlan's `after`).
@@ -242,6 +248,7 @@ export function createIndexer(options: IndexerOptions) {
         status.fetchMs += performance.now() - fetchStarted;
         range = feed.rangeSize;
         if (!data) break;
+        if (data.streamed) status.streamedParts++;
         // Blocks within the finality depth are written apart from the rest: only their writes are journaled.
         const parts = splitAtBlock(data, finalBlock).flatMap((piece) => splitRange(piece, eventsPerWrite));
         for (const part of parts) {
@@ -266,6 +273,7 @@ export function createIndexer(options: IndexerOptions) {
       }
       await writing;
     } catch (error) {
+      await feed.close();
       await writing.catch(() => {});
       // Plans folded ahead of a failed write left the cache ahead of the database: the next
       // step reads from what was committed.

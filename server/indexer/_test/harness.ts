@@ -3,7 +3,7 @@ import type { TestChain } from '../../_test/chain';
 import type { ChainConfig } from '../../config';
 import { type Database, selectRows } from '../../db/client';
 import { createIndexer, type IndexerLogger } from '../indexer';
-import { createRpcClient, type RpcClientOptions } from '../rpc/client';
+import { createRpcClient, type RpcClient, type RpcClientOptions } from '../rpc/client';
 
 export const silentLogger: IndexerLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -24,15 +24,23 @@ export function chainConfigFor(chain: TestChain, overrides: Partial<ChainConfig>
 export async function indexToHead(
   db: Database,
   chain: TestChain,
-  options: { rpc?: Partial<RpcClientOptions>; chain?: Partial<ChainConfig>; initialRange?: number } = {},
+  options: {
+    rpc?: Partial<RpcClientOptions>;
+    /** Instead of a client made from `rpc`. */
+    client?: RpcClient;
+    chain?: Partial<ChainConfig>;
+    initialRange?: number;
+    streamedPartTransfers?: number;
+  } = {},
 ) {
   const config = chainConfigFor(chain, options.chain);
   const indexer = createIndexer({
     db,
-    rpc: createRpcClient({ url: config.rpcUrl, ...options.rpc }),
+    rpc: options.client ?? createRpcClient({ url: config.rpcUrl, ...options.rpc }),
     chain: config,
     logger: silentLogger,
     initialRange: options.initialRange,
+    streamedPartTransfers: options.streamedPartTransfers,
   });
   await indexer.syncToHead();
   return indexer;

@@ -1,5 +1,6 @@
 import { parseRetryAfter } from '../../../shared/http/retry-after';
 import { readBounded } from '../../http/read-bounded';
+import { type ResultStream, streamResult } from './result-stream';
 /**
  * JSON-RPC over HTTP for the indexer: batched requests, a per-request timeout, and retries with
  * exponential backoff on rate limits (honouring Retry-After), 5xx, timeouts and connection
@@ -71,6 +72,12 @@ export interface RpcClient {
   request<T>(method: string, params: unknown[], options?: { maxResponseBytes?: number }): Promise<T>;
   /** Sends the requests in one HTTP batch; results in request order. */
   batch<T>(requests: RpcRequest[]): Promise<T[]>;
+  /**
+   * Like `request` for a method whose result is an array of objects (eth_getLogs), but an answer
+   * over the limit comes back as a stream of its elements instead of an error: the node has
+   * already spent the time to build it, and the caller hands it on in parts as it arrives.
+   */
+  requestOrStream?<T>(method: string, params: unknown[]): Promise<{ whole: T[] } | { stream: ResultStream }>;
 }
 
 const rangeErrorPatterns = [
@@ -84,6 +91,33 @@ const rangeErrorPatterns = [
 ];
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 2 ** 20;
+
+/**
+ * The body as text when it is within `limit` bytes, else a reader positioned after what was read
+ * (`head`): the caller streams the rest.
+ */
+async function readOrKeepReading(
+  response: Response,
+  limit: number,
+): Promise<
+  | { text: string }
+  | { reader: ReadableStreamDefaultReader<Uint8Array>; head: Uint8Array[]; declared: number | undefined }
+> {
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  const declared = Number.isFinite(length) ? length : undefined;
+  if (declared !== undefined && declared <= limit) return { text: await response.text() };
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const head: Uint8Array[] = [];
+  if (declared !== undefined) return { reader, head, declared };
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: Buffer.concat(head, total).toString('utf8') };
+    head.push(value);
+    total += value.byteLength;
+    if (total > limit) return { reader, head, declared };
+  }
+}
 
 /** The body as text, or an RpcRangeError as soon as it exceeds `limit` bytes. */
 async function readBody(response: Response, limit: number): Promise<string> {
@@ -105,7 +139,10 @@ interface JsonRpcResponse {
   error?: { code: number; message: string };
 }
 
-export function createRpcClient(options: RpcClientOptions): RpcClient {
+/** The HTTP client: it can also stream an answer too large to read whole. */
+export type HttpRpcClient = RpcClient & Required<Pick<RpcClient, 'requestOrStream'>>;
+
+export function createRpcClient(options: RpcClientOptions): HttpRpcClient {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const maxRetries = options.maxRetries ?? 8;
   const backoffMs = options.backoffMs ?? 200;
@@ -115,21 +152,43 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   let nextId = 1;
 
-  async function post(body: unknown, limit = maxResponseBytes): Promise<unknown> {
+  /** The parsed answer, or with `stream`, a reader on an answer over the limit (see requestOrStream). */
+  async function post(body: unknown, limit?: number): Promise<unknown>;
+  async function post(
+    body: unknown,
+    limit: number,
+    stream: true,
+  ): Promise<
+    | { parsed: unknown }
+    | { reader: ReadableStreamDefaultReader<Uint8Array>; head: Uint8Array[]; declared: number | undefined }
+  >;
+  async function post(body: unknown, limit = maxResponseBytes, stream = false): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       let delay = Math.min(maxBackoffMs, backoffMs * 2 ** attempt);
       let reason: string;
+      // The timeout covers the answer read whole; a streamed answer has its own between reads.
+      const abort = new AbortController();
+      const timer = setTimeout(
+        () => abort.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
+        timeoutMs,
+      );
       try {
         const response = await doFetch(options.url, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: abort.signal,
         });
         if (response.ok) {
-          const text = await readBody(response, limit);
+          let text: string;
+          if (stream) {
+            const read = await readOrKeepReading(response, limit);
+            if (!('text' in read)) return read;
+            text = read.text;
+          } else text = await readBody(response, limit);
           try {
-            return JSON.parse(text);
+            const parsed: unknown = JSON.parse(text);
+            return stream ? { parsed } : parsed;
           } catch {
             reason = 'malformed JSON response';
           }
@@ -148,6 +207,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       } catch (error) {
         if (error instanceof RpcError) throw error;
         reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      } finally {
+        clearTimeout(timer);
       }
       if (attempt >= maxRetries)
         throw new RpcError(`RPC failed after ${attempt + 1} attempts: ${reason}`, undefined, true);
@@ -179,6 +240,16 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         requestOptions?.maxResponseBytes,
       )) as JsonRpcResponse;
       return unwrap<T>(response, method);
+    },
+    async requestOrStream<T>(method: string, params: unknown[]) {
+      const id = nextId++;
+      const answer = await post({ jsonrpc: '2.0', id, method, params }, maxResponseBytes, true);
+      if ('parsed' in answer) return { whole: unwrap<T[]>(answer.parsed as JsonRpcResponse, method) };
+      const stream = streamResult(answer.reader, answer.head, answer.declared, timeoutMs, (text) => {
+        unwrap(JSON.parse(text) as JsonRpcResponse, method);
+        throw new RpcError(`${method}: the answer holds no result array`, undefined, true);
+      });
+      return { stream };
     },
     async batch<T>(requests: RpcRequest[]): Promise<T[]> {
       if (requests.length === 0) return [];

@@ -1,5 +1,6 @@
 import { type DecodedEvent, decodeLog, type RawLog, topics } from '../decode/events';
 import type { RpcClient } from '../rpc/client';
+import type { ResultStream } from '../rpc/result-stream';
 import type { AddressBook } from './address-book';
 
 export interface BlockHeader {
@@ -18,6 +19,8 @@ export interface RangeData {
   logCount: number;
   /** The token of each pool whose Swaps the range holds (pools graduated in it included). */
   pools: ReadonlyMap<string, string>;
+  /** A part of a range whose Transfers were read as a stream (fetchRangeParts). */
+  streamed?: boolean;
 }
 
 /** The chain changed under us between requests (a log's block hash is not the header's). */
@@ -161,49 +164,80 @@ async function logsOfKnown(
   });
 }
 
+/** Where a range's Transfers come from: an answer read whole, or one streamed in parts. */
+type TransferSource =
+  | { whole: RawLog[] }
+  | { stream: ResultStream; keep: (logs: RawLog[]) => Promise<RawLog[]> };
+
+/** A range's data handed on in consecutive parts, each a RangeData of its own. */
+export interface RangeParts {
+  /** The next part in chain order, or undefined after the last. */
+  next(): Promise<RangeData | undefined>;
+  /** Stops reading (an abandoned feed). */
+  cancel(): Promise<void>;
+}
+
 /**
- * The rest of [from, to] once its launches and graduations are known: the factory's Trades,
- * Transfers of the tokens and Swaps of the pools in `sets` (which must include those the factory
- * logs name), all at once, then the headers of every block with a log, both range ends and every
- * block from `everyHeaderFrom` on.
- * @param everyHeaderFrom the lowest block within finality depth of the head: from there on every
- * block is remembered, with or without logs, so a reorg anywhere in that window finds its
- * common ancestor even across long runs of blocks without launchpad events.
+ * Logs of Transfer in [from, to] of known tokens, as `logsOfKnown`, but through
+ * `requestOrStream`: an answer over the client's limit is kept as a stream, filtered batch by
+ * batch, instead of being dropped.
  */
-export async function fetchRangeWith(
+async function transferSource(
   rpc: RpcClient,
   from: number,
   to: number,
-  factoryLogs: readonly RawLog[],
-  sets: AddressSets,
-  everyHeaderFrom = Number.POSITIVE_INFINITY,
-): Promise<RangeData> {
-  const listed = sets.book.listed();
-  const storedPools = new Map<string, string>();
-  const [tradeLogs, transferLogs, swapLogs] = await Promise.all([
-    getLogs(rpc, from, to, [topics.trade], new Set([sets.factory])),
-    logsOfKnown(rpc, from, to, topics.transfer, listed?.tokens, sets.tokens, (a) => sets.book.tokensAmong(a)),
-    logsOfKnown(
-      rpc,
-      from,
-      to,
-      topics.swap,
-      listed && new Set(listed.pools.keys()),
-      new Set(sets.pools.keys()),
-      async (a) => {
-        for (const [pool, token] of await sets.book.poolsAmong(a)) storedPools.set(pool, token);
-        return new Set(storedPools.keys());
-      },
-    ),
+  listed: ReadonlySet<string> | undefined,
+  added: ReadonlySet<string>,
+  lookUp: (addresses: string[]) => Promise<ReadonlySet<string>>,
+): Promise<TransferSource> {
+  const requestOrStream = rpc.requestOrStream?.bind(rpc);
+  const named = listed && new Set([...listed, ...added]);
+  if (!requestOrStream || from === to)
+    return { whole: await logsOfKnown(rpc, from, to, topics.transfer, listed, added, lookUp) };
+  if (named?.size === 0) return { whole: [] };
+  const base = { fromBlock: hex(from), toBlock: hex(to), topics: [[topics.transfer]] };
+  const byName = named !== undefined && named.size <= ADDRESS_FILTER_LIMIT;
+  const keep = async (logs: RawLog[]): Promise<RawLog[]> => {
+    if (byName) return logs;
+    if (named) return logs.filter((log) => named.has(log.address.toLowerCase()));
+    const emitters = new Set<string>();
+    for (const log of logs) {
+      const address = log.address.toLowerCase();
+      if (!added.has(address)) emitters.add(address);
+    }
+    const known = emitters.size > 0 ? await lookUp([...emitters]) : new Set<string>();
+    return logs.filter((log) => {
+      const address = log.address.toLowerCase();
+      return added.has(address) || known.has(address);
+    });
+  };
+  const answer = await requestOrStream<RawLog>('eth_getLogs', [
+    byName ? { ...base, address: [...named] } : base,
   ]);
-  const pools = new Map<string, string>();
-  for (const log of swapLogs) {
-    const pool = log.address.toLowerCase();
-    const token = sets.pools.get(pool) ?? listed?.pools.get(pool) ?? storedPools.get(pool);
-    if (token) pools.set(pool, token);
-  }
+  if ('whole' in answer) return { whole: await keep(answer.whole) };
+  return { stream: answer.stream, keep: (logs) => keep(logs) };
+}
+
+const blockOf = (log: RawLog) => Number.parseInt(log.blockNumber, 16);
+const chainOrder = (a: RawLog, b: RawLog) =>
+  blockOf(a) - blockOf(b) || Number.parseInt(a.logIndex, 16) - Number.parseInt(b.logIndex, 16);
+
+/**
+ * Decodes the logs of [from, to] into a RangeData: events in chain order, and the headers of
+ * every block with a log, both ends and every block from `everyHeaderFrom` on.
+ */
+async function assemble(
+  rpc: RpcClient,
+  from: number,
+  to: number,
+  lists: readonly (readonly RawLog[])[],
+  pools: ReadonlyMap<string, string>,
+  everyHeaderFrom: number,
+): Promise<RangeData> {
   const events: DecodedEvent[] = [];
-  for (const logs of [factoryLogs, tradeLogs, transferLogs, swapLogs]) {
+  let logCount = 0;
+  for (const logs of lists) {
+    logCount += logs.length;
     for (const log of logs) {
       if (log.removed) continue;
       const event = decodeLog(log);
@@ -224,14 +258,177 @@ export async function fetchRangeWith(
       throw new RangeInconsistentError(`block ${event.blockNumber} changed while the range was read`);
     }
   }
-  return {
-    from,
-    to,
-    events,
-    headers,
-    logCount: factoryLogs.length + tradeLogs.length + transferLogs.length + swapLogs.length,
-    pools,
+  return { from, to, events, headers, logCount, pools };
+}
+
+/** Transfers per part of a streamed range (with the range's other logs of the same blocks). */
+export const STREAMED_PART_TRANSFERS = 20_000;
+
+/**
+ * The rest of [from, to] once its launches and graduations are known: the factory's Trades,
+ * Transfers of the tokens and Swaps of the pools in `sets` (which must include those the factory
+ * logs name), all at once, then the headers of every block with a log, both range ends and every
+ * block from `everyHeaderFrom` on. Transfers too many to read whole (over the client's answer
+ * limit) are read as they arrive and the range handed on in parts cut at blocks, each with the
+ * other logs of its blocks: the node built that answer already, and asking again in smaller
+ * ranges would make it build it twice.
+ * @param everyHeaderFrom the lowest block within finality depth of the head: from there on every
+ * block is remembered, with or without logs, so a reorg anywhere in that window finds its
+ * common ancestor even across long runs of blocks without launchpad events.
+ */
+export async function fetchRangeParts(
+  rpc: RpcClient,
+  from: number,
+  to: number,
+  factoryLogs: readonly RawLog[],
+  sets: AddressSets,
+  everyHeaderFrom = Number.POSITIVE_INFINITY,
+  partTransfers = STREAMED_PART_TRANSFERS,
+): Promise<RangeParts> {
+  const listed = sets.book.listed();
+  const storedPools = new Map<string, string>();
+  const [trades, transfers, swaps] = await Promise.allSettled([
+    getLogs(rpc, from, to, [topics.trade], new Set([sets.factory])),
+    transferSource(rpc, from, to, listed?.tokens, sets.tokens, (a) => sets.book.tokensAmong(a)),
+    logsOfKnown(
+      rpc,
+      from,
+      to,
+      topics.swap,
+      listed && new Set(listed.pools.keys()),
+      new Set(sets.pools.keys()),
+      async (a) => {
+        for (const [pool, token] of await sets.book.poolsAmong(a)) storedPools.set(pool, token);
+        return new Set(storedPools.keys());
+      },
+    ),
+  ]);
+  if (trades.status === 'rejected' || transfers.status === 'rejected' || swaps.status === 'rejected') {
+    if (transfers.status === 'fulfilled' && 'stream' in transfers.value)
+      await transfers.value.stream.cancel();
+    for (const settled of [trades, transfers, swaps]) if (settled.status === 'rejected') throw settled.reason;
+    throw new Error('unreachable');
+  }
+  const tradeLogs = trades.value;
+  const swapLogs = swaps.value;
+  const pools = new Map<string, string>();
+  for (const log of swapLogs) {
+    const pool = log.address.toLowerCase();
+    const token = sets.pools.get(pool) ?? listed?.pools.get(pool) ?? storedPools.get(pool);
+    if (token) pools.set(pool, token);
+  }
+  const source = transfers.value;
+  if ('whole' in source) {
+    let range: RangeData | undefined = await assemble(
+      rpc,
+      from,
+      to,
+      [factoryLogs, tradeLogs, source.whole, swapLogs],
+      pools,
+      everyHeaderFrom,
+    );
+    return {
+      async next() {
+        const part = range;
+        range = undefined;
+        return part;
+      },
+      async cancel() {},
+    };
+  }
+  return streamedParts(rpc, from, to, [factoryLogs, tradeLogs, swapLogs], source, pools, {
+    everyHeaderFrom,
+    partTransfers,
+  });
+}
+
+/** The parts of a range whose Transfers arrive as a stream (see fetchRangeParts). */
+function streamedParts(
+  rpc: RpcClient,
+  from: number,
+  to: number,
+  others: readonly (readonly RawLog[])[],
+  source: { stream: ResultStream; keep: (logs: RawLog[]) => Promise<RawLog[]> },
+  pools: ReadonlyMap<string, string>,
+  { everyHeaderFrom, partTransfers }: { everyHeaderFrom: number; partTransfers: number },
+): RangeParts {
+  // The other logs are in hand: in chain order, each list consumed from `taken` on as parts go.
+  const lists = others.map((logs) => [...logs].sort(chainOrder));
+  const taken = lists.map(() => 0);
+  let pending: RawLog[] = [];
+  let lastBlock = from;
+  let streamEnded = false;
+  let partFrom = from;
+
+  const readMore = async () => {
+    const batch = (await source.stream.next()) as RawLog[] | undefined;
+    if (!batch) {
+      streamEnded = true;
+      return;
+    }
+    for (const log of batch) {
+      const block = blockOf(log);
+      // Parts are cut where the blocks change, which needs the answer in chain order.
+      if (block < lastBlock || block < from || block > to)
+        throw new RangeInconsistentError(`log of block ${block} out of order in an answer for ${from}–${to}`);
+      lastBlock = block;
+    }
+    pending.push(...(await source.keep(batch)));
   };
+
+  return {
+    async next() {
+      if (partFrom > to) return undefined;
+      // Enough Transfers for a part, and the first log of a later block to cut before.
+      let cut = -1;
+      for (;;) {
+        if (pending.length > partTransfers) {
+          const boundary = blockOf(pending[partTransfers - 1] as RawLog);
+          cut = pending.findIndex((log, i) => i >= partTransfers && blockOf(log) > boundary);
+          if (cut !== -1) break;
+        }
+        if (streamEnded) break;
+        await readMore();
+      }
+      const partTo = cut === -1 ? to : blockOf(pending[cut] as RawLog) - 1;
+      const transfersOfPart = cut === -1 ? pending : pending.slice(0, cut);
+      pending = cut === -1 ? [] : pending.slice(cut);
+      const parts = lists.map((logs, i) => {
+        let end = taken[i] as number;
+        while (end < logs.length && blockOf(logs[end] as RawLog) <= partTo) end++;
+        const part = logs.slice(taken[i], end);
+        taken[i] = end;
+        return part;
+      });
+      const range = await assemble(
+        rpc,
+        partFrom,
+        partTo,
+        [...parts, transfersOfPart],
+        pools,
+        everyHeaderFrom,
+      );
+      partFrom = partTo + 1;
+      return { ...range, streamed: true };
+    },
+    async cancel() {
+      if (!streamEnded) await source.stream.cancel();
+    },
+  };
+}
+
+/** The whole of [from, to] in one RangeData (see fetchRangeParts; nothing is streamed). */
+export async function fetchRangeWith(
+  rpc: RpcClient,
+  from: number,
+  to: number,
+  factoryLogs: readonly RawLog[],
+  sets: AddressSets,
+  everyHeaderFrom = Number.POSITIVE_INFINITY,
+): Promise<RangeData> {
+  const whole: RpcClient = { request: (m, p, o) => rpc.request(m, p, o), batch: (r) => rpc.batch(r) };
+  const parts = await fetchRangeParts(whole, from, to, factoryLogs, sets, everyHeaderFrom);
+  return (await parts.next()) as RangeData;
 }
 
 /** Everything the projections need for [from, to] (factory logs first: they extend the sets). */

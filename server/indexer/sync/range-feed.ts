@@ -4,8 +4,9 @@ import {
   type AddressSets,
   extendAddressSets,
   fetchFactoryLogs,
-  fetchRangeWith,
+  fetchRangeParts,
   type RangeData,
+  type RangeParts,
 } from './fetch-range';
 
 export interface RangeFeedOptions {
@@ -21,8 +22,10 @@ export interface RangeFeedOptions {
   targetLogs: number;
   /** Ranges fetched ahead of the consumer (each holds at most about `targetLogs` logs). */
   concurrency: number;
-  /** Every block from here on is remembered with its header (see fetchRangeWith). */
+  /** Every block from here on is remembered with its header (see fetchRangeParts). */
   everyHeaderFrom: number;
+  /** Transfers per part of a range whose answer is streamed (default STREAMED_PART_TRANSFERS). */
+  streamedPartTransfers?: number;
 }
 
 export interface RangeFeed {
@@ -30,6 +33,8 @@ export interface RangeFeed {
   next(): Promise<RangeData | undefined>;
   /** The adapted range size, for the next feed. */
   readonly rangeSize: number;
+  /** Stops the answers still being read (a feed abandoned before its end). */
+  close(): Promise<void>;
 }
 
 /** One range of the feed; its fetch starts when it comes within `concurrency` of the front. */
@@ -39,7 +44,9 @@ interface Entry {
   /** Address sets including the range's own launches and graduations. */
   sets: Promise<AddressSets>;
   factoryLogs: Promise<RawLog[]>;
-  data?: Promise<RangeData>;
+  data?: Promise<RangeParts>;
+  /** The entry's next part, read ahead of its consumer. */
+  part?: Promise<RangeData | undefined>;
 }
 
 /**
@@ -73,7 +80,15 @@ export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
   const begin = (entry: Entry) => {
     if (entry.data) return;
     entry.data = Promise.all([entry.sets, entry.factoryLogs]).then(([known, logs]) =>
-      fetchRangeWith(rpc, entry.from, entry.to, logs, known, options.everyHeaderFrom),
+      fetchRangeParts(
+        rpc,
+        entry.from,
+        entry.to,
+        logs,
+        known,
+        options.everyHeaderFrom,
+        options.streamedPartTransfers,
+      ),
     );
     // Rejections surface in next(); an abandoned feed must not report them as unhandled.
     entry.data.catch(() => {});
@@ -124,21 +139,34 @@ export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
         fill();
         const entry = queue[0];
         if (!entry) return undefined;
-        let data: RangeData;
+        let data: RangeData | undefined;
         try {
-          data = await (entry.data as Promise<RangeData>);
+          const parts = await (entry.data as Promise<RangeParts>);
+          data = await (entry.part ?? parts.next());
+          // A range streamed in parts: the next one is read while this one is projected.
+          entry.part = data ? parts.next() : undefined;
+          entry.part?.catch(() => {});
         } catch (error) {
           if (!(error instanceof RpcResponseTooLargeError) || entry.from === entry.to) throw error;
           queue.shift();
           cut(entry, error);
           continue;
         }
-        queue.shift();
+        if (!data) {
+          queue.shift();
+          continue;
+        }
         const blocks = data.to - data.from + 1;
         if (data.logCount > targetLogs) size = Math.max(1, Math.floor((blocks * targetLogs) / data.logCount));
         else if (data.logCount < targetLogs / 4 && blocks >= size) size = Math.min(maxRange, size * 2);
         fill();
         return data;
+      }
+    },
+    async close() {
+      for (const entry of queue.splice(0)) {
+        const parts = await entry.data?.catch(() => undefined);
+        await parts?.cancel();
       }
     },
   };

@@ -1,0 +1,137 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient, RpcRangeError } from './client';
+import { createResultScanner } from './result-stream';
+
+/** Log-shaped objects whose strings hold what a careless scanner would trip on. */
+const logs = Array.from({ length: 300 }, (_, i) => ({
+  blockNumber: `0x${(100 + Math.floor(i / 7)).toString(16)}`,
+  logIndex: `0x${i.toString(16)}`,
+  topics: [`0x${'ab'.repeat(32)}`],
+  data:
+    i % 50 === 0 ? 'a "quoted" {brace} [bracket] \\ back\\"slash' : `0x${i.toString(16).padStart(64, '0')}`,
+}));
+const answer = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(logs)}}`;
+
+describe('result scanner', () => {
+  it('finds every element of the result array whatever the pieces it arrives in', () => {
+    const text = answer(7);
+    for (const size of [1, 2, 3, 7, 13, 64, 1000, text.length]) {
+      const scanner = createResultScanner();
+      const found: string[] = [];
+      for (let i = 0; i < text.length; i += size) found.push(...scanner.push(text.slice(i, i + size)));
+      expect(found.map((element) => JSON.parse(element))).toEqual(logs);
+      expect(scanner.ended).toBe(true);
+      expect(scanner.failed).toBe(false);
+    }
+  });
+
+  it('tells an error answer apart, and an empty result', () => {
+    const error = createResultScanner();
+    expect(
+      error.push('{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"[too] many {results}"}}'),
+    ).toEqual([]);
+    expect(error.failed).toBe(true);
+    const empty = createResultScanner();
+    expect(empty.push('{"id":1,"result":[],"jsonrpc":"2.0"}')).toEqual([]);
+    expect(empty.ended).toBe(true);
+  });
+});
+
+/** A node on loopback: eth_getLogs answers per its first param, in 1 kB pieces. */
+let server: Server;
+let url: string;
+let hungUp = 0;
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const { id, params } = JSON.parse(body) as {
+        id: number;
+        params: [{ kind: 'logs' | 'error' | 'truncated' | 'large'; declare: boolean }];
+      };
+      const { kind, declare } = params[0];
+      const full =
+        kind === 'error'
+          ? `{"jsonrpc":"2.0","id":${id},"error":{"code":-32005,"message":"query returned more than 10000 results ${'.'.repeat(4000)}"}}`
+          : kind === 'large'
+            ? `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(Array.from({ length: 500 }, () => logs).flat())}}`
+            : answer(id);
+      const text = kind === 'truncated' ? full.slice(0, Math.floor(full.length / 2)) : full;
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        ...(declare ? { 'content-length': String(Buffer.byteLength(text)) } : {}),
+      });
+      let at = 0;
+      let closed = false;
+      response.on('close', () => {
+        if (at < text.length) hungUp++;
+        closed = true;
+      });
+      const pump = () => {
+        while (!closed && at < text.length) {
+          const piece = text.slice(at, at + 1024);
+          at += piece.length;
+          if (!response.write(piece)) return void response.once('drain', pump);
+        }
+        if (!closed) response.end();
+      };
+      pump();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function drain(stream: { next(): Promise<unknown[] | undefined> }) {
+  const all: unknown[] = [];
+  for (let batch = await stream.next(); batch; batch = await stream.next()) all.push(...batch);
+  return all;
+}
+
+describe('requestOrStream', () => {
+  it('reads an answer within the limit whole', async () => {
+    const client = createRpcClient({ url, maxResponseBytes: 1024 * 1024 });
+    const answered = await client.requestOrStream('eth_getLogs', [{ kind: 'logs', declare: true }]);
+    expect(answered).toEqual({ whole: logs });
+  });
+
+  it('streams an answer over the limit, declared or not, every element in order', async () => {
+    for (const declare of [true, false]) {
+      const client = createRpcClient({ url, maxResponseBytes: 4 * 1024 });
+      const answered = await client.requestOrStream('eth_getLogs', [{ kind: 'logs', declare }]);
+      if (!('stream' in answered)) throw new Error('expected a stream');
+      if (declare) expect(answered.stream.declaredBytes).toBeGreaterThan(4 * 1024);
+      else expect(answered.stream.declaredBytes).toBeUndefined();
+      expect(await drain(answered.stream)).toEqual(logs);
+    }
+  });
+
+  it('reports an error answer over the limit as the error it is', async () => {
+    const client = createRpcClient({ url, maxResponseBytes: 1024, maxRetries: 0 });
+    const answered = await client.requestOrStream('eth_getLogs', [{ kind: 'error', declare: true }]);
+    if (!('stream' in answered)) throw new Error('expected a stream');
+    await expect(drain(answered.stream)).rejects.toBeInstanceOf(RpcRangeError);
+  });
+
+  it('fails an answer cut off inside its array, and a cancel hangs up', async () => {
+    const client = createRpcClient({ url, maxResponseBytes: 1024 });
+    const truncated = await client.requestOrStream('eth_getLogs', [{ kind: 'truncated', declare: false }]);
+    if (!('stream' in truncated)) throw new Error('expected a stream');
+    await expect(drain(truncated.stream)).rejects.toThrow(/ended inside its result array/);
+    // Megabytes: more than the sockets between them hold, so the server is still sending.
+    const cancelled = await client.requestOrStream('eth_getLogs', [{ kind: 'large', declare: false }]);
+    if (!('stream' in cancelled)) throw new Error('expected a stream');
+    const before = hungUp;
+    await cancelled.stream.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(hungUp).toBe(before + 1);
+  });
+});
