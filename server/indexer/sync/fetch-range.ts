@@ -151,7 +151,15 @@ async function logsOfKnown(
   lookUp: (addresses: string[]) => Promise<ReadonlySet<string>>,
 ): Promise<RawLog[]> {
   if (listed) return getLogs(rpc, from, to, [topic], new Set([...listed, ...added]));
-  const logs = await getLogs(rpc, from, to, [topic], undefined);
+  return keepKnownEmitters(await getLogs(rpc, from, to, [topic], undefined), added, lookUp);
+}
+
+/** The logs emitted by an address of `added` or one `lookUp` finds stored. */
+async function keepKnownEmitters(
+  logs: RawLog[],
+  added: ReadonlySet<string>,
+  lookUp: (addresses: string[]) => Promise<ReadonlySet<string>>,
+): Promise<RawLog[]> {
   const emitters = new Set<string>();
   for (const log of logs) {
     const address = log.address.toLowerCase();
@@ -200,16 +208,7 @@ async function transferSource(
   const keep = async (logs: RawLog[]): Promise<RawLog[]> => {
     if (byName) return logs;
     if (named) return logs.filter((log) => named.has(log.address.toLowerCase()));
-    const emitters = new Set<string>();
-    for (const log of logs) {
-      const address = log.address.toLowerCase();
-      if (!added.has(address)) emitters.add(address);
-    }
-    const known = emitters.size > 0 ? await lookUp([...emitters]) : new Set<string>();
-    return logs.filter((log) => {
-      const address = log.address.toLowerCase();
-      return added.has(address) || known.has(address);
-    });
+    return keepKnownEmitters(logs, added, lookUp);
   };
   const answer = await requestOrStream<RawLog>('eth_getLogs', [
     byName ? { ...base, address: [...named] } : base,
