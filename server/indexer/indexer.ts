@@ -273,7 +273,7 @@ export function createIndexer(options: IndexerOptions) {
       }
       await writing;
     } catch (error) {
-      await feed.close();
+      feed.close();
       await writing.catch(() => {});
       // Plans folded ahead of a failed write left the cache ahead of the database: the next
       // step reads from what was committed.

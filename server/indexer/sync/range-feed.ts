@@ -34,7 +34,7 @@ export interface RangeFeed {
   /** The adapted range size, for the next feed. */
   readonly rangeSize: number;
   /** Stops the answers still being read (a feed abandoned before its end). */
-  close(): Promise<void>;
+  close(): void;
 }
 
 /** One range of the feed; its fetch starts when it comes within `concurrency` of the front. */
@@ -163,11 +163,14 @@ export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
         return data;
       }
     },
-    async close() {
-      for (const entry of queue.splice(0)) {
-        const parts = await entry.data?.catch(() => undefined);
-        await parts?.cancel();
-      }
+    close() {
+      // Answers still arriving are cancelled as they come, not awaited: a fetch in its retries
+      // could hold the failed step for minutes.
+      for (const entry of queue.splice(0))
+        void entry.data?.then(
+          (parts) => parts.cancel(),
+          () => {},
+        );
     },
   };
 }
