@@ -210,8 +210,10 @@ describe('indexer batch size does not change the result', () => {
     const a = await big.open();
     const b = await small.open();
     try {
-      await indexToHead(a.db, chain, { initialRange: 50_000 });
-      await indexToHead(b.db, chain, { initialRange: 3, chain: { maxRange: 3 } });
+      // One range whose Transfers are asked in block slices at once, against ranges of three
+      // blocks each asked in one request.
+      await indexToHead(a.db, chain, { initialRange: 50_000, transferSlices: 4 });
+      await indexToHead(b.db, chain, { initialRange: 3, chain: { maxRange: 3 }, transferSlices: 1 });
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
       // Answers over 16 kB are refused as they stream in: the ranges shrink until theirs fit
       // (a single block is always read whole), and the result is the same.
@@ -235,7 +237,7 @@ describe('indexer batch size does not change the result', () => {
         client: {
           request: (method, params, options) => unbounded.request(method, params, options),
           batch: (requests) => unbounded.batch(requests),
-          requestOrStream: (method, params) => bounded.requestOrStream(method, params),
+          requestOrStream: (method, params, options) => bounded.requestOrStream(method, params, options),
         },
         streamedPartTransfers: 40,
       });

@@ -37,8 +37,10 @@ export interface IndexerOptions {
   eventsPerWrite?: number;
   /** Ranges fetched ahead while earlier ones are projected. */
   fetchConcurrency?: number;
-  /** Transfers per part when a range's answer is over the size limit and read as a stream. */
+  /** Transfers per part when a range's Transfers are read as they arrive (sliced or over the size limit). */
   streamedPartTransfers?: number;
+  /** Block slices a range's Transfers are asked in at once (sync/fetch-range.ts; 1: one request). */
+  transferSlices?: number;
   /** Above this many stored tokens, ranges look emitters up instead of naming every token (sync/address-book.ts). */
   listedAddressLimit?: number;
   /** Token states kept in memory between ranges (the indexer is their only writer). */
@@ -59,7 +61,7 @@ export interface IndexerStatus {
   /** Cumulative milliseconds spent fetching from the RPC and projecting into the database. */
   fetchMs: number;
   projectMs: number;
-  /** Parts handed on from answers read as a stream (over the size limit). */
+  /** Parts of ranges handed on in several parts as their Transfers arrived. */
   streamedParts: number;
 }
 
@@ -236,6 +238,7 @@ export function createIndexer(options: IndexerOptions) {
       concurrency: fetchConcurrency,
       everyHeaderFrom: finalBlock,
       streamedPartTransfers: options.streamedPartTransfers,
+      transferSlices: options.transferSlices,
     });
     // Two writes at a time: the last one started, and the one before it, which the last one
     // waits for before it commits (writePlan's `after`).

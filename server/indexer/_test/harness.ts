@@ -31,6 +31,7 @@ export async function indexToHead(
     chain?: Partial<ChainConfig>;
     initialRange?: number;
     streamedPartTransfers?: number;
+    transferSlices?: number;
   } = {},
 ) {
   const config = chainConfigFor(chain, options.chain);
@@ -41,6 +42,7 @@ export async function indexToHead(
     logger: silentLogger,
     initialRange: options.initialRange,
     streamedPartTransfers: options.streamedPartTransfers,
+    transferSlices: options.transferSlices,
   });
   await indexer.syncToHead();
   return indexer;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
-import { type BlockHeader, type RangeData, splitAtBlock, splitRange } from '../sync/fetch-range';
+import { type BlockHeader, blockSlices, type RangeData, splitAtBlock, splitRange } from '../sync/fetch-range';
 import { eventDataJson, foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { balanceKind, type TokenState, tokenFromLaunch } from './state';
 
@@ -199,5 +199,28 @@ describe('splitAtBlock', () => {
     expect([...(final?.headers.keys() ?? [])].every((n) => n <= 4)).toBe(true);
     expect([...(recent?.headers.keys() ?? [])].every((n) => n >= 5)).toBe(true);
     for (const block of [0, 9, 12]) expect(splitAtBlock(range, block)).toEqual([range]);
+  });
+});
+
+describe('blockSlices', () => {
+  it('cuts a range into consecutive slices of nearly equal length, none shorter than 8 blocks', () => {
+    expect(blockSlices(100, 199, 4)).toEqual([
+      [100, 124],
+      [125, 149],
+      [150, 174],
+      [175, 199],
+    ]);
+    expect(blockSlices(10, 20, 4)).toEqual([[10, 20]]);
+    expect(blockSlices(1, 26, 4)).toEqual([
+      [1, 9],
+      [10, 17],
+      [18, 26],
+    ]);
+    expect(blockSlices(5, 5, 4)).toEqual([[5, 5]]);
+    expect(blockSlices(0, 999, 1)).toEqual([[0, 999]]);
+    const slices = blockSlices(10_004_000, 10_004_404, 4);
+    expect(slices[0]?.[0]).toBe(10_004_000);
+    expect(slices.at(-1)?.[1]).toBe(10_004_404);
+    for (let i = 1; i < slices.length; i++) expect(slices[i]?.[0]).toBe((slices[i - 1]?.[1] ?? 0) + 1);
   });
 });

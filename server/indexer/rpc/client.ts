@@ -76,8 +76,14 @@ export interface RpcClient {
    * Like `request` for a method whose result is an array of objects (eth_getLogs), but an answer
    * over the limit comes back as a stream of its elements instead of an error: the node has
    * already spent the time to build it, and the caller hands it on in parts as it arrives.
+   * With `maxResponseBytes`, an answer over it is streamed too (the lower of it and the
+   * client's limit applies).
    */
-  requestOrStream?<T>(method: string, params: unknown[]): Promise<{ whole: T[] } | { stream: ResultStream }>;
+  requestOrStream?<T>(
+    method: string,
+    params: unknown[],
+    options?: { maxResponseBytes?: number },
+  ): Promise<{ whole: T[] } | { stream: ResultStream }>;
 }
 
 const rangeErrorPatterns = [
@@ -241,9 +247,14 @@ export function createRpcClient(options: RpcClientOptions): HttpRpcClient {
       )) as JsonRpcResponse;
       return unwrap<T>(response, method);
     },
-    async requestOrStream<T>(method: string, params: unknown[]) {
+    async requestOrStream<T>(
+      method: string,
+      params: unknown[],
+      requestOptions?: { maxResponseBytes?: number },
+    ) {
       const id = nextId++;
-      const answer = await post({ jsonrpc: '2.0', id, method, params }, maxResponseBytes, true);
+      const limit = Math.min(maxResponseBytes, requestOptions?.maxResponseBytes ?? Number.POSITIVE_INFINITY);
+      const answer = await post({ jsonrpc: '2.0', id, method, params }, limit, true);
       if ('parsed' in answer) return { whole: unwrap<T[]>(answer.parsed as JsonRpcResponse, method) };
       const stream = streamResult(answer.reader, answer.head, answer.declared, timeoutMs, (text) => {
         unwrap(JSON.parse(text) as JsonRpcResponse, method);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient, RpcRangeError } from './client';
-import { createResultScanner } from './result-stream';
+import { type Answer, concatAnswers, createResultScanner } from './result-stream';
 
 /** Log-shaped objects whose strings hold what a careless scanner would trip on. */
 const logs = Array.from({ length: 300 }, (_, i) => ({
@@ -133,5 +133,51 @@ describe('requestOrStream', () => {
     await cancelled.stream.cancel();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(hungUp).toBe(before + 1);
+  });
+});
+
+describe('concatAnswers', () => {
+  it('hands on answers whole and streamed as one stream, in the order asked', async () => {
+    // Answers over 4 kB stream, the others are read whole: the first and last are whole here.
+    const client = createRpcClient({ url, maxResponseBytes: 1024 * 1024 });
+    const ask = (limit: number) =>
+      client.requestOrStream<unknown>('eth_getLogs', [{ kind: 'logs', declare: true }], {
+        maxResponseBytes: limit,
+      });
+    const answers = [ask(1024 * 1024), ask(4096), ask(4096), ask(1024 * 1024)];
+    const kinds = (await Promise.all(answers)).map((a) => ('whole' in a ? 'whole' : 'stream'));
+    expect(kinds).toEqual(['whole', 'stream', 'stream', 'whole']);
+    expect(await drain(concatAnswers(answers))).toEqual([...logs, ...logs, ...logs, ...logs]);
+  });
+
+  it('fails when a failed answer comes to its turn, not before', async () => {
+    const failed = Promise.reject(new Error('slice 2 failed'));
+    const stream = concatAnswers<number>([Promise.resolve({ whole: [1, 2] }), failed]);
+    expect(await stream.next()).toEqual([1, 2]);
+    await expect(stream.next()).rejects.toThrow('slice 2 failed');
+  });
+
+  it('skips empty answers, and a cancel hangs up those streaming and those still to come', async () => {
+    const empty = concatAnswers<number>([{ whole: [] }, { whole: [] }].map((a) => Promise.resolve(a)));
+    expect(await empty.next()).toBeUndefined();
+    const client = createRpcClient({ url, maxResponseBytes: 1024 });
+    const large = () =>
+      client.requestOrStream<unknown>('eth_getLogs', [{ kind: 'large', declare: false }]) as Promise<
+        Answer<unknown>
+      >;
+    const first = large();
+    let release: (answer: Answer<unknown>) => void = () => {};
+    const later = new Promise<Answer<unknown>>((resolve) => {
+      release = resolve;
+    });
+    const stream = concatAnswers([first, later]);
+    expect((await stream.next())?.length).toBeGreaterThan(0);
+    const before = hungUp;
+    await stream.cancel();
+    // The answer still to come is hung up as it arrives.
+    release(await large());
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(hungUp).toBe(before + 2);
+    expect(await stream.next()).toBeUndefined();
   });
 });

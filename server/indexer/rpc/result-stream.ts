@@ -154,3 +154,45 @@ export function streamResult(
     },
   };
 }
+
+/** An answer read whole, or one being read as it arrives (RpcClient.requestOrStream). */
+export type Answer<T> = { whole: T[] } | { stream: ResultStream };
+
+/**
+ * The elements of several answers, one after the other, as one stream: an answer read whole is
+ * one batch, a streamed one its batches. All the answers are already requested; a failed one
+ * fails the stream when its turn comes, and `cancel` stops those still streaming or to come (as
+ * they arrive).
+ */
+export function concatAnswers<T>(answers: readonly Promise<Answer<T>>[]): ResultStream {
+  // Rejections surface in next(), in order; one never reached must not go unhandled.
+  for (const answer of answers) answer.catch(() => {});
+  let index = 0;
+  let cancelled = false;
+  return {
+    declaredBytes: undefined,
+    async next() {
+      while (!cancelled && index < answers.length) {
+        const answer = await (answers[index] as Promise<Answer<T>>);
+        if ('whole' in answer) {
+          index++;
+          if (answer.whole.length > 0) return answer.whole;
+          continue;
+        }
+        const batch = await answer.stream.next();
+        if (batch) return batch;
+        index++;
+      }
+      return undefined;
+    },
+    async cancel() {
+      cancelled = true;
+      // Not awaited: an answer still to come may be in its retries.
+      for (const answer of answers.slice(index))
+        void answer.then(
+          (a) => ('stream' in a ? a.stream.cancel() : undefined),
+          () => {},
+        );
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { type DecodedEvent, decodeLog, type RawLog, topics } from '../decode/events';
 import type { RpcClient } from '../rpc/client';
-import type { ResultStream } from '../rpc/result-stream';
+import { concatAnswers, type ResultStream } from '../rpc/result-stream';
 import type { AddressBook } from './address-book';
 
 export interface BlockHeader {
@@ -19,7 +19,7 @@ export interface RangeData {
   logCount: number;
   /** The token of each pool whose Swaps the range holds (pools graduated in it included). */
   pools: ReadonlyMap<string, string>;
-  /** A part of a range whose Transfers were read as a stream (fetchRangeParts). */
+  /** One of several parts a range was handed on in as its Transfers arrived (fetchRangeParts). */
   streamed?: boolean;
 }
 
@@ -186,9 +186,38 @@ export interface RangeParts {
 }
 
 /**
+ * Transfers of a range are asked in up to this many consecutive block slices at once. A node
+ * builds an eth_getLogs answer whole before its first byte (anvil: 2.6 s for the benchmark's
+ * dense stretch, on one core, while the indexer waits); slices are built side by side and the
+ * first arrives after a fraction of that. They are one answer to the parts that follow.
+ */
+export const TRANSFER_SLICES = 4;
+/** A range is sliced only into slices of at least this many blocks. */
+const MIN_SLICE_BLOCKS = 8;
+/**
+ * A slice's answer over this size is read as it arrives, not whole: the slices after the one
+ * being handed on wait in their sockets instead of in memory.
+ */
+const SLICE_WHOLE_BYTES = 8 * 2 ** 20;
+
+/** [from, to] in `count` consecutive slices of (nearly) equal length. */
+export function blockSlices(from: number, to: number, count: number): [number, number][] {
+  const blocks = to - from + 1;
+  const n = Math.max(1, Math.min(count, Math.floor(blocks / MIN_SLICE_BLOCKS)));
+  const slices: [number, number][] = [];
+  for (let i = 0, start = from; i < n; i++) {
+    const end = from + Math.round(((i + 1) * blocks) / n) - 1;
+    slices.push([start, end]);
+    start = end + 1;
+  }
+  return slices;
+}
+
+/**
  * Logs of Transfer in [from, to] of known tokens, as `logsOfKnown`, but through
  * `requestOrStream`: an answer over the client's limit is kept as a stream, filtered batch by
- * batch, instead of being dropped.
+ * batch, instead of being dropped. A range of many blocks is asked in `slices` slices at once,
+ * read in order as one stream.
  */
 async function transferSource(
   rpc: RpcClient,
@@ -197,24 +226,32 @@ async function transferSource(
   listed: ReadonlySet<string> | undefined,
   added: ReadonlySet<string>,
   lookUp: (addresses: string[]) => Promise<ReadonlySet<string>>,
+  slices: number,
 ): Promise<TransferSource> {
   const requestOrStream = rpc.requestOrStream?.bind(rpc);
   const named = listed && new Set([...listed, ...added]);
   if (!requestOrStream || from === to)
     return { whole: await logsOfKnown(rpc, from, to, topics.transfer, listed, added, lookUp) };
   if (named?.size === 0) return { whole: [] };
-  const base = { fromBlock: hex(from), toBlock: hex(to), topics: [[topics.transfer]] };
   const byName = named !== undefined && named.size <= ADDRESS_FILTER_LIMIT;
   const keep = async (logs: RawLog[]): Promise<RawLog[]> => {
     if (byName) return logs;
     if (named) return logs.filter((log) => named.has(log.address.toLowerCase()));
     return keepKnownEmitters(logs, added, lookUp);
   };
-  const answer = await requestOrStream<RawLog>('eth_getLogs', [
-    byName ? { ...base, address: [...named] } : base,
-  ]);
+  const filter = byName
+    ? { address: [...named], topics: [[topics.transfer]] }
+    : { topics: [[topics.transfer]] };
+  const ask = (a: number, b: number, options?: { maxResponseBytes: number }) =>
+    requestOrStream<RawLog>('eth_getLogs', [{ fromBlock: hex(a), toBlock: hex(b), ...filter }], options);
+  const parts = blockSlices(from, to, slices);
+  if (parts.length > 1) {
+    const stream = concatAnswers(parts.map(([a, b]) => ask(a, b, { maxResponseBytes: SLICE_WHOLE_BYTES })));
+    return { stream, keep };
+  }
+  const answer = await ask(from, to);
   if ('whole' in answer) return { whole: await keep(answer.whole) };
-  return { stream: answer.stream, keep: (logs) => keep(logs) };
+  return { stream: answer.stream, keep };
 }
 
 const blockOf = (log: RawLog) => Number.parseInt(log.blockNumber, 16);
@@ -263,17 +300,27 @@ async function assemble(
 /** Transfers per part of a streamed range (with the range's other logs of the same blocks). */
 export const STREAMED_PART_TRANSFERS = 20_000;
 
+export interface RangePartsOptions {
+  /**
+   * The lowest block within finality depth of the head: from there on every block is
+   * remembered, with or without logs, so a reorg anywhere in that window finds its common
+   * ancestor even across long runs of blocks without launchpad events.
+   */
+  everyHeaderFrom?: number;
+  /** Transfers per part (default STREAMED_PART_TRANSFERS). */
+  partTransfers?: number;
+  /** Block slices the Transfers are asked in (default TRANSFER_SLICES; 1: one request). */
+  slices?: number;
+}
+
 /**
  * The rest of [from, to] once its launches and graduations are known: the factory's Trades,
  * Transfers of the tokens and Swaps of the pools in `sets` (which must include those the factory
  * logs name), all at once, then the headers of every block with a log, both range ends and every
- * block from `everyHeaderFrom` on. Transfers too many to read whole (over the client's answer
- * limit) are read as they arrive and the range handed on in parts cut at blocks, each with the
- * other logs of its blocks: the node built that answer already, and asking again in smaller
- * ranges would make it build it twice.
- * @param everyHeaderFrom the lowest block within finality depth of the head: from there on every
- * block is remembered, with or without logs, so a reorg anywhere in that window finds its
- * common ancestor even across long runs of blocks without launchpad events.
+ * block from `everyHeaderFrom` on. Transfers asked in slices, or too many to read whole (over
+ * the client's answer limit), are read as they arrive and the range handed on in parts cut at
+ * blocks, each with the other logs of its blocks: the node built that answer already, and
+ * asking again in smaller ranges would make it build it twice.
  */
 export async function fetchRangeParts(
   rpc: RpcClient,
@@ -281,14 +328,23 @@ export async function fetchRangeParts(
   to: number,
   factoryLogs: readonly RawLog[],
   sets: AddressSets,
-  everyHeaderFrom = Number.POSITIVE_INFINITY,
-  partTransfers = STREAMED_PART_TRANSFERS,
+  options: RangePartsOptions = {},
 ): Promise<RangeParts> {
+  const everyHeaderFrom = options.everyHeaderFrom ?? Number.POSITIVE_INFINITY;
+  const partTransfers = options.partTransfers ?? STREAMED_PART_TRANSFERS;
   const listed = sets.book.listed();
   const storedPools = new Map<string, string>();
   const [trades, transfers, swaps] = await Promise.allSettled([
     getLogs(rpc, from, to, [topics.trade], new Set([sets.factory])),
-    transferSource(rpc, from, to, listed?.tokens, sets.tokens, (a) => sets.book.tokensAmong(a)),
+    transferSource(
+      rpc,
+      from,
+      to,
+      listed?.tokens,
+      sets.tokens,
+      (a) => sets.book.tokensAmong(a),
+      options.slices ?? TRANSFER_SLICES,
+    ),
     logsOfKnown(
       rpc,
       from,
@@ -407,8 +463,9 @@ function streamedParts(
         pools,
         everyHeaderFrom,
       );
+      const whole = partFrom === from && partTo === to;
       partFrom = partTo + 1;
-      return { ...range, streamed: true };
+      return whole ? range : { ...range, streamed: true };
     },
     async cancel() {
       if (!streamEnded) await source.stream.cancel();
@@ -426,7 +483,7 @@ export async function fetchRangeWith(
   everyHeaderFrom = Number.POSITIVE_INFINITY,
 ): Promise<RangeData> {
   const whole: RpcClient = { request: (m, p, o) => rpc.request(m, p, o), batch: (r) => rpc.batch(r) };
-  const parts = await fetchRangeParts(whole, from, to, factoryLogs, sets, everyHeaderFrom);
+  const parts = await fetchRangeParts(whole, from, to, factoryLogs, sets, { everyHeaderFrom });
   return (await parts.next()) as RangeData;
 }
 

@@ -26,6 +26,8 @@ export interface RangeFeedOptions {
   everyHeaderFrom: number;
   /** Transfers per part of a range whose answer is streamed (default STREAMED_PART_TRANSFERS). */
   streamedPartTransfers?: number;
+  /** Block slices a range's Transfers are asked in (default TRANSFER_SLICES). */
+  transferSlices?: number;
 }
 
 export interface RangeFeed {
@@ -80,15 +82,11 @@ export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
   const begin = (entry: Entry) => {
     if (entry.data) return;
     entry.data = Promise.all([entry.sets, entry.factoryLogs]).then(([known, logs]) =>
-      fetchRangeParts(
-        rpc,
-        entry.from,
-        entry.to,
-        logs,
-        known,
-        options.everyHeaderFrom,
-        options.streamedPartTransfers,
-      ),
+      fetchRangeParts(rpc, entry.from, entry.to, logs, known, {
+        everyHeaderFrom: options.everyHeaderFrom,
+        partTransfers: options.streamedPartTransfers,
+        slices: options.transferSlices,
+      }),
     );
     // Rejections surface in next(); an abandoned feed must not report them as unhandled.
     entry.data.catch(() => {});
