@@ -34,6 +34,7 @@ import { createLaunchpadActions } from '../server/chain/launchpad-actions';
 import { textArray } from '../server/db/bulk';
 import { openDatabase, selectRows } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
+import { INDEXER_NODE_FLAGS } from '../server/indexer/heap';
 import { createIndexer } from '../server/indexer/indexer';
 import { projectionTimings } from '../server/indexer/project/write';
 import { createRpcClient } from '../server/indexer/rpc/client';
@@ -52,6 +53,12 @@ const { values } = parseArgs({
     'events-per-write': { type: 'string' },
   },
 });
+// The indexer runs here with the heap flags of `npm run indexer`: its peak RSS depends on them.
+const missingFlags = INDEXER_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+if (missingFlags.length > 0)
+  console.log(
+    `▶ warning: node runs without ${missingFlags.join(' ')} (the flags of \`npm run indexer\`): peak RSS and time are not the indexer's; use \`npm run bench:indexer\``,
+  );
 if (values.postgres) console.log('▶ --postgres is now --database-url (the same flag as `npm run bench`)');
 const serverUrl = values['database-url'] ?? values.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const scale = Number(values.scale);

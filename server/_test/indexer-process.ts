@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { INDEXER_NODE_FLAGS } from '../indexer/heap';
 import type { TestChain } from './chain';
 import type { TestDatabase } from './database';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * `npm run indexer` as a real process on a test database and chain. One process (tsx as a
- * loader, not its CLI wrapper), so a signal reaches the indexer itself.
+ * `npm run indexer` as a real process on a test database and chain, with its node flags. One
+ * process (tsx as a loader, not its CLI wrapper), so a signal reaches the indexer itself.
  */
 export function spawnIndexerProcess(
   database: TestDatabase,
@@ -15,7 +16,7 @@ export function spawnIndexerProcess(
   env: Record<string, string>,
   stdio: { stderr: 'pipe' | 'ignore' } = { stderr: 'pipe' },
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'scripts/indexer.ts'], {
+  return spawn(process.execPath, [...INDEXER_NODE_FLAGS, '--import', 'tsx', 'scripts/indexer.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
