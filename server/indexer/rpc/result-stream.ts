@@ -23,43 +23,73 @@ const BACKSLASH = 0x5c;
 
 /**
  * A scanner over the text of `{"jsonrpc":…,"id":…,"result":[{…},{…}]}` fed in pieces: returns
- * the text of each complete element of the result array (objects, as eth_getLogs answers
- * hold). The only array directly in a JSON-RPC answer is its result; an object there is an
- * `error`, reported by `failed` (the caller then reads the answer whole).
+ * the text of the elements of the result array (objects, as eth_getLogs answers hold) each
+ * piece completes, as they stand in the answer (comma-separated), to be parsed at once. The
+ * only array directly in a JSON-RPC answer is its result; an object there is an `error`,
+ * reported by `failed` (the caller then reads the answer whole).
  */
 export function createResultScanner() {
   let depth = 0;
   let inString = false;
+  /** The next character, in this piece or the next, is escaped (inside a string). */
   let escaped = false;
   let state: 'before' | 'array' | 'after' | 'error' = 'before';
   /** An element begun in an earlier piece. */
   let partial = '';
   return {
-    push(piece: string): string[] {
+    /** The elements `piece` completes, comma-separated; '' when it completes none. */
+    push(piece: string): string {
       const text = partial + piece;
-      const elements: string[] = [];
-      let start = partial.length > 0 ? 0 : -1;
-      for (let i = partial.length; i < text.length; i++) {
-        const c = text.charCodeAt(i);
+      /** Where the first element completed here begins, the one being read, and after the last. */
+      let first = partial.length > 0 ? 0 : -1;
+      let start = first;
+      let end = -1;
+      let backslash = -1;
+      let i = partial.length;
+      while (i < text.length) {
         if (inString) {
-          if (escaped) escaped = false;
-          else if (c === BACKSLASH) escaped = true;
-          else if (c === QUOTE) inString = false;
-        } else if (c === QUOTE) inString = true;
+          // Jump to the string's end: strings are most of a log's text (hex), and a character
+          // loop over them was most of the scanner's time.
+          if (escaped) {
+            escaped = false;
+            i++;
+            continue;
+          }
+          if (backslash < i) {
+            backslash = text.indexOf('\\', i);
+            if (backslash === -1) backslash = text.length;
+          }
+          const quote = text.indexOf('"', i);
+          const close = quote === -1 ? text.length : quote;
+          if (backslash < close) {
+            escaped = true;
+            i = backslash + 1;
+          } else {
+            if (quote !== -1) inString = false;
+            i = close + 1;
+          }
+          continue;
+        }
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) inString = true;
         else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
           if (depth === 1 && state === 'before') state = c === OPEN_BRACKET ? 'array' : 'error';
-          else if (depth === 2 && state === 'array') start = i;
+          else if (depth === 2 && state === 'array') {
+            start = i;
+            if (first === -1) first = i;
+          }
           depth++;
         } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
           depth--;
           if (depth === 2 && state === 'array' && start >= 0) {
-            elements.push(text.slice(start, i + 1));
+            end = i + 1;
             start = -1;
           } else if (depth === 1 && state === 'array') state = 'after';
         }
+        i++;
       }
       partial = start >= 0 ? text.slice(start) : '';
-      return elements;
+      return end === -1 ? '' : text.slice(first, end);
     },
     /** The result array has begun (or the answer turned out to be an error). */
     get started() {
@@ -97,7 +127,8 @@ export function streamResult(
   const scanner = createResultScanner();
   const queued = [...head];
   let finished = false;
-  let elements: string[] = [];
+  /** Runs of complete elements not handed out yet. */
+  let runs: string[] = [];
   /** The text before the array begins: the envelope, or all of an error answer. */
   let envelope = '';
 
@@ -134,18 +165,19 @@ export function streamResult(
             throw new Error('the RPC answer holds no result array where one was expected');
           }
         }
-        for (const element of scanner.push(text)) {
-          elements.push(element);
-          chars += element.length;
+        const run = scanner.push(text);
+        if (run) {
+          runs.push(run);
+          chars += run.length;
         }
       }
       if (finished && !scanner.ended) {
         if (!scanner.started || scanner.failed) onError(envelope);
         throw new Error('the RPC answer ended inside its result array');
       }
-      if (elements.length === 0) return undefined;
-      const batch = JSON.parse(`[${elements.join(',')}]`) as unknown[];
-      elements = [];
+      if (runs.length === 0) return undefined;
+      const batch = JSON.parse(`[${runs.join(',')}]`) as unknown[];
+      runs = [];
       return batch;
     },
     async cancel() {
