@@ -19,7 +19,6 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * A scanner over the text of `{"jsonrpc":…,"id":…,"result":[{…},{…}]}` fed in pieces: returns
