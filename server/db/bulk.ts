@@ -51,9 +51,9 @@ function copyValue(value: unknown): string {
 const COPY_CHUNK_CHARS = 1 << 20;
 
 /**
- * Appends rows given as COPY text lines (tab-separated, escaped, without the newline): the
- * cheapest way into PostgreSQL, and the caller can build the lines while the previous
- * statement runs.
+ * Appends rows given as COPY text lines (tab-separated, escaped, without the newline; an
+ * element may hold several lines joined by newlines): the cheapest way into PostgreSQL, and the
+ * caller can build the lines while the previous statement runs.
  * @example await copyLines(tx, 'trades', ['block_number', 'log_index'], ['12\t3'])
  */
 export async function copyLines(

@@ -20,6 +20,8 @@ const alice = '0x00000000000000000000000000000000000000a1';
 const bob = '0x00000000000000000000000000000000000000b0';
 const zero = '0x0000000000000000000000000000000000000000';
 const ether = 10n ** 18n;
+/** The COPY lines of a plan's blocks of lines. */
+const linesOf = (blocks: readonly string[]) => blocks.flatMap((block) => block.split('\n'));
 
 let logIndex = 0;
 const at = (blockNumber: number) => ({
@@ -104,8 +106,8 @@ describe('foldRange', () => {
     expect(plan.launches.map((l) => l.event.token)).toEqual([token]);
     expect(plan.updated).toEqual([]);
     expect(plan.head).toEqual(header(20));
-    expect(plan.tradeLines).toHaveLength(2);
-    expect(plan.eventLines).toHaveLength(7);
+    expect(linesOf(plan.tradeLines)).toHaveLength(2);
+    expect(linesOf(plan.eventLines)).toHaveLength(7);
     const state = plan.states.get(token) as TokenState;
     expect(state.tradeCount).toBe(2);
     expect(state.totalVolume).toBe(3n * ether);
@@ -138,6 +140,20 @@ describe('foldRange', () => {
     expect(plan.states.get(token)?.tradeCount).toBe(1);
   });
 
+  it('joins COPY lines in blocks of 512, in chain order', () => {
+    const transfers = Array.from({ length: 1_100 }, (_, i) => ({
+      ...transfer(11, curve, alice, BigInt(i + 1)),
+      logIndex: i,
+    }));
+    const plan = foldRange(rangeOf(10, 11, [launch(10), ...transfers]), context, new Map());
+    expect(plan.eventLines.map((block) => block.split('\n').length)).toEqual([512, 512, 77]);
+    const lines = linesOf(plan.eventLines);
+    expect(lines.every((line) => line.split('\t').length === 9)).toBe(true);
+    expect(lines.slice(1).map((line) => JSON.parse(line.split('\t')[8] as string).value)).toEqual(
+      transfers.map((_, i) => String(i + 1)),
+    );
+  });
+
   it('drops events of tokens it does not know', () => {
     const plan = foldRange(rangeOf(5, 6, [transfer(6, alice, bob, 1n)]), context, new Map());
     expect(plan.eventLines).toEqual([]);
@@ -146,7 +162,7 @@ describe('foldRange', () => {
 
   it('writes COPY-safe event data: tabs, quotes and backslashes in names are escaped', () => {
     const plan = foldRange(rangeOf(10, 10, [launch(10)]), context, new Map());
-    const line = plan.eventLines[0] as string;
+    const line = linesOf(plan.eventLines)[0] as string;
     expect(line.split('\t')).toHaveLength(9);
     const data = (line.split('\t')[8] as string).replace(/\\\\/g, '\\');
     expect(JSON.parse(data)).toMatchObject({
