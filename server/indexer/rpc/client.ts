@@ -1,6 +1,6 @@
 import { parseRetryAfter } from '../../../shared/http/retry-after';
 import { readBounded } from '../../http/read-bounded';
-import { type ResultStream, streamResult } from './result-stream';
+import { type Answer, streamResult } from './result-stream';
 /**
  * JSON-RPC over HTTP for the indexer: batched requests, a per-request timeout, and retries with
  * exponential backoff on rate limits (honouring Retry-After), 5xx, timeouts and connection
@@ -83,7 +83,7 @@ export interface RpcClient {
     method: string,
     params: unknown[],
     options?: { maxResponseBytes?: number },
-  ): Promise<{ whole: T[] } | { stream: ResultStream }>;
+  ): Promise<Answer<T>>;
 }
 
 const rangeErrorPatterns = [
