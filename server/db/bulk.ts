@@ -15,8 +15,13 @@ const CHUNK = 5_000;
 /** Below this many rows a JSON statement beats the round trips of COPY. */
 const COPY_THRESHOLD = 2_000;
 
+/** postgres.js's pending query: a promise with `writable()`, and the `reject` it settles itself with. */
+type PostgresCopyQuery = Promise<unknown> & {
+  writable(): Promise<NodeJS.WritableStream>;
+  reject?: (error: unknown) => void;
+};
 interface PostgresCopyClient {
-  unsafe(query: string): Promise<unknown> & { writable(): Promise<NodeJS.WritableStream> };
+  unsafe(query: string): PostgresCopyQuery;
 }
 interface PgliteCopyClient {
   query(query: string, params: unknown[], options: { blob: Blob }): Promise<unknown>;
@@ -71,8 +76,11 @@ export async function copyLines(
     });
     return;
   }
-  const stream = await copy.client.unsafe(`copy ${target} from stdin`).writable();
+  const query = copy.client.unsafe(`copy ${target} from stdin`);
+  const refused = serverRefusal(query);
+  const stream = await query.writable();
   await new Promise<void>((resolve, reject) => {
+    refused.catch(reject);
     stream.on('error', reject);
     let index = 0;
     const writeMore = () => {
@@ -88,6 +96,28 @@ export async function copyLines(
     };
     writeMore();
   });
+}
+
+/**
+ * Settles with the error the server answers a COPY with. postgres.js (3.4.9) hands an error
+ * that arrives while the stream is open to the stream, but one that arrives after it ended
+ * (a duplicate key found on the last rows, a bad value in a small COPY) only to the query's
+ * own `reject`, and the query has already resolved with the stream: the error was lost, the
+ * end callback never came, and the transaction hung "idle in transaction (aborted)" for good
+ * (porsager/postgres#1173). copy.int.test.ts fails if this stops catching it.
+ */
+function serverRefusal(query: PostgresCopyQuery): Promise<never> {
+  const settle = query.reject;
+  if (typeof settle !== 'function')
+    throw new Error("postgres.js no longer exposes a query's reject: see serverRefusal in server/db/bulk.ts");
+  const refused = new Promise<never>((_, reject) => {
+    query.reject = (error: unknown) => {
+      reject(error);
+      settle(error);
+    };
+  });
+  refused.catch(() => {});
+  return refused;
 }
 
 const copyInto = (db: Database, table: string, names: string[], rows: readonly Record<string, unknown>[]) =>
