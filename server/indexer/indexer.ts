@@ -4,6 +4,7 @@ import type { ChainConfig } from '../config';
 import { readCheckpoint } from '../db/checkpoint';
 import type { Database } from '../db/client';
 import { createPartitionKeeper } from '../db/partitions';
+import { createBalanceBook, loadBalances } from './project/balance-book';
 import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
 import type { TokenState } from './project/state';
 import { readTokenStates } from './project/token-rows';
@@ -45,6 +46,8 @@ export interface IndexerOptions {
   listedAddressLimit?: number;
   /** Token states kept in memory between ranges (the indexer is their only writer). */
   cachedTokens?: number;
+  /** Stored balances (token, wallet) kept in memory between ranges (project/balance-book.ts). */
+  cachedBalances?: number;
   /** Minimum time between progress lines during backfill. */
   progressIntervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -63,6 +66,8 @@ export interface IndexerStatus {
   projectMs: number;
   /** Parts of ranges handed on in several parts as their Transfers arrived. */
   streamedParts: number;
+  /** Stored balances read because the balance book did not know them (cumulative, this process). */
+  balanceReads: number;
 }
 
 /** The index's head no longer extends the chain: roll back, then continue. */
@@ -91,6 +96,7 @@ export function createIndexer(options: IndexerOptions) {
   const eventsPerWrite = options.eventsPerWrite ?? 25_000;
   const fetchConcurrency = options.fetchConcurrency ?? 3;
   const cachedTokens = options.cachedTokens ?? 20_000;
+  const balances = createBalanceBook(options.cachedBalances ?? 500_000);
   const progressIntervalMs = options.progressIntervalMs ?? 2_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   let range = Math.min(options.initialRange ?? 2_000, maxRange);
@@ -117,6 +123,7 @@ export function createIndexer(options: IndexerOptions) {
     fetchMs: 0,
     projectMs: 0,
     streamedParts: 0,
+    balanceReads: 0,
   };
   const progress = { startedAt: Date.now(), lastAt: 0, startBlock: 0, events: 0 };
 
@@ -163,8 +170,9 @@ export function createIndexer(options: IndexerOptions) {
       { ...result, from: checkpoint },
       `reorg: rolled back ${result.removedBlocks} block(s) to ${result.ancestor} (common ancestor ${ancestor})`,
     );
-    // The rollback moved token states and addresses back: cached copies are ahead of the database.
+    // The rollback moved token states, balances and addresses back: cached copies are ahead of the database.
     tokenCache.clear();
+    balances.clear();
     book.reset();
   }
 
@@ -211,6 +219,7 @@ export function createIndexer(options: IndexerOptions) {
       tokenCache.delete(address);
       tokenCache.set(address, { state, seq });
     }
+    balances.remember(plan, seq);
   }
 
   function evict() {
@@ -218,6 +227,7 @@ export function createIndexer(options: IndexerOptions) {
       if (tokenCache.size <= cachedTokens || entry.seq > committedSeq) break;
       tokenCache.delete(address);
     }
+    balances.evict(committedSeq);
   }
 
   /**
@@ -257,7 +267,8 @@ export function createIndexer(options: IndexerOptions) {
         for (const part of parts) {
           const foldStarted = performance.now();
           const states = await statesFor(touchedTokens(part));
-          const plan = foldRange(part, ctx, states);
+          status.balanceReads += await loadBalances(db, balances, part.events);
+          const plan = foldRange(part, ctx, states, balances.view);
           const seq = ++foldedSeq;
           remember(plan, seq);
           status.projectMs += performance.now() - foldStarted;
@@ -278,9 +289,10 @@ export function createIndexer(options: IndexerOptions) {
     } catch (error) {
       feed.close();
       await writing.catch(() => {});
-      // Plans folded ahead of a failed write left the cache ahead of the database: the next
+      // Plans folded ahead of a failed write left the caches ahead of the database: the next
       // step reads from what was committed.
       tokenCache.clear();
+      balances.clear();
       book.reset();
       throw error;
     }

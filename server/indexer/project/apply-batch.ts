@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client';
 import type { RangeData } from '../sync/fetch-range';
+import { createBalanceBook, loadBalances } from './balance-book';
 import { foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { readTokenStates } from './token-rows';
 import { type WriteResult, writePlan } from './write';
@@ -9,8 +10,9 @@ export { readCheckpoint } from '../../db/checkpoint';
 export type { ProjectionContext } from './fold';
 
 /**
- * Projects one fetched range on its own: reads the states it touches, folds, writes. The
- * indexer pipelines these steps across ranges (with a cache of token states) instead.
+ * Projects one fetched range on its own: reads the states and balances it touches, folds,
+ * writes. The indexer pipelines these steps across ranges (with token states and balances
+ * kept in memory) instead.
  */
 export async function applyBatch(
   db: Database,
@@ -18,5 +20,7 @@ export async function applyBatch(
   range: RangeData,
 ): Promise<WriteResult> {
   const states = await readTokenStates(db, touchedTokens(range));
-  return writePlan(db, context, foldRange(range, context, states));
+  const book = createBalanceBook(Number.POSITIVE_INFINITY);
+  await loadBalances(db, book, range.events);
+  return writePlan(db, context, foldRange(range, context, states, book.view));
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
 import { type BlockHeader, blockSlices, type RangeData, splitAtBlock, splitRange } from '../sync/fetch-range';
+import { createBalanceBook } from './balance-book';
 import { eventDataJson, foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { balanceKind, type TokenState, tokenFromLaunch } from './state';
 
@@ -22,6 +23,8 @@ const zero = '0x0000000000000000000000000000000000000000';
 const ether = 10n ** 18n;
 /** The COPY lines of a plan's blocks of lines. */
 const linesOf = (blocks: readonly string[]) => blocks.flatMap((block) => block.split('\n'));
+/** A book that knows no stored balance: asking it about one fails the test. */
+const noStoredBalances = () => createBalanceBook(Number.POSITIVE_INFINITY).view;
 
 let logIndex = 0;
 const at = (blockNumber: number) => ({
@@ -101,7 +104,7 @@ describe('foldRange', () => {
       buy(15, bob, 2n * ether, 1_071_000_000n * ether),
       transfer(15, curve, bob, 3n * ether),
     ]);
-    const plan = foldRange(range, context, new Map());
+    const plan = foldRange(range, context, new Map(), noStoredBalances());
 
     expect(plan.launches.map((l) => l.event.token)).toEqual([token]);
     expect(plan.updated).toEqual([]);
@@ -113,12 +116,14 @@ describe('foldRange', () => {
     expect(state.totalVolume).toBe(3n * ether);
     expect(state.currentPrice).toBe(curvePrice(1_071_000_000n * ether, 32n * ether));
 
-    const balances = Object.fromEntries(plan.balances.map((b) => [b.wallet, [b.delta, b.kind]]));
+    const balances = Object.fromEntries(plan.balances.map((b) => [b.wallet, [b.before, b.after, b.kind]]));
     expect(balances).toEqual({
-      [curve]: [supply - 8n * ether, balanceKind.curve],
-      [alice]: [3n * ether, balanceKind.holder],
-      [bob]: [5n * ether, balanceKind.holder],
+      [curve]: [null, supply - 8n * ether, balanceKind.curve],
+      [alice]: [null, 3n * ether, balanceKind.holder],
+      [bob]: [null, 5n * ether, balanceKind.holder],
     });
+    // The curve's row is not a holder's.
+    expect(plan.holderChanges).toEqual(new Map([[token, 2]]));
     // Both trades fall in one 1-week bucket; 12 s blocks put them in different minutes.
     const weekly = plan.candles.filter((c) => c.intervalSeconds === 604_800);
     expect(weekly).toHaveLength(1);
@@ -134,10 +139,66 @@ describe('foldRange', () => {
     const snapshot = { ...before };
     const range = rangeOf(30, 31, [buy(31, alice, ether, 1_072_000_000n * ether)]);
     expect(touchedTokens(range)).toEqual([token]);
-    const plan = foldRange(range, context, states);
+    const plan = foldRange(range, context, states, noStoredBalances());
     expect(before).toEqual(snapshot);
     expect(plan.updated).toEqual([token]);
     expect(plan.states.get(token)?.tradeCount).toBe(1);
+  });
+
+  it('moves stored balances: rows emptied, created and changed, and the holders they make', () => {
+    const carol = '0x00000000000000000000000000000000000000c1';
+    const pool = '0x00000000000000000000000000000000000000d1';
+    const book = createBalanceBook(Number.POSITIVE_INFINITY);
+    const wallets = [alice, bob, carol, pool, curve];
+    book.load(
+      wallets.map((wallet) => ({ token, wallet })),
+      [
+        { token, wallet: alice, balance: 10n, kind: balanceKind.holder },
+        { token, wallet: carol, balance: 4n, kind: balanceKind.holder },
+        // Tokens sent to the pool's address before it was a pool: a holder's row until now.
+        { token, wallet: pool, balance: 1n, kind: balanceKind.holder },
+        { token, wallet: curve, balance: 100n, kind: balanceKind.curve },
+      ],
+    );
+    const state = { ...tokenFromLaunch(launch(1)), poolAddress: pool };
+    const plan = foldRange(
+      rangeOf(40, 41, [
+        transfer(40, alice, bob, 10n),
+        transfer(41, carol, curve, 1n),
+        transfer(41, curve, pool, 0n),
+      ]),
+      context,
+      new Map([[token, state]]),
+      book.view,
+    );
+    const byWallet = Object.fromEntries(
+      plan.balances.map((b) => [b.wallet, [b.before?.balance ?? null, b.after, b.kind]]),
+    );
+    expect(byWallet).toEqual({
+      [alice]: [10n, 0n, balanceKind.holder],
+      [bob]: [null, 10n, balanceKind.holder],
+      [carol]: [4n, 3n, balanceKind.holder],
+      [curve]: [100n, 101n, balanceKind.curve],
+      [pool]: [1n, 1n, balanceKind.pool],
+    });
+    // Alice left and the pool's row stopped counting; Bob arrived.
+    expect(plan.holderChanges).toEqual(new Map([[token, -1]]));
+    book.remember(plan, 1);
+    expect(book.view.get(token, alice)).toBeNull();
+    expect(book.view.get(token, bob)).toEqual({ balance: 10n, kind: balanceKind.holder });
+    expect(book.view.get(token, pool)).toEqual({ balance: 1n, kind: balanceKind.pool });
+  });
+
+  it('asks the book about every wallet a transfer of a token it did not launch moves', () => {
+    const state = tokenFromLaunch(launch(1));
+    expect(() =>
+      foldRange(
+        rangeOf(40, 40, [transfer(40, alice, bob, 1n)]),
+        context,
+        new Map([[token, state]]),
+        noStoredBalances(),
+      ),
+    ).toThrow(/was not loaded/);
   });
 
   it('joins COPY lines in blocks of 512, in chain order', () => {
@@ -145,7 +206,12 @@ describe('foldRange', () => {
       ...transfer(11, curve, alice, BigInt(i + 1)),
       logIndex: i,
     }));
-    const plan = foldRange(rangeOf(10, 11, [launch(10), ...transfers]), context, new Map());
+    const plan = foldRange(
+      rangeOf(10, 11, [launch(10), ...transfers]),
+      context,
+      new Map(),
+      noStoredBalances(),
+    );
     expect(plan.eventLines.map((block) => block.split('\n').length)).toEqual([512, 512, 77]);
     const lines = linesOf(plan.eventLines);
     expect(lines.every((line) => line.split('\t').length === 9)).toBe(true);
@@ -155,13 +221,18 @@ describe('foldRange', () => {
   });
 
   it('drops events of tokens it does not know', () => {
-    const plan = foldRange(rangeOf(5, 6, [transfer(6, alice, bob, 1n)]), context, new Map());
+    const plan = foldRange(
+      rangeOf(5, 6, [transfer(6, alice, bob, 1n)]),
+      context,
+      new Map(),
+      noStoredBalances(),
+    );
     expect(plan.eventLines).toEqual([]);
     expect(plan.balances).toEqual([]);
   });
 
   it('writes COPY-safe event data: tabs, quotes and backslashes in names are escaped', () => {
-    const plan = foldRange(rangeOf(10, 10, [launch(10)]), context, new Map());
+    const plan = foldRange(rangeOf(10, 10, [launch(10)]), context, new Map(), noStoredBalances());
     const line = linesOf(plan.eventLines)[0] as string;
     expect(line.split('\t')).toHaveLength(9);
     const data = (line.split('\t')[8] as string).replace(/\\\\/g, '\\');

@@ -1,6 +1,7 @@
 import { candleIntervals } from '../../db/schema';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
 import type { BlockHeader, RangeData } from '../sync/fetch-range';
+import type { BalanceView, StoredBalance } from './balance-book';
 import {
   applyCurveTrade,
   applyGraduation,
@@ -58,14 +59,29 @@ export interface BatchPlan {
    */
   tradeLines: string[];
   eventLines: string[];
-  /** Net balance change per (token, wallet), classified with the token's post-range state. */
-  balances: { token: string; wallet: string; delta: bigint; kind: number }[];
+  /**
+   * Every (token, wallet) the range's Transfers move: the stored row before the range (null:
+   * none) and the balance after, classified with the token's post-range state.
+   */
+  balances: BalanceChange[];
+  /** Holders gained minus holders lost per token (a holder: a kind-0 row above zero). */
+  holderChanges: Map<string, number>;
   /** This range's trades aggregated per bucket; merged onto stored candles by the writer. */
   candles: Candle[];
   creators: Map<string, CreatorDelta>;
   tradedTokens: string[];
   newPools: { pool: string; token: string }[];
 }
+
+export interface BalanceChange {
+  token: string;
+  wallet: string;
+  before: StoredBalance | null;
+  after: bigint;
+  kind: number;
+}
+
+const isHolder = (balance: bigint, kind: number) => kind === balanceKind.holder && balance > 0n;
 
 const intervals = Object.values(candleIntervals);
 const provenanceKeys = new Set([
@@ -152,12 +168,14 @@ function provenanceText(event: DecodedEvent, timestamp: number): string {
 /**
  * Folds one range onto the states of the tokens it touches. Pure: `states` (the pre-range state
  * of at least every token {@link touchedTokens} names) is not modified; touched states are
- * copied into the plan.
+ * copied into the plan. `stored` answers for every (token, wallet) the range's Transfers move,
+ * except those of tokens launched in the range (they have no rows yet).
  */
 export function foldRange(
   range: RangeData,
   context: ProjectionContext,
   states: ReadonlyMap<string, TokenState>,
+  stored: BalanceView,
 ): BatchPlan {
   const headOf = (n: number): BlockHeader => {
     const header = range.headers.get(n);
@@ -177,6 +195,7 @@ export function foldRange(
     tradeLines: [],
     eventLines: [],
     balances: [],
+    holderChanges: new Map(),
     candles: [],
     creators: new Map(),
     tradedTokens: [],
@@ -315,8 +334,11 @@ export function foldRange(
   plan.tradeLines = tradeLines.done();
   plan.eventLines = eventLines.done();
 
+  const launched = new Set(plan.launches.map(({ event }) => event.token));
   for (const [token, wallets] of balanceDeltas) {
     const state = plan.states.get(token) as TokenState;
+    const fresh = launched.has(token);
+    let holders = 0;
     for (const [wallet, delta] of wallets) {
       // A zero net change still goes to the writer: the wallet's kind may change (a new pool).
       const kind =
@@ -329,8 +351,13 @@ export function foldRange(
               : wallet === context.graduator || wallet === context.factory
                 ? balanceKind.launchpad
                 : balanceKind.holder;
-      plan.balances.push({ token, wallet, delta, kind });
+      const before = fresh ? null : stored.get(token, wallet);
+      const after = (before?.balance ?? 0n) + delta;
+      plan.balances.push({ token, wallet, before, after, kind });
+      holders +=
+        Number(isHolder(after, kind)) - Number(before !== null && isHolder(before.balance, before.kind));
     }
+    if (holders !== 0) plan.holderChanges.set(token, holders);
   }
   return plan;
 }

@@ -181,7 +181,7 @@ async function writeHolding(
     );
   }
   if (!appended) await appendRows(t, plan);
-  if (plan.balances.length > 0) await timed('balances', () => mergeBalances(t, plan, seq));
+  if (plan.balances.length > 0) await timed('balances', () => writeBalances(t, plan, seq));
   if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
   if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
 
@@ -287,43 +287,57 @@ async function insertLaunches(t: Database, plan: BatchPlan) {
 }
 
 /**
- * Adds the range's net balance changes to the stored balances: one upsert that adds each delta
- * in place (an index probe per row, never a scan of the table), moves each token's holder
- * count by the holders gained minus those lost, and returns the rows that reached zero, which
- * are then deleted (holder counts are row counts). A wallet's kind only changes when it becomes
- * a token's pool, at graduation: the holder counts of graduating tokens are recounted.
+ * Writes the range's balance changes. The fold knows each row before and after (balance-book.ts),
+ * so nothing is read back: new rows are appended by COPY, changed rows set and emptied rows
+ * deleted (holder counts are row counts), and holder counts move by the fold's difference.
+ * Sets and deletes only match a row still holding the balance the fold started from: a book out
+ * of step with the database fails the write, and the indexer clears it and reads again (a new
+ * row that exists fails on the primary key). A wallet's kind only changes when it becomes a
+ * token's pool, at graduation: the holder counts of graduating tokens are recounted.
  */
-async function mergeBalances(t: Database, plan: BatchPlan, seq: number | undefined) {
-  const source = await stagedRelation(
-    t,
-    'balance_deltas',
-    { token_address: 'text', wallet: 'text', delta: 'numeric', kind: 'smallint' },
-    plan.balances.map((b) => `${b.token}\t${b.wallet}\t${b.delta}\t${b.kind}`),
-  );
-  if (seq !== undefined) await recordBefore(t, seq, journaledTables.balances, source);
-  const zeroed = await selectRows<{ token_address: string; wallet: string }>(
-    t,
-    sql`with merged as (
-        insert into balances as b (token_address, wallet, balance, kind)
-        select token_address, wallet, delta, kind from ${source}
-        on conflict (token_address, wallet) do update set balance = b.balance + excluded.balance, kind = excluded.kind
-        returning b.token_address, b.wallet, b.balance, b.kind
-      ), moved as (
-        select m.token_address, m.wallet, m.balance as after, m.balance - s.delta as before, m.kind
-          from merged m join ${source} on s.token_address = m.token_address and s.wallet = m.wallet
-      ), holders as (
-        update tokens t set holders = t.holders + h.change
-          from (select token_address, sum((after > 0 and kind = 0)::int - (before > 0 and kind = 0)::int) as change
-                  from moved group by token_address) h
-         where t.address = h.token_address and h.change <> 0
-      )
-      select token_address, wallet from moved where after = 0`,
-  );
-  if (zeroed.length > 0) {
-    await t.execute(
-      sql`delete from balances b using ${jsonRecordset(zeroed, { token_address: 'text', wallet: 'text' })}
-           where b.token_address = x.token_address and b.wallet = x.wallet`,
+async function writeBalances(t: Database, plan: BatchPlan, seq: number | undefined) {
+  const created: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const { token, wallet, before, after, kind } of plan.balances) {
+    if (before === null) {
+      if (after !== 0n) created.push(`${token}\t${wallet}\t${after}\t${kind}`);
+    } else if (after === 0n) removed.push(`${token}\t${wallet}\t${before.balance}`);
+    else if (after !== before.balance || kind !== before.kind)
+      changed.push(`${token}\t${wallet}\t${before.balance}\t${after}\t${kind}`);
+  }
+  if (seq !== undefined) {
+    const keys = await stagedRelation(
+      t,
+      'balance_keys',
+      { token_address: 'text', wallet: 'text' },
+      plan.balances.map((b) => `${b.token}\t${b.wallet}`),
     );
+    await recordBefore(t, seq, journaledTables.balances, keys);
+  }
+  await copyLines(t, 'balances', ['token_address', 'wallet', 'balance', 'kind'], created);
+  if (changed.length > 0) {
+    const source = await stagedRelation(t, 'balance_changes', balanceChangeColumns, changed);
+    await expectRows(
+      t,
+      changed.length,
+      sql`update balances b set balance = s.after, kind = s.kind from ${source}
+           where b.token_address = s.token_address and b.wallet = s.wallet and b.balance = s.before`,
+    );
+  }
+  if (removed.length > 0) {
+    const source = await stagedRelation(t, 'balance_removals', balanceRemovalColumns, removed);
+    await expectRows(
+      t,
+      removed.length,
+      sql`delete from balances b using ${source}
+           where b.token_address = s.token_address and b.wallet = s.wallet and b.balance = s.before`,
+    );
+  }
+  if (plan.holderChanges.size > 0) {
+    const rows = [...plan.holderChanges].map(([address, change]) => ({ address, change }));
+    await t.execute(sql`update tokens t set holders = t.holders + x.change
+      from ${jsonRecordset(rows, { address: 'text', change: 'integer' })} where t.address = x.address`);
   }
   const graduated = plan.newPools.map(({ token }) => token);
   if (graduated.length > 0) {
@@ -331,6 +345,31 @@ async function mergeBalances(t: Database, plan: BatchPlan, seq: number | undefin
         where b.token_address = t.address and b.kind = 0 and b.balance > 0)
       where t.address = any(${textArray(graduated)})`);
   }
+}
+
+const balanceChangeColumns = {
+  token_address: 'text',
+  wallet: 'text',
+  before: 'numeric',
+  after: 'numeric',
+  kind: 'smallint',
+} satisfies Record<string, ColumnType>;
+const balanceRemovalColumns = {
+  token_address: 'text',
+  wallet: 'text',
+  before: 'numeric',
+} satisfies Record<string, ColumnType>;
+
+/** Runs an UPDATE or DELETE that must touch exactly `expected` rows. */
+async function expectRows(t: Database, expected: number, statement: SQL) {
+  const [row] = await selectRows<{ n: number }>(
+    t,
+    sql`with done as (${statement} returning 1) select count(*)::int as n from done`,
+  );
+  if (row?.n !== expected)
+    throw new Error(
+      `balances changed under the indexer: ${row?.n ?? 0} of ${expected} rows held the balance it folded from`,
+    );
 }
 
 /** Merges the range's per-bucket aggregates onto the stored candles (open stays the first). */
