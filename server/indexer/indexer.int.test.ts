@@ -293,7 +293,11 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
     await reference?.drop();
   });
 
-  it('a book that keeps nothing between ranges reads every balance back and gives the same index', async () => {
+  /** A fresh database indexed by an indexer whose node's head rises 25 blocks per step. */
+  async function withSteppedIndexer(
+    options: { cachedBalances?: number },
+    body: (b: DatabaseHandle, indexer: ReturnType<typeof createIndexer>, realHead: number) => Promise<void>,
+  ) {
     const database = await createTestDatabase(backend);
     const b = await database.open();
     try {
@@ -303,28 +307,25 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
         rpc: client,
         chain: chainConfigFor(chain),
         logger: silentLogger,
-        cachedBalances: 0,
+        ...options,
       });
-      while (indexer.status.indexedThroughBlock !== realHead) await indexer.step();
-      expect(indexer.status.balanceReads).toBeGreaterThan(100);
-      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
+      await body(b, indexer, realHead);
     } finally {
       await b.close();
       await database.drop();
     }
+  }
+
+  it('a book that keeps nothing between ranges reads every balance back and gives the same index', async () => {
+    await withSteppedIndexer({ cachedBalances: 0 }, async (b, indexer, realHead) => {
+      while (indexer.status.indexedThroughBlock !== realHead) await indexer.step();
+      expect(indexer.status.balanceReads).toBeGreaterThan(100);
+      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
+    });
   });
 
   it('a balance changed under the indexer fails the write whole; the next step reads it again', async () => {
-    const database = await createTestDatabase(backend);
-    const b = await database.open();
-    try {
-      const { client, realHead } = await risingHeadClient(25);
-      const indexer = createIndexer({
-        db: b.db,
-        rpc: client,
-        chain: chainConfigFor(chain),
-        logger: silentLogger,
-      });
+    await withSteppedIndexer({}, async (b, indexer, realHead) => {
       const transfersIn = (from: number, to: number) =>
         selectRows<{ token: string; from: string; to: string }>(
           a.db,
@@ -393,10 +394,7 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
       while (indexer.status.indexedThroughBlock !== realHead) await indexer.step();
       expect(indexer.status.balanceReads).toBeGreaterThan(0);
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    } finally {
-      await b.close();
-      await database.drop();
-    }
+    });
   });
 });
 
