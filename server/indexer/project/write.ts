@@ -103,19 +103,18 @@ export async function writePlan(
   options: { journal?: boolean; after?: Promise<unknown> } = {},
 ): Promise<WriteResult> {
   const { after } = options;
-  const balances = sortBalances(plan);
   if (!after)
     return withCheckpointLock(db, (t, checkpoint) =>
-      writeHolding(t, checkpoint, context, plan, balances, options, false),
+      writeHolding(t, checkpoint, context, plan, options, false),
     );
   try {
     return await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
       const seen = await readCheckpoint(t);
       if (seen && seen.indexedThroughBlock >= plan.to) return { status: 'skipped' } as const;
-      await appendRows(t, plan, balances, options.journal === true);
+      await appendRows(t, plan);
       await after;
-      const result = await writeHolding(t, await readCheckpoint(t, true), context, plan, balances, options, true);
+      const result = await writeHolding(t, await readCheckpoint(t, true), context, plan, options, true);
       if (result.status !== 'applied') throw new NotApplied(result);
       return result;
     });
@@ -125,34 +124,11 @@ export async function writePlan(
   }
 }
 
-/**
- * Rows the write before this one does not touch: `trades`, `chain_events` and, unless the write
- * is journaled (it must first record that they did not exist), the balances rows the range
- * creates. That write's fold came first: a row it creates is one this range changes, not
- * creates. A row it empties and this range fills again is the exception: if this COPY comes
- * before that write's delete, the primary key refuses it, and the rows go in with the rest of
- * the write instead (a savepoint keeps the appends before them).
- */
-async function appendRows(t: Database, plan: BatchPlan, balances: SortedBalances, journal: boolean) {
+async function appendRows(t: Database, plan: BatchPlan) {
   // No conflict clause on appends: the checkpoint guard makes a re-insert impossible, and if one
   // happened anyway the primary key would fail the batch loudly.
   await timed('trades', () => copyLines(t, 'trades', tradeNames, plan.tradeLines));
   await timed('chain_events', () => copyLines(t, 'chain_events', eventNames, plan.eventLines));
-  if (journal || balances.created.length === 0) return;
-  await t.execute(sql`savepoint new_balances`);
-  try {
-    await appendBalances(t, balances);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
-    await t.execute(sql`rollback to savepoint new_balances`);
-  }
-}
-
-const UNIQUE_VIOLATION = '23505';
-
-async function appendBalances(t: Database, balances: SortedBalances) {
-  await timed('balances (new rows)', () => copyLines(t, 'balances', balanceNames, balances.created));
-  balances.created = [];
 }
 
 /** The write, in a transaction that holds the checkpoint row; `appended` when appendRows ran. */
@@ -161,7 +137,6 @@ async function writeHolding(
   checkpoint: Checkpoint | undefined,
   context: ProjectionContext,
   plan: BatchPlan,
-  balances: SortedBalances,
   options: { journal?: boolean },
   appended: boolean,
 ): Promise<WriteResult> {
@@ -205,8 +180,8 @@ async function writeHolding(
       ),
     );
   }
-  if (!appended) await appendRows(t, plan, balances, seq !== undefined);
-  if (plan.balances.length > 0) await timed('balances', () => writeBalances(t, plan, balances, seq));
+  if (!appended) await appendRows(t, plan);
+  if (plan.balances.length > 0) await timed('balances', () => writeBalances(t, plan, seq));
   if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
   if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
 
@@ -320,30 +295,17 @@ async function insertLaunches(t: Database, plan: BatchPlan) {
  * row that exists fails on the primary key). A wallet's kind only changes when it becomes a
  * token's pool, at graduation: the holder counts of graduating tokens are recounted.
  */
-/** COPY lines of a plan's balance changes, by what the write does with the stored row. */
-interface SortedBalances {
-  /** Rows to append; emptied once appended. */
-  created: string[];
-  changed: string[];
-  removed: string[];
-}
-
-const balanceNames = ['token_address', 'wallet', 'balance', 'kind'];
-
-function sortBalances(plan: BatchPlan): SortedBalances {
-  const sorted: SortedBalances = { created: [], changed: [], removed: [] };
+async function writeBalances(t: Database, plan: BatchPlan, seq: number | undefined) {
+  const created: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
   for (const { token, wallet, before, after, kind } of plan.balances) {
     if (before === null) {
-      if (after !== 0n) sorted.created.push(`${token}\t${wallet}\t${after}\t${kind}`);
-    } else if (after === 0n) sorted.removed.push(`${token}\t${wallet}\t${before.balance}`);
+      if (after !== 0n) created.push(`${token}\t${wallet}\t${after}\t${kind}`);
+    } else if (after === 0n) removed.push(`${token}\t${wallet}\t${before.balance}`);
     else if (after !== before.balance || kind !== before.kind)
-      sorted.changed.push(`${token}\t${wallet}\t${before.balance}\t${after}\t${kind}`);
+      changed.push(`${token}\t${wallet}\t${before.balance}\t${after}\t${kind}`);
   }
-  return sorted;
-}
-
-async function writeBalances(t: Database, plan: BatchPlan, balances: SortedBalances, seq: number | undefined) {
-  const { changed, removed } = balances;
   if (seq !== undefined) {
     const keys = await stagedRelation(
       t,
@@ -353,7 +315,7 @@ async function writeBalances(t: Database, plan: BatchPlan, balances: SortedBalan
     );
     await recordBefore(t, seq, journaledTables.balances, keys);
   }
-  await appendBalances(t, balances);
+  await copyLines(t, 'balances', ['token_address', 'wallet', 'balance', 'kind'], created);
   if (changed.length > 0) {
     const source = await stagedRelation(t, 'balance_changes', balanceChangeColumns, changed);
     await expectRows(
