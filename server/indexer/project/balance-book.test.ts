@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DecodedEvent } from '../decode/events';
-import { createBalanceBook, transferKeys } from './balance-book';
+import { createBalanceBook } from './balance-book';
 import { balanceKind, ZERO_ADDRESS } from './state';
 
 const tokenA = '0x00000000000000000000000000000000000000aa';
@@ -25,39 +25,25 @@ function transfer(token: string, from: string, to: string): DecodedEvent {
   };
 }
 
-describe('transferKeys', () => {
-  it('names both sides of every transfer per token, never the zero address of a mint', () => {
-    const keys = transferKeys([
-      transfer(tokenA, ZERO_ADDRESS, wallet(1)),
-      transfer(tokenA, wallet(1), wallet(2)),
-      transfer(tokenB, wallet(2), wallet(3)),
-    ]);
-    expect(keys).toEqual(
-      new Map([
-        [tokenA, new Set([wallet(1), wallet(2)])],
-        [tokenB, new Set([wallet(2), wallet(3)])],
-      ]),
-    );
-  });
-});
-
 describe('createBalanceBook', () => {
   it('answers none for any wallet of a token it saw launched, and never asks the database about it', () => {
     const book = createBalanceBook(100);
     book.remember({ launches: [launchOf(tokenA)], balances: [change(tokenA, 1, 5n)] }, 1);
     expect(book.view.get(tokenA, wallet(1))).toEqual(holder(5n));
     expect(book.view.get(tokenA, wallet(2))).toBeNull();
-    const keys = transferKeys([transfer(tokenA, wallet(7), wallet(8))]);
-    expect(book.unknown(keys, new Set())).toEqual([]);
+    expect(book.unknown([transfer(tokenA, wallet(7), wallet(8))], new Set())).toEqual([]);
   });
 
   it('lists the wallets of other tokens it has not read, and remembers reads without a row as none', () => {
     const book = createBalanceBook(100);
-    const keys = transferKeys([
+    // Each wallet once, the zero address of a mint never; tokenA is launched by the same events:
+    // it has no stored rows to read.
+    const keys = [
+      transfer(tokenB, ZERO_ADDRESS, wallet(1)),
       transfer(tokenB, wallet(1), wallet(2)),
       transfer(tokenA, wallet(3), wallet(4)),
-    ]);
-    // tokenA is launched by the same events: it has no stored rows to read.
+      transfer(tokenB, wallet(2), wallet(1)),
+    ];
     const unknown = book.unknown(keys, new Set([tokenA]));
     expect(unknown).toEqual([
       { token: tokenB, wallet: wallet(1) },

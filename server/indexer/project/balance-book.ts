@@ -30,22 +30,6 @@ interface TokenBalances {
   seq: number;
 }
 
-/** The wallets a range's Transfers move, per token, as the fold adds them up. */
-export function transferKeys(events: readonly DecodedEvent[]): Map<string, Set<string>> {
-  const keys = new Map<string, Set<string>>();
-  for (const event of events) {
-    if (event.type !== 'transfer') continue;
-    let wallets = keys.get(event.token);
-    if (!wallets) {
-      wallets = new Set();
-      keys.set(event.token, wallets);
-    }
-    if (event.from !== ZERO_ADDRESS) wallets.add(event.from);
-    wallets.add(event.to);
-  }
-  return keys;
-}
-
 /**
  * The stored balances the indexer is about to change, kept in memory between ranges so that a
  * write knows which rows are new (appended by COPY), which change and which reach zero, and
@@ -104,17 +88,38 @@ export function createBalanceBook(maxEntries: number) {
     },
 
     /**
-     * The (token, wallet)s these events move whose stored row is unknown. Tokens `launched` in
-     * the same events are new (no rows): none of theirs are asked for.
+     * The (token, wallet)s these events' Transfers move whose stored row is unknown. Tokens
+     * `launched` in the same events are new (no rows): none of theirs are asked for.
      */
-    unknown(keys: Map<string, Set<string>>, launched: ReadonlySet<string>): BalanceKey[] {
-      const result: BalanceKey[] = [];
-      for (const [token, wallets] of keys) {
-        if (launched.has(token)) continue;
-        const held = tokens.get(token);
-        if (held?.complete) continue;
-        for (const wallet of wallets) if (!held?.wallets.has(wallet)) result.push({ token, wallet });
+    unknown(events: readonly DecodedEvent[], launched: ReadonlySet<string>): BalanceKey[] {
+      const asked = new Map<string, Set<string>>();
+      // Transfers of one token come in runs: the token is looked up once per run.
+      let token = '';
+      let held: TokenBalances | undefined;
+      let skip = true;
+      let wallets: Set<string> | undefined;
+      const ask = (wallet: string) => {
+        if (held?.wallets.has(wallet)) return;
+        if (!wallets) {
+          wallets = new Set();
+          asked.set(token, wallets);
+        }
+        wallets.add(wallet);
+      };
+      for (const event of events) {
+        if (event.type !== 'transfer') continue;
+        if (event.token !== token) {
+          token = event.token;
+          held = tokens.get(token);
+          skip = launched.has(token) || held?.complete === true;
+          wallets = asked.get(token);
+        }
+        if (skip) continue;
+        if (event.from !== ZERO_ADDRESS) ask(event.from);
+        ask(event.to);
       }
+      const result: BalanceKey[] = [];
+      for (const [token, wallets] of asked) for (const wallet of wallets) result.push({ token, wallet });
       return result;
     },
 
@@ -175,7 +180,7 @@ export async function loadBalances(
 ): Promise<number> {
   const launched = new Set<string>();
   for (const event of events) if (event.type === 'launch') launched.add(event.token);
-  const keys = book.unknown(transferKeys(events), launched);
+  const keys = book.unknown(events, launched);
   if (keys.length === 0) return 0;
   const rows = await selectRows<{ token: string; wallet: string; balance: string; kind: number }>(
     db,

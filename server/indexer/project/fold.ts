@@ -122,6 +122,8 @@ export function touchedTokens(range: RangeData): string[] {
     else if (event.type === 'graduation') graduated.set(event.pool, event.token);
   }
   const touched = new Set<string>();
+  // Events of one token come in runs (a trade's Transfer follows it): each run adds it once.
+  let last: string | undefined;
   for (const event of range.events) {
     const token =
       event.type === 'swap'
@@ -129,6 +131,8 @@ export function touchedTokens(range: RangeData): string[] {
         : event.type === 'launch'
           ? undefined
           : event.token;
+    if (token === last) continue;
+    last = token;
     if (token && !launched.has(token)) touched.add(token);
   }
   return [...touched];
