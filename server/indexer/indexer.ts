@@ -227,7 +227,6 @@ export function createIndexer(options: IndexerOptions) {
       if (tokenCache.size <= cachedTokens || entry.seq > committedSeq) break;
       tokenCache.delete(address);
     }
-    balances.evict(committedSeq);
   }
 
   /**
@@ -267,6 +266,9 @@ export function createIndexer(options: IndexerOptions) {
         for (const part of parts) {
           const foldStarted = performance.now();
           const states = await statesFor(touchedTokens(part));
+          // Evicted here and nowhere else: a write that commits while the balances are read must
+          // not evict a token this part relies on without having asked for it.
+          balances.evict(committedSeq);
           status.balanceReads += await loadBalances(db, balances, part.events);
           const plan = foldRange(part, ctx, states, balances.view);
           const seq = ++foldedSeq;

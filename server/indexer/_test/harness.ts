@@ -32,6 +32,7 @@ export async function indexToHead(
     initialRange?: number;
     streamedPartTransfers?: number;
     transferSlices?: number;
+    cachedBalances?: number;
   } = {},
 ) {
   const config = chainConfigFor(chain, options.chain);
@@ -43,6 +44,7 @@ export async function indexToHead(
     initialRange: options.initialRange,
     streamedPartTransfers: options.streamedPartTransfers,
     transferSlices: options.transferSlices,
+    cachedBalances: options.cachedBalances,
   });
   await indexer.syncToHead();
   return indexer;
