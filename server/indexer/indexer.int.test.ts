@@ -293,14 +293,24 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
     await reference?.drop();
   });
 
-  /** A fresh database indexed by an indexer whose node's head rises 25 blocks per step. */
-  async function withSteppedIndexer(
-    options: { cachedBalances?: number },
-    body: (b: DatabaseHandle, indexer: ReturnType<typeof createIndexer>, realHead: number) => Promise<void>,
-  ) {
+  /** A fresh database for `body`, dropped afterwards. */
+  async function withFreshDatabase(body: (b: DatabaseHandle) => Promise<void>) {
     const database = await createTestDatabase(backend);
     const b = await database.open();
     try {
+      await body(b);
+    } finally {
+      await b.close();
+      await database.drop();
+    }
+  }
+
+  /** A fresh database indexed by an indexer whose node's head rises 25 blocks per step. */
+  function withSteppedIndexer(
+    options: { cachedBalances?: number },
+    body: (b: DatabaseHandle, indexer: ReturnType<typeof createIndexer>, realHead: number) => Promise<void>,
+  ) {
+    return withFreshDatabase(async (b) => {
       const { client, realHead } = await risingHeadClient(25);
       const indexer = createIndexer({
         db: b.db,
@@ -310,10 +320,7 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
         ...options,
       });
       await body(b, indexer, realHead);
-    } finally {
-      await b.close();
-      await database.drop();
-    }
+    });
   }
 
   it('a book that keeps nothing between ranges reads every balance back and gives the same index', async () => {
@@ -325,9 +332,7 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
   });
 
   it('a book that keeps nothing, over small ranges folded ahead of their writes, gives the same index', async () => {
-    const database = await createTestDatabase(backend);
-    const b = await database.open();
-    try {
+    await withFreshDatabase(async (b) => {
       // Balance reads are slowed down so that writes commit while later ranges read: nothing
       // those ranges rely on without having asked for it may be evicted meanwhile.
       const slowReads = new Proxy(b.db, {
@@ -348,10 +353,7 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
       expect(indexer.status.batches).toBeGreaterThan(20);
       expect(indexer.status.balanceReads).toBeGreaterThan(100);
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    } finally {
-      await b.close();
-      await database.drop();
-    }
+    });
   });
 
   it('a balance changed under the indexer fails the write whole; the next step reads it again', async () => {
