@@ -39,6 +39,7 @@ import { createIndexer } from '../server/indexer/indexer';
 import { projectionTimings } from '../server/indexer/project/write';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { WAD } from '../shared/units';
+import { forkingServerCpuSeconds, parentPid, treeCpuSeconds } from './bench/process-cpu';
 
 const { values } = parseArgs({
   options: {
@@ -245,9 +246,21 @@ try {
       ? `▶ indexing on top of ${Number(sizes?.tokens).toLocaleString('en')} tokens / ${Number(sizes?.trades).toLocaleString('en')} trades / ${Number(sizes?.events).toLocaleString('en')} events already stored…`
       : '▶ indexing from scratch into PostgreSQL…',
   );
+  // Where the CPU goes during the run, per process: on two cores the indexer, anvil and the
+  // database compete, and time one of them saves can go to the others instead of the run.
+  const [backend] = await selectRows<{ pid: number }>(handle.db, sql`select pg_backend_pid() as pid`);
+  const postmaster = backend ? parentPid(backend.pid) : undefined;
+  const anvilPid = anvil.process.pid;
+  const cpuNow = () => ({
+    indexer: process.cpuUsage(),
+    anvil: anvilPid === undefined ? 0 : treeCpuSeconds(anvilPid),
+    postgres: postmaster === undefined ? undefined : forkingServerCpuSeconds(postmaster),
+  });
+  const cpuBefore = cpuNow();
   const started = performance.now();
   await indexer.syncToHead();
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = cpuNow();
   const blocks = head - deployment.startBlock + 1;
   const benchTokens = textArray(
     (
@@ -273,6 +286,14 @@ try {
     `  ${Math.round(indexedEvents / seconds)} events/s · ${Math.round(blocks / seconds)} blocks/s · ${indexer.status.batches} batches · fetch ${(indexer.status.fetchMs / 1000).toFixed(2)}s · project ${(indexer.status.projectMs / 1000).toFixed(2)}s`,
   );
   console.log(`  ${(seconds / floorSeconds).toFixed(2)}× the RPC floor of this run`);
+  const indexerCpu = process.cpuUsage(cpuBefore.indexer);
+  const postgresCpu =
+    cpuAfter.postgres === undefined || cpuBefore.postgres === undefined
+      ? 'PostgreSQL not on this machine'
+      : `PostgreSQL ${(cpuAfter.postgres - cpuBefore.postgres).toFixed(2)}s`;
+  console.log(
+    `  CPU during the run: indexer ${((indexerCpu.user + indexerCpu.system) / 1e6).toFixed(2)}s · anvil ${(cpuAfter.anvil - cpuBefore.anvil).toFixed(2)}s · ${postgresCpu} (${cpus().length} cores × ${seconds.toFixed(2)}s = ${(cpus().length * seconds).toFixed(2)}s)`,
+  );
   console.log(
     `  peak RSS ${Math.round(peakRss / 2 ** 20)} MiB (${Math.round(startRss / 2 ** 20)} MiB before indexing; peak heap used ${Math.round(peakHeap / 2 ** 20)} MiB, external ${Math.round(peakExternal / 2 ** 20)} MiB)`,
   );

@@ -38,12 +38,23 @@ export function processTree(pid: number): number[] {
   return all;
 }
 
+/** /proc/<pid>/stat's fields after the parenthesized command name (index 0 is field 3, state). */
+function statFields(pid: number): string[] {
+  const stat = readOr(`/proc/${pid}/stat`);
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** User + system CPU seconds one process has used so far (0 once it is gone). */
 function cpuSecondsOf(pid: number): number {
-  const stat = readOr(`/proc/${pid}/stat`);
-  // Fields after the parenthesized command name: state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
+  // utime is field 14, stime 15.
   return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / ticksPerSecond;
+}
+
+/** The parent of a process on this machine, or undefined when /proc does not list it. */
+export function parentPid(pid: number): number | undefined {
+  const ppid = Number(statFields(pid)[1]);
+  return Number.isInteger(ppid) && ppid > 0 ? ppid : undefined;
 }
 
 /**
@@ -52,4 +63,15 @@ function cpuSecondsOf(pid: number): number {
  */
 export function treeCpuSeconds(pid: number): number {
   return processTree(pid).reduce((sum, each) => sum + cpuSecondsOf(each), 0);
+}
+
+/**
+ * CPU seconds of a server that forks a process per connection (PostgreSQL's postmaster): the
+ * living tree plus what its exited children used (cutime + cstime, fields 16 and 17), so that
+ * connections closed between two readings still count.
+ */
+export function forkingServerCpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  const reaped = (Number(fields[13] ?? 0) + Number(fields[14] ?? 0)) / ticksPerSecond;
+  return treeCpuSeconds(pid) + reaped;
 }
