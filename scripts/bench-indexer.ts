@@ -231,9 +231,7 @@ try {
       ? { eventsPerWrite: Number(process.env.BENCH_EVENTS_PER_WRITE) }
       : {}),
     ...(process.env.BENCH_TARGET_LOGS ? { targetLogsPerBatch: Number(process.env.BENCH_TARGET_LOGS) } : {}),
-    ...(process.env.BENCH_TRANSFER_SLICES
-      ? { transferSlices: Number(process.env.BENCH_TRANSFER_SLICES) }
-      : {}),
+    ...(process.env.BENCH_RANGE_SLICES ? { rangeSlices: Number(process.env.BENCH_RANGE_SLICES) } : {}),
   });
   const [sizes] = await selectRows<{ trades: string; events: string; tokens: string }>(
     handle.db,

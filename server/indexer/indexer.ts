@@ -38,10 +38,10 @@ export interface IndexerOptions {
   eventsPerWrite?: number;
   /** Ranges fetched ahead while earlier ones are projected. */
   fetchConcurrency?: number;
-  /** Transfers per part when a range's Transfers are read as they arrive (sliced or over the size limit). */
-  streamedPartTransfers?: number;
-  /** Block slices a range's Transfers are asked in at once (sync/fetch-range.ts; 1: one request). */
-  transferSlices?: number;
+  /** Events per part when a range's activity is read as it arrives (sliced or over the size limit). */
+  streamedPartEvents?: number;
+  /** Block slices a range's activity is asked in at once (sync/fetch-range.ts; 1: one request). */
+  rangeSlices?: number;
   /** Above this many stored tokens, ranges look emitters up instead of naming every token (sync/address-book.ts). */
   listedAddressLimit?: number;
   /** Token states kept in memory between ranges (the indexer is their only writer). */
@@ -246,8 +246,8 @@ export function createIndexer(options: IndexerOptions) {
       targetLogs,
       concurrency: fetchConcurrency,
       everyHeaderFrom: finalBlock,
-      streamedPartTransfers: options.streamedPartTransfers,
-      transferSlices: options.transferSlices,
+      streamedPartEvents: options.streamedPartEvents,
+      rangeSlices: options.rangeSlices,
     });
     // Two writes at a time: the last one started, and the one before it, which the last one
     // waits for before it commits (writePlan's `after`).

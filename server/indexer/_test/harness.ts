@@ -30,8 +30,8 @@ export async function indexToHead(
     client?: RpcClient;
     chain?: Partial<ChainConfig>;
     initialRange?: number;
-    streamedPartTransfers?: number;
-    transferSlices?: number;
+    streamedPartEvents?: number;
+    rangeSlices?: number;
     cachedBalances?: number;
   } = {},
 ) {
@@ -42,8 +42,8 @@ export async function indexToHead(
     chain: config,
     logger: silentLogger,
     initialRange: options.initialRange,
-    streamedPartTransfers: options.streamedPartTransfers,
-    transferSlices: options.transferSlices,
+    streamedPartEvents: options.streamedPartEvents,
+    rangeSlices: options.rangeSlices,
     cachedBalances: options.cachedBalances,
   });
   await indexer.syncToHead();

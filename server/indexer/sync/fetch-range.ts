@@ -75,25 +75,6 @@ export async function fetchHeaders(rpc: RpcClient, numbers: number[]): Promise<M
   return headers;
 }
 
-async function getLogs(
-  rpc: RpcClient,
-  from: number,
-  to: number,
-  topic0: string[],
-  addresses: ReadonlySet<string> | undefined,
-) {
-  const base = { fromBlock: hex(from), toBlock: hex(to), topics: [topic0] };
-  // A range too large to read is retried smaller; one block is read whole (its gas bounds it).
-  const limit = from === to ? { maxResponseBytes: Number.POSITIVE_INFINITY } : undefined;
-  if (addresses === undefined) return rpc.request<RawLog[]>('eth_getLogs', [base], limit);
-  if (addresses.size === 0) return [];
-  if (addresses.size > ADDRESS_FILTER_LIMIT) {
-    const logs = await rpc.request<RawLog[]>('eth_getLogs', [base], limit);
-    return logs.filter((log) => addresses.has(log.address.toLowerCase()));
-  }
-  return rpc.request<RawLog[]>('eth_getLogs', [{ ...base, address: [...addresses] }], limit);
-}
-
 /**
  * The factory's launches and graduations in [from, to]: they name the tokens and pools whose
  * logs the range must also fetch. Few and quick, so later ranges wait only for these. Read
@@ -137,45 +118,92 @@ export function extendAddressSets(sets: AddressSets, factoryLogs: readonly RawLo
   };
 }
 
+/** The launchpad's activity: Trades of the factory, Transfers of its tokens, Swaps of their pools. */
+const ACTIVITY_TOPICS = [topics.trade, topics.transfer, topics.swap];
+
+/** What a range asks the node for besides the factory's launches and graduations, and what it keeps. */
+interface ActivityFilter {
+  /** The eth_getLogs filter, without the block range. */
+  filter: { address?: string[]; topics: string[][] };
+  /**
+   * The logs of known emitters among `logs`: Trades of the factory, Transfers of known tokens,
+   * Swaps of known pools (emitters the book does not list are looked up in the database).
+   */
+  keep(logs: RawLog[]): Promise<RawLog[]>;
+  /** The token of each pool whose Swaps were kept so far. */
+  pools: ReadonlyMap<string, string>;
+}
+
 /**
- * Logs of `topic` in [from, to] emitted by known addresses: named in the request while the book
- * lists them all, else asked by topic and the emitters looked up.
+ * One filter for all the activity of a range: a node scans the range's blocks once per request
+ * and builds each answer whole before its first byte, so three requests (Trades, Transfers,
+ * Swaps) meant three scans and a first part that waited for the slowest whole answer. Emitters
+ * are named while the book lists them all and they fit a request; otherwise the range asks by
+ * topic and keeps the logs of emitters it knows or finds stored.
  */
-async function logsOfKnown(
-  rpc: RpcClient,
-  from: number,
-  to: number,
-  topic: string,
-  listed: ReadonlySet<string> | undefined,
-  added: ReadonlySet<string>,
-  lookUp: (addresses: string[]) => Promise<ReadonlySet<string>>,
-): Promise<RawLog[]> {
-  if (listed) return getLogs(rpc, from, to, [topic], new Set([...listed, ...added]));
-  return keepKnownEmitters(await getLogs(rpc, from, to, [topic], undefined), added, lookUp);
-}
+function activityFilter(sets: AddressSets): ActivityFilter {
+  const listed = sets.book.listed();
+  const tokens = listed ? new Set([...listed.tokens, ...sets.tokens]) : new Set(sets.tokens);
+  const poolTokens = new Map([...(listed?.pools ?? []), ...sets.pools]);
+  const notTokens = new Set<string>();
+  const notPools = new Set<string>();
+  const pools = new Map<string, string>();
+  const byName = listed !== undefined && 1 + tokens.size + poolTokens.size <= ADDRESS_FILTER_LIMIT;
+  const filter = byName
+    ? { address: [sets.factory, ...tokens, ...poolTokens.keys()], topics: [ACTIVITY_TOPICS] }
+    : { topics: [ACTIVITY_TOPICS] };
 
-/** The logs emitted by an address of `added` or one `lookUp` finds stored. */
-async function keepKnownEmitters(
-  logs: RawLog[],
-  added: ReadonlySet<string>,
-  lookUp: (addresses: string[]) => Promise<ReadonlySet<string>>,
-): Promise<RawLog[]> {
-  const emitters = new Set<string>();
-  for (const log of logs) {
-    const address = log.address.toLowerCase();
-    if (!added.has(address)) emitters.add(address);
+  /** Emitters of Transfers and Swaps neither known nor ruled out yet, looked up once per range. */
+  async function lookUpStrangers(logs: readonly RawLog[]) {
+    const tokenQuestions = new Set<string>();
+    const poolQuestions = new Set<string>();
+    for (const log of logs) {
+      const address = log.address.toLowerCase();
+      const topic0 = log.topics[0];
+      if (topic0 === topics.transfer && !tokens.has(address) && !notTokens.has(address))
+        tokenQuestions.add(address);
+      else if (topic0 === topics.swap && !poolTokens.has(address) && !notPools.has(address))
+        poolQuestions.add(address);
+    }
+    const [foundTokens, foundPools] = await Promise.all([
+      tokenQuestions.size > 0 ? sets.book.tokensAmong([...tokenQuestions]) : new Set<string>(),
+      poolQuestions.size > 0 ? sets.book.poolsAmong([...poolQuestions]) : new Map<string, string>(),
+    ]);
+    for (const address of tokenQuestions) (foundTokens.has(address) ? tokens : notTokens).add(address);
+    for (const address of poolQuestions) {
+      const token = foundPools.get(address);
+      if (token) poolTokens.set(address, token);
+      else notPools.add(address);
+    }
   }
-  const known = emitters.size > 0 ? await lookUp([...emitters]) : new Set<string>();
-  return logs.filter((log) => {
-    const address = log.address.toLowerCase();
-    return added.has(address) || known.has(address);
-  });
+
+  return {
+    filter,
+    pools,
+    async keep(logs) {
+      if (!listed) await lookUpStrangers(logs);
+      return logs.filter((log) => {
+        const address = log.address.toLowerCase();
+        switch (log.topics[0]) {
+          case topics.trade:
+            return address === sets.factory;
+          case topics.transfer:
+            return tokens.has(address);
+          case topics.swap: {
+            const token = poolTokens.get(address);
+            if (token) pools.set(address, token);
+            return token !== undefined;
+          }
+          default:
+            return false;
+        }
+      });
+    },
+  };
 }
 
-/** Where a range's Transfers come from: an answer read whole, or one streamed in parts. */
-type TransferSource =
-  | { whole: RawLog[] }
-  | { stream: ResultStream; keep: (logs: RawLog[]) => Promise<RawLog[]> };
+/** Where a range's activity comes from: an answer read whole, or one streamed in parts. */
+type ActivitySource = { whole: RawLog[] } | { stream: ResultStream };
 
 /** A range's data handed on in consecutive parts, each a RangeData of its own. */
 export interface RangeParts {
@@ -186,12 +214,12 @@ export interface RangeParts {
 }
 
 /**
- * Transfers of a range are asked in up to this many consecutive block slices at once. A node
+ * The activity of a range is asked in up to this many consecutive block slices at once. A node
  * builds an eth_getLogs answer whole before its first byte (anvil: 2.6 s for the benchmark's
  * dense stretch, on one core, while the indexer waits); slices are built side by side and the
  * first arrives after a fraction of that. They are one answer to the parts that follow.
  */
-export const TRANSFER_SLICES = 4;
+export const RANGE_SLICES = 4;
 /** A range is sliced only into slices of at least this many blocks. */
 const MIN_SLICE_BLOCKS = 8;
 /**
@@ -214,44 +242,35 @@ export function blockSlices(from: number, to: number, count: number): [number, n
 }
 
 /**
- * Logs of Transfer in [from, to] of known tokens, as `logsOfKnown`, but through
- * `requestOrStream`: an answer over the client's limit is kept as a stream, filtered batch by
- * batch, instead of being dropped. A range of many blocks is asked in `slices` slices at once,
- * read in order as one stream.
+ * The activity of [from, to]: read whole when the client cannot stream or the range is one
+ * block (its gas bounds it, so past the answer-size limit); otherwise through
+ * `requestOrStream`, where an answer over the client's limit is kept as a stream instead of
+ * being dropped, and a range of many blocks is asked in `slices` slices at once, read in order
+ * as one stream.
  */
-async function transferSource(
+async function activitySource(
   rpc: RpcClient,
   from: number,
   to: number,
-  listed: ReadonlySet<string> | undefined,
-  added: ReadonlySet<string>,
-  lookUp: (addresses: string[]) => Promise<ReadonlySet<string>>,
+  activity: ActivityFilter,
   slices: number,
-): Promise<TransferSource> {
+): Promise<ActivitySource> {
+  const range = { fromBlock: hex(from), toBlock: hex(to), ...activity.filter };
   const requestOrStream = rpc.requestOrStream?.bind(rpc);
-  const named = listed && new Set([...listed, ...added]);
-  if (!requestOrStream || from === to)
-    return { whole: await logsOfKnown(rpc, from, to, topics.transfer, listed, added, lookUp) };
-  if (named?.size === 0) return { whole: [] };
-  const byName = named !== undefined && named.size <= ADDRESS_FILTER_LIMIT;
-  const keep = async (logs: RawLog[]): Promise<RawLog[]> => {
-    if (byName) return logs;
-    if (named) return logs.filter((log) => named.has(log.address.toLowerCase()));
-    return keepKnownEmitters(logs, added, lookUp);
-  };
-  const filter = byName
-    ? { address: [...named], topics: [[topics.transfer]] }
-    : { topics: [[topics.transfer]] };
-  const ask = (a: number, b: number, options?: { maxResponseBytes: number }) =>
-    requestOrStream<RawLog>('eth_getLogs', [{ fromBlock: hex(a), toBlock: hex(b), ...filter }], options);
-  const parts = blockSlices(from, to, slices);
-  if (parts.length > 1) {
-    const stream = concatAnswers(parts.map(([a, b]) => ask(a, b, { maxResponseBytes: SLICE_WHOLE_BYTES })));
-    return { stream, keep };
+  if (!requestOrStream || from === to) {
+    const limit = from === to ? { maxResponseBytes: Number.POSITIVE_INFINITY } : undefined;
+    return { whole: await activity.keep(await rpc.request<RawLog[]>('eth_getLogs', [range], limit)) };
   }
+  const ask = (a: number, b: number, options?: { maxResponseBytes: number }) =>
+    requestOrStream<RawLog>('eth_getLogs', [{ ...range, fromBlock: hex(a), toBlock: hex(b) }], options);
+  const parts = blockSlices(from, to, slices);
+  if (parts.length > 1)
+    return {
+      stream: concatAnswers(parts.map(([a, b]) => ask(a, b, { maxResponseBytes: SLICE_WHOLE_BYTES }))),
+    };
   const answer = await ask(from, to);
-  if ('whole' in answer) return { whole: await keep(answer.whole) };
-  return { stream: answer.stream, keep };
+  if ('whole' in answer) return { whole: await activity.keep(answer.whole) };
+  return { stream: answer.stream };
 }
 
 const blockOf = (log: RawLog) => Number.parseInt(log.blockNumber, 16);
@@ -304,8 +323,11 @@ async function assemble(
   return { from, to, events, headers, logCount, pools };
 }
 
-/** Transfers per part of a streamed range (with the range's other logs of the same blocks). */
-export const STREAMED_PART_TRANSFERS = 20_000;
+/**
+ * Events per part of a streamed range (about the writer's 25k: the benchmark's parts of 20k
+ * Transfers came with their Trades to ~23.6k events).
+ */
+export const STREAMED_PART_EVENTS = 24_000;
 
 export interface RangePartsOptions {
   /**
@@ -314,19 +336,19 @@ export interface RangePartsOptions {
    * ancestor even across long runs of blocks without launchpad events.
    */
   everyHeaderFrom?: number;
-  /** Transfers per part (default STREAMED_PART_TRANSFERS). */
-  partTransfers?: number;
-  /** Block slices the Transfers are asked in (default TRANSFER_SLICES; 1: one request). */
+  /** Events per part (default STREAMED_PART_EVENTS). */
+  partEvents?: number;
+  /** Block slices the activity is asked in (default RANGE_SLICES; 1: one request). */
   slices?: number;
 }
 
 /**
  * The rest of [from, to] once its launches and graduations are known: the factory's Trades,
  * Transfers of the tokens and Swaps of the pools in `sets` (which must include those the factory
- * logs name), all at once, then the headers of every block with a log, both range ends and every
- * block from `everyHeaderFrom` on. Transfers asked in slices, or too many to read whole (over
- * the client's answer limit), are read as they arrive and the range handed on in parts cut at
- * blocks, each with the other logs of its blocks: the node built that answer already, and
+ * logs name), in one filter, then the headers of every block with a log, both range ends and
+ * every block from `everyHeaderFrom` on. Activity asked in slices, or too much to read whole
+ * (over the client's answer limit), is read as it arrives and the range handed on in parts cut
+ * at blocks, each with the factory logs of its blocks: the node built that answer already, and
  * asking again in smaller ranges would make it build it twice.
  */
 export async function fetchRangeParts(
@@ -338,55 +360,16 @@ export async function fetchRangeParts(
   options: RangePartsOptions = {},
 ): Promise<RangeParts> {
   const everyHeaderFrom = options.everyHeaderFrom ?? Number.POSITIVE_INFINITY;
-  const partTransfers = options.partTransfers ?? STREAMED_PART_TRANSFERS;
-  const listed = sets.book.listed();
-  const storedPools = new Map<string, string>();
-  const [trades, transfers, swaps] = await Promise.allSettled([
-    getLogs(rpc, from, to, [topics.trade], new Set([sets.factory])),
-    transferSource(
-      rpc,
-      from,
-      to,
-      listed?.tokens,
-      sets.tokens,
-      (a) => sets.book.tokensAmong(a),
-      options.slices ?? TRANSFER_SLICES,
-    ),
-    logsOfKnown(
-      rpc,
-      from,
-      to,
-      topics.swap,
-      listed && new Set(listed.pools.keys()),
-      new Set(sets.pools.keys()),
-      async (a) => {
-        for (const [pool, token] of await sets.book.poolsAmong(a)) storedPools.set(pool, token);
-        return new Set(storedPools.keys());
-      },
-    ),
-  ]);
-  if (trades.status === 'rejected' || transfers.status === 'rejected' || swaps.status === 'rejected') {
-    if (transfers.status === 'fulfilled' && 'stream' in transfers.value)
-      await transfers.value.stream.cancel();
-    for (const settled of [trades, transfers, swaps]) if (settled.status === 'rejected') throw settled.reason;
-    throw new Error('unreachable');
-  }
-  const tradeLogs = trades.value;
-  const swapLogs = swaps.value;
-  const pools = new Map<string, string>();
-  for (const log of swapLogs) {
-    const pool = log.address.toLowerCase();
-    const token = sets.pools.get(pool) ?? listed?.pools.get(pool) ?? storedPools.get(pool);
-    if (token) pools.set(pool, token);
-  }
-  const source = transfers.value;
+  const partEvents = options.partEvents ?? STREAMED_PART_EVENTS;
+  const activity = activityFilter(sets);
+  const source = await activitySource(rpc, from, to, activity, options.slices ?? RANGE_SLICES);
   if ('whole' in source) {
     let range: RangeData | undefined = await assemble(
       rpc,
       from,
       to,
-      [factoryLogs, tradeLogs, source.whole, swapLogs],
-      pools,
+      [factoryLogs, source.whole],
+      activity.pools,
       everyHeaderFrom,
     );
     return {
@@ -398,27 +381,24 @@ export async function fetchRangeParts(
       async cancel() {},
     };
   }
-  return streamedParts(rpc, from, to, [factoryLogs, tradeLogs, swapLogs], source, pools, {
-    everyHeaderFrom,
-    partTransfers,
-  });
+  return streamedParts(rpc, from, to, factoryLogs, source.stream, activity, { everyHeaderFrom, partEvents });
 }
 
-/** The parts of a range whose Transfers arrive as a stream (see fetchRangeParts). */
+/** The parts of a range whose activity arrives as a stream (see fetchRangeParts). */
 function streamedParts(
   rpc: RpcClient,
   from: number,
   to: number,
-  others: readonly (readonly RawLog[])[],
-  source: { stream: ResultStream; keep: (logs: RawLog[]) => Promise<RawLog[]> },
-  pools: ReadonlyMap<string, string>,
-  { everyHeaderFrom, partTransfers }: { everyHeaderFrom: number; partTransfers: number },
+  factoryLogs: readonly RawLog[],
+  stream: ResultStream,
+  activity: ActivityFilter,
+  { everyHeaderFrom, partEvents }: { everyHeaderFrom: number; partEvents: number },
 ): RangeParts {
-  // The other logs are in hand: in chain order, each list consumed from `taken` on as parts go.
-  const lists = others.map((logs) => [...logs].sort(chainOrder));
-  const taken = lists.map(() => 0);
-  // Transfers are decoded as their batch arrives: the parsed logs then die young, where kept
-  // until their part was cut they outlived several young-generation collections, each of which
+  // The factory logs are in hand: in chain order, consumed from `taken` on as parts go.
+  const launchpadLogs = [...factoryLogs].sort(chainOrder);
+  let taken = 0;
+  // Logs are decoded as their batch arrives: the parsed logs then die young, where kept until
+  // their part was cut they outlived several young-generation collections, each of which
   // copied them (scavenges were ~28 % of the thread's time in the dense stretch).
   let pending: DecodedEvent[] = [];
   let lastBlock = from;
@@ -426,7 +406,7 @@ function streamedParts(
   let partFrom = from;
 
   const readMore = async () => {
-    const batch = (await source.stream.next()) as RawLog[] | undefined;
+    const batch = (await stream.next()) as RawLog[] | undefined;
     if (!batch) {
       streamEnded = true;
       return;
@@ -438,40 +418,45 @@ function streamedParts(
         throw new RangeInconsistentError(`log of block ${block} out of order in an answer for ${from}–${to}`);
       lastBlock = block;
     }
-    decodeInto(pending, await source.keep(batch));
+    decodeInto(pending, await activity.keep(batch));
   };
 
   return {
     async next() {
       if (partFrom > to) return undefined;
-      // Enough Transfers for a part, and the first log of a later block to cut before.
+      // Enough events for a part, and the first log of a later block to cut before.
       let cut = -1;
       for (;;) {
-        if (pending.length > partTransfers) {
-          const boundary = (pending[partTransfers - 1] as DecodedEvent).blockNumber;
-          cut = pending.findIndex((event, i) => i >= partTransfers && event.blockNumber > boundary);
+        if (pending.length > partEvents) {
+          const boundary = (pending[partEvents - 1] as DecodedEvent).blockNumber;
+          cut = pending.findIndex((event, i) => i >= partEvents && event.blockNumber > boundary);
           if (cut !== -1) break;
         }
         if (streamEnded) break;
         await readMore();
       }
       const partTo = cut === -1 ? to : (pending[cut] as DecodedEvent).blockNumber - 1;
-      const transfersOfPart = cut === -1 ? pending : pending.slice(0, cut);
+      const eventsOfPart = cut === -1 ? pending : pending.slice(0, cut);
       pending = cut === -1 ? [] : pending.slice(cut);
-      const parts = lists.map((logs, i) => {
-        let end = taken[i] as number;
-        while (end < logs.length && blockOf(logs[end] as RawLog) <= partTo) end++;
-        const part = logs.slice(taken[i], end);
-        taken[i] = end;
-        return part;
-      });
-      const range = await assemble(rpc, partFrom, partTo, parts, pools, everyHeaderFrom, transfersOfPart);
+      let end = taken;
+      while (end < launchpadLogs.length && blockOf(launchpadLogs[end] as RawLog) <= partTo) end++;
+      const factoryPart = launchpadLogs.slice(taken, end);
+      taken = end;
+      const range = await assemble(
+        rpc,
+        partFrom,
+        partTo,
+        [factoryPart],
+        activity.pools,
+        everyHeaderFrom,
+        eventsOfPart,
+      );
       const whole = partFrom === from && partTo === to;
       partFrom = partTo + 1;
       return whole ? range : { ...range, streamed: true };
     },
     async cancel() {
-      if (!streamEnded) await source.stream.cancel();
+      if (!streamEnded) await stream.cancel();
     },
   };
 }

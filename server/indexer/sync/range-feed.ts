@@ -24,10 +24,10 @@ export interface RangeFeedOptions {
   concurrency: number;
   /** Every block from here on is remembered with its header (see fetchRangeParts). */
   everyHeaderFrom: number;
-  /** Transfers per part of a range whose answer is streamed (default STREAMED_PART_TRANSFERS). */
-  streamedPartTransfers?: number;
-  /** Block slices a range's Transfers are asked in (default TRANSFER_SLICES). */
-  transferSlices?: number;
+  /** Events per part of a range whose answer is streamed (default STREAMED_PART_EVENTS). */
+  streamedPartEvents?: number;
+  /** Block slices a range's activity is asked in (default RANGE_SLICES). */
+  rangeSlices?: number;
 }
 
 export interface RangeFeed {
@@ -84,8 +84,8 @@ export function createRangeFeed(options: RangeFeedOptions): RangeFeed {
     entry.data = Promise.all([entry.sets, entry.factoryLogs]).then(([known, logs]) =>
       fetchRangeParts(rpc, entry.from, entry.to, logs, known, {
         everyHeaderFrom: options.everyHeaderFrom,
-        partTransfers: options.streamedPartTransfers,
-        slices: options.transferSlices,
+        partEvents: options.streamedPartEvents,
+        slices: options.rangeSlices,
       }),
     );
     // Rejections surface in next(); an abandoned feed must not report them as unhandled.
