@@ -118,6 +118,15 @@ function wordString(data: string, index: number): string {
   return bytes.toString('utf8').replaceAll('\u0000', '\uFFFD');
 }
 
+/**
+ * An event of `log` with its provenance. Not `{ ...provenance(log), … }`: V8 builds a literal
+ * that spreads one object into a dozen more properties several times slower (the benchmark's
+ * 18k Trades: 330–460 ms decoding against 60–100 ms this way).
+ */
+function withProvenance<T extends DecodedEvent>(log: RawLog, fields: Omit<T, keyof Provenance>): T {
+  return Object.assign(provenance(log), fields) as T;
+}
+
 function provenance(log: RawLog): Provenance {
   return {
     blockNumber: Number.parseInt(log.blockNumber, 16),
@@ -153,11 +162,9 @@ export function decodeLog(log: RawLog): DecodedEvent | undefined {
         value: word(data, 0),
       };
     }
-    const base = provenance(log);
     switch (topic0) {
       case topics.launch:
-        return {
-          ...base,
+        return withProvenance<DecodedEventOf<'launch'>>(log, {
           type: 'launch',
           token: topicAddress(log.topics[1]),
           creator: topicAddress(log.topics[2]),
@@ -172,10 +179,9 @@ export function decodeLog(log: RawLog): DecodedEvent | undefined {
           graduationThreshold: word(data, 8),
           protocolFeeBps: Number(word(data, 9)),
           creatorFeeBps: Number(word(data, 10)),
-        };
+        });
       case topics.trade:
-        return {
-          ...base,
+        return withProvenance<DecodedEventOf<'trade'>>(log, {
           type: 'trade',
           token: topicAddress(log.topics[1]),
           trader: topicAddress(log.topics[2]),
@@ -189,10 +195,9 @@ export function decodeLog(log: RawLog): DecodedEvent | undefined {
           virtualReserve: word(data, 7),
           realTokenReserve: word(data, 8),
           realReserve: word(data, 9),
-        };
+        });
       case topics.graduation:
-        return {
-          ...base,
+        return withProvenance<DecodedEventOf<'graduation'>>(log, {
           type: 'graduation',
           token: topicAddress(log.topics[1]),
           pool: topicAddress(log.topics[2]),
@@ -202,10 +207,9 @@ export function decodeLog(log: RawLog): DecodedEvent | undefined {
           burnedTokenAmount: word(data, 3),
           liquidity: word(data, 4),
           sqrtPriceX96: word(data, 5),
-        };
+        });
       case topics.swap:
-        return {
-          ...base,
+        return withProvenance<DecodedEventOf<'swap'>>(log, {
           type: 'swap',
           pool: log.address.toLowerCase(),
           sender: topicAddress(log.topics[1]),
@@ -215,7 +219,7 @@ export function decodeLog(log: RawLog): DecodedEvent | undefined {
           sqrtPriceX96: word(data, 2),
           liquidity: word(data, 3),
           tick: Number(signed(word(data, 4))),
-        };
+        });
       default:
         return undefined;
     }
