@@ -250,6 +250,79 @@ describe('foldRange', () => {
   });
 });
 
+describe('eventDataJson', () => {
+  /** The data as first written: every field but provenance, stringified, through JSON.stringify. */
+  const reference = (event: DecodedEvent) =>
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(event)
+          .filter(
+            ([key]) =>
+              ![
+                'type',
+                'blockNumber',
+                'blockHash',
+                'transactionHash',
+                'transactionIndex',
+                'logIndex',
+              ].includes(key),
+          )
+          .map(([key, value]) => [key, typeof value === 'string' ? value : String(value)]),
+      ),
+    );
+
+  it('writes every kind exactly as JSON.stringify of its fields would, names with escapes included', () => {
+    const events: DecodedEvent[] = [
+      { ...launch(1), name: 'Quote " backslash \\ control \u0001 emoji 🚀 é', symbol: '</script>' },
+      {
+        ...at(2),
+        type: 'trade',
+        token,
+        trader: alice,
+        isBuy: false,
+        tokenAmount: 5n * ether,
+        reserveAmount: 1n,
+        curveValue: 2n,
+        protocolFee: 0n,
+        creatorFee: 3n,
+        virtualTokenReserve: 4n,
+        virtualReserve: 5n,
+        realTokenReserve: 6n,
+        realReserve: 7n,
+      },
+      {
+        ...at(3),
+        type: 'graduation',
+        token,
+        pool: bob,
+        tokenAmount: 1n,
+        reserveAmount: 2n,
+        stableAmount: 3n,
+        burnedTokenAmount: 0n,
+        liquidity: 10n ** 30n,
+        sqrtPriceX96: 2n ** 96n,
+      },
+      {
+        ...at(4),
+        type: 'swap',
+        pool: bob,
+        sender: alice,
+        recipient: bob,
+        amount0: -(10n ** 20n),
+        amount1: 3n,
+        sqrtPriceX96: 2n ** 96n,
+        liquidity: 1n,
+        tick: -887_272,
+      },
+      transfer(5, alice, bob, 2n ** 256n - 1n),
+    ];
+    for (const event of events) {
+      expect(eventDataJson(event)).toBe(reference(event));
+      expect(eventDataJson(event)).toBe(reference(event));
+    }
+  });
+});
+
 describe('splitRange', () => {
   it('cuts at block boundaries into contiguous parts that keep every event', () => {
     const events = [1, 1, 1, 2, 2, 3, 4, 4, 4, 4].map((block) => transfer(block, alice, bob, 1n));

@@ -99,17 +99,28 @@ const copyEscape = (text: string) =>
     ch === '\\' ? '\\\\' : ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : '\\r',
   );
 
+/** The data keys of each event type, in the decoder's order: every event of a type has the same. */
+const dataKeysOf = new Map<DecodedEvent['type'], string[]>();
+
 /** The event's decoded arguments as the `data` jsonb: every field but provenance, as strings. */
 export function eventDataJson(event: DecodedEvent): string {
   if (event.type === 'transfer') {
     // Hex addresses and a decimal need no JSON escaping; most events are transfers.
     return `{"token":"${event.token}","from":"${event.from}","to":"${event.to}","value":"${event.value}"}`;
   }
-  const data: Record<string, string> = {};
-  for (const [key, value] of Object.entries(event)) {
-    if (!provenanceKeys.has(key)) data[key] = typeof value === 'string' ? value : String(value);
+  let keys = dataKeysOf.get(event.type);
+  if (!keys) {
+    keys = Object.keys(event).filter((key) => !provenanceKeys.has(key));
+    dataKeysOf.set(event.type, keys);
   }
-  return JSON.stringify(data);
+  // Written out, not JSON.stringify of an object built per event (4–8 µs a Trade): numbers,
+  // bigints and booleans print without anything to escape; strings (a token's name) are escaped.
+  let json = '';
+  for (const key of keys) {
+    const value = (event as unknown as Record<string, unknown>)[key];
+    json += `${json ? ',' : '{'}"${key}":${typeof value === 'string' ? JSON.stringify(value) : `"${String(value)}"`}`;
+  }
+  return `${json || '{'}}`;
 }
 
 /** Tokens that existed before the range and that it touches: the states the fold needs. */
