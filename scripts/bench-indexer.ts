@@ -27,7 +27,7 @@ import { type Address, encodeFunctionData } from 'viem';
 import { benchSpammerBytecode } from '../contracts/generated/bytecode.generated';
 import { freePort } from '../server/_test/app-server';
 import { benchSpammerAbi, launchTokenAbi } from '../server/chain/abis';
-import { startAnvil } from '../server/chain/anvil';
+import { dumpAnvilState, startAnvil } from '../server/chain/anvil';
 import { createDevnetClient } from '../server/chain/clients';
 import { deployLaunchpad, type LaunchpadDeployment } from '../server/chain/deploy';
 import { createLaunchpadActions } from '../server/chain/launchpad-actions';
@@ -84,7 +84,9 @@ const anvil = await startAnvil({
   gasLimit: 100_000_000n,
   genesisTimestamp: 1_767_225_600,
   genesisNumber: GENESIS_NUMBER,
-  stateFile,
+  // Loaded, never written back while the benchmark measures (see loadStateFile); a new chain is
+  // dumped once, after it is built.
+  ...(cached ? { loadStateFile: stateFile } : {}),
 });
 const client = createDevnetClient(31337, anvil.rpcUrl);
 let deployment: LaunchpadDeployment;
@@ -101,6 +103,7 @@ if (cached) {
   );
 } else {
   ({ deployment, events } = await buildChain());
+  await dumpAnvilState(anvil.rpcUrl, stateFile);
   writeFileSync(
     metaFile,
     JSON.stringify({ deployment, events }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
