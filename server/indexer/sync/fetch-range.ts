@@ -153,7 +153,7 @@ function activityFilter(sets: AddressSets): ActivityFilter {
     ? { address: [sets.factory, ...tokens, ...poolTokens.keys()], topics: [ACTIVITY_TOPICS] }
     : { topics: [ACTIVITY_TOPICS] };
 
-  /** Emitters of Transfers and Swaps neither known nor ruled out yet, looked up once per range. */
+  /** Looks up the emitters of Transfers and Swaps neither known nor ruled out: each once a range. */
   async function lookUpStrangers(logs: readonly RawLog[]) {
     const tokenQuestions = new Set<string>();
     const poolQuestions = new Set<string>();
