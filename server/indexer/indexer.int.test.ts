@@ -211,7 +211,7 @@ describe('indexer batch size does not change the result', () => {
     const a = await big.open();
     const b = await small.open();
     try {
-      // One range whose Transfers are asked in block slices at once, against ranges of three
+      // One range whose activity is asked in block slices at once, against ranges of three
       // blocks each asked in one request.
       await indexToHead(a.db, chain, { initialRange: 50_000, rangeSlices: 4 });
       await indexToHead(b.db, chain, { initialRange: 3, chain: { maxRange: 3 }, rangeSlices: 1 });

@@ -251,9 +251,9 @@ describe('foldRange', () => {
 });
 
 describe('eventDataJson', () => {
-  /** The data as first written: every field but provenance, stringified, through JSON.stringify. */
   /** Not data: the event's type and the provenance every fixture event carries (`at`). */
   const notData = new Set(['type', ...Object.keys(at(0))]);
+  /** The data as first written: every field but provenance, stringified, through JSON.stringify. */
   const reference = (event: DecodedEvent) =>
     JSON.stringify(
       Object.fromEntries(
@@ -309,6 +309,7 @@ describe('eventDataJson', () => {
       transfer(5, alice, bob, 2n ** 256n - 1n),
     ];
     for (const event of events) {
+      // Twice: the second call writes from the keys the first one recorded for the type.
       expect(eventDataJson(event)).toBe(reference(event));
       expect(eventDataJson(event)).toBe(reference(event));
     }

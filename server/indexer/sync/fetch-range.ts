@@ -395,7 +395,7 @@ function streamedParts(
   { everyHeaderFrom, partEvents }: { everyHeaderFrom: number; partEvents: number },
 ): RangeParts {
   // The factory logs are in hand: in chain order, consumed from `taken` on as parts go.
-  const launchpadLogs = [...factoryLogs].sort(chainOrder);
+  const factoryInOrder = [...factoryLogs].sort(chainOrder);
   let taken = 0;
   // Logs are decoded as their batch arrives: the parsed logs then die young, where kept until
   // their part was cut they outlived several young-generation collections, each of which
@@ -439,8 +439,8 @@ function streamedParts(
       const eventsOfPart = cut === -1 ? pending : pending.slice(0, cut);
       pending = cut === -1 ? [] : pending.slice(cut);
       let end = taken;
-      while (end < launchpadLogs.length && blockOf(launchpadLogs[end] as RawLog) <= partTo) end++;
-      const factoryPart = launchpadLogs.slice(taken, end);
+      while (end < factoryInOrder.length && blockOf(factoryInOrder[end] as RawLog) <= partTo) end++;
+      const factoryPart = factoryInOrder.slice(taken, end);
       taken = end;
       const range = await assemble(
         rpc,
