@@ -121,6 +121,9 @@ const envSchema = z.object({
     z.string().min(16, 'must be at least 16 characters (it guards the metrics endpoint)').optional(),
   ),
   READ_CACHE_MB: nonNegativeInt(64),
+  READ_STATEMENT_TIMEOUT_MS: nonNegativeInt(2_000),
+  DATABASE_SLOTS_PER_CLIENT: nonNegativeInt(2).pipe(z.number().min(1, 'must be at least 1')),
+  READ_MISS_COST: nonNegativeInt(4).pipe(z.number().min(1, 'must be at least 1')),
   READY_MAX_LAG_BLOCKS: nonNegativeInt(64),
   METRICS_PORT: nonNegativeInt(0).pipe(z.number().max(65535, 'must be 0-65535')),
   STREAM_POLL_MS: nonNegativeInt(500).pipe(z.number().min(10, 'must be at least 10')),
@@ -226,6 +229,22 @@ export interface Config {
   metricsToken: string | undefined;
   /** Memory for serialized read answers per process (READ_CACHE_MB); 0 turns the cache off. */
   readCacheBytes: number;
+  /**
+   * PostgreSQL's statement_timeout on the web process's pool (READ_STATEMENT_TIMEOUT_MS; 0: none):
+   * a backstop behind every read's known cost, so no query holds a connection for long.
+   * The indexer and migrations use connections of their own without it.
+   */
+  readStatementTimeoutMs: number;
+  /**
+   * Database reads one client may run at once per process (DATABASE_SLOTS_PER_CLIENT); its other
+   * cache misses wait for its own slots, so one client holds at most this many of the pool's 10.
+   */
+  databaseSlotsPerClient: number;
+  /**
+   * What a REST read answered from the database costs in the reads bucket (READ_MISS_COST), in
+   * requests; an answer from memory costs 1. Charged after the answer, as far as the bucket holds.
+   */
+  readMissCost: number;
   /** /api/ready fails when the index is more than this many blocks behind the chain head. */
   readyMaxLagBlocks: number;
   /** `npm run indexer` serves Prometheus metrics on this port (0: off). */
@@ -392,6 +411,9 @@ export function parseConfig(
     },
     metricsToken: e.METRICS_TOKEN,
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
+    readStatementTimeoutMs: e.READ_STATEMENT_TIMEOUT_MS,
+    databaseSlotsPerClient: e.DATABASE_SLOTS_PER_CLIENT,
+    readMissCost: e.READ_MISS_COST,
     readyMaxLagBlocks: e.READY_MAX_LAG_BLOCKS,
     metricsPort: e.METRICS_PORT,
     stream: {

@@ -1,6 +1,7 @@
 import { ConfigError, getConfig } from './config';
 import { getDatabase } from './db';
 import { readIndexedThroughBlock } from './db/checkpoint';
+import { openDatabase } from './db/client';
 import { createIndexer, type Indexer } from './indexer/indexer';
 import { createRpcClient } from './indexer/rpc/client';
 import { getLogger } from './logger';
@@ -33,8 +34,14 @@ export async function startServerProcess(): Promise<void> {
     });
     if (config.embeddedIndexer && chain && !slot.__launchdexIndexer) {
       const logger = getLogger().child({ component: 'indexer' });
+      // On PostgreSQL the indexer writes through a pool of its own: the web pool's
+      // statement_timeout is a budget for reads, not for a range's writes. PGlite is one session.
+      const indexerDb =
+        handle.config.kind === 'postgres'
+          ? (await openDatabase(handle.config, { max: 4, applicationName: 'launchdex-indexer' })).db
+          : handle.db;
       const indexer = createIndexer({
-        db: handle.db,
+        db: indexerDb,
         rpc: createRpcClient({
           url: chain.rpcUrl,
           maxResponseBytes: chain.maxResponseBytes,

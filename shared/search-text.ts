@@ -11,6 +11,14 @@ export const searchCharacters = /^[\p{L}\p{N} ._-]*$/u;
 
 export const SEARCH_MAX_BYTES = 64;
 
+/**
+ * A search is answered only when its prefix matches at most this many search terms (and as many
+ * address prefixes): every match is ranked and sorted by market cap, so the cost of a search is
+ * the count of its matches. One letter or `0x` would sort every token; a broader search is refused
+ * with 400 `invalid_parameter` (docs/api.md).
+ */
+export const SEARCH_MAX_MATCHES = 2000;
+
 /** Search term kinds, in rank order. */
 export const searchTermKind = { symbol: 0, name: 1, nameWord: 2 } as const;
 

@@ -6,7 +6,7 @@ import type { Database } from '../db';
 import { type AppError, isAppError } from '../errors';
 import type { ImageFetcher } from '../metadata/fetch-image';
 import type { ObjectStore } from '../objects/store';
-import { isZodError } from './rest/errors';
+import { isStatementTimeout, isZodError, toAppError } from './rest/errors';
 
 /** Wall-clock source, injected so time-dependent rules are testable. */
 export type Clock = () => Date;
@@ -58,8 +58,10 @@ export const createCallerFactory = t.createCallerFactory;
  */
 export const publicProcedure = t.procedure.use(async ({ next }) => {
   const result = await next();
-  if (!result.ok && isAppError(result.error.cause) && result.error.code === 'INTERNAL_SERVER_ERROR') {
-    const appError = result.error.cause;
+  if (result.ok || result.error.code !== 'INTERNAL_SERVER_ERROR') return result;
+  const cause = result.error.cause;
+  if (isAppError(cause) || isStatementTimeout(cause)) {
+    const { appError } = toAppError(cause);
     throw new TRPCError({ code: trpcCodeFor(appError.status), message: appError.message, cause: appError });
   }
   return result;

@@ -34,6 +34,12 @@ export interface OpenDatabaseOptions {
    * Statements inside transactions stay unnamed either way.
    */
   prepareStatements?: boolean;
+  /**
+   * PostgreSQL's statement_timeout for every session of the pool, in ms (0 or unset: none). A
+   * cancelled statement fails with SQLSTATE 57014. PGlite runs one statement at a time in this
+   * process and has no such timer.
+   */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -100,7 +106,10 @@ export async function openDriver(
       // Not a typed option of postgres.js, but a documented one (`socket`).
       ...({ socket: /^[^/]*\/\/[^/?]*,/.test(config.url) ? undefined : connectWithoutNagle } as object),
       onnotice: () => {},
-      connection: { application_name: options.applicationName ?? 'launchdex' },
+      connection: {
+        application_name: options.applicationName ?? 'launchdex',
+        ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      },
     });
     // drizzle asks postgres.js for unnamed statements unless a query is given a name; this
     // flips that default for the whole pool (see `prepareStatements`).

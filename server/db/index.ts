@@ -29,7 +29,10 @@ let local: { driver: Promise<DatabaseDriver>; handle: Promise<DatabaseHandle> } 
 export function getDatabase(config: Config = getConfig()): Promise<DatabaseHandle> {
   if (!processDatabase.driver) {
     const opening = (async () => {
-      const driver = await openDriver(config.database, { prepareStatements: true });
+      const driver = await openDriver(config.database, {
+        prepareStatements: true,
+        statementTimeoutMs: config.readStatementTimeoutMs,
+      });
       try {
         await migrateDatabase(await wrapDriver(driver, config.database));
       } catch (error) {

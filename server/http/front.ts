@@ -24,8 +24,8 @@ export interface FrontServices {
     serveRead(
       incoming: IncomingMessage,
       outgoing: ServerResponse,
-      target: { path: string; search: string },
-    ): Promise<void>;
+      target: { path: string; search: string; client: string },
+    ): Promise<'hit' | 'joined' | 'miss' | 'uncached' | 'none'>;
   };
   /** The devnet JSON-RPC proxy (a POST with a body, so it gets the front's body deadlines). */
   devnetRpc: (request: Request) => Promise<Response>;
@@ -182,6 +182,20 @@ export function createFront(services: FrontServices): Front {
     return true;
   }
 
+  /**
+   * A read the database answered costs READ_MISS_COST requests of the reads bucket, one of them
+   * counted on admission: a client that asks for what nobody else does (varied limits, searches,
+   * cursors) runs out of budget sooner than one that reads what is cached. What does not fit is
+   * taken as far as the bucket holds, so its next request waits.
+   */
+  async function chargeDatabaseRead(client: string): Promise<void> {
+    const extra = config.readMissCost - 1;
+    if (extra <= 0) return;
+    const charged = await takeRateLimit(services.limiter, config, 'reads', client, extra);
+    if (charged && !charged.allowed && charged.remaining > 0)
+      await takeRateLimit(services.limiter, config, 'reads', client, charged.remaining);
+  }
+
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const method = incoming.method ?? 'GET';
     const head = method === 'HEAD';
@@ -239,8 +253,11 @@ export function createFront(services: FrontServices): Front {
     if (!(await admit(outgoing, policy, client, refuse))) return;
     if (policy.refuse) return refuse(new AppError('bad_request', policy.refuse));
 
-    if (policy.transport === 'rest' && (method === 'GET' || method === 'HEAD'))
-      return services.rest.serveRead(incoming, outgoing, parsed);
+    if (policy.transport === 'rest' && (method === 'GET' || method === 'HEAD')) {
+      const outcome = await services.rest.serveRead(incoming, outgoing, { ...parsed, client });
+      if (outcome === 'miss' || outcome === 'uncached') await chargeDatabaseRead(client);
+      return;
+    }
     const pathAndQuery = `${parsed.path}${parsed.search}`;
     if (policy.transport === 'rest')
       return serveWithWebHandler(incoming, outgoing, pathAndQuery, (r) => services.rest.handle(r), deadlines);

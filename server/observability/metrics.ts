@@ -11,6 +11,18 @@ export interface IndexProbe {
   indexer(): IndexerStatus | undefined;
   /** Open /api/v1/stream connections of this process (web processes only). */
   streamClients?(): number;
+  /** This process's read cache, once it exists (web processes with READ_CACHE_MB > 0). */
+  readCache?(): ReadCacheCounts | undefined;
+}
+
+/** Cumulative outcomes of the read cache and what it holds. */
+export interface ReadCacheCounts {
+  hit: number;
+  miss: number;
+  joined: number;
+  evicted: number;
+  bytes: number;
+  entries: number;
 }
 
 export interface LaunchdexMetrics {
@@ -97,6 +109,32 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
   counted('launchdex_indexer_events_total', 'Chain events projected by this process', (s) => s.events);
   counted('launchdex_indexer_batches_total', 'Block ranges committed by this process', (s) => s.batches);
   counted('launchdex_indexer_reorgs_total', 'Reorgs rolled back by this process', (s) => s.reorgs);
+  const { readCache } = probe;
+  if (readCache) {
+    const seen = { hit: 0, miss: 0, joined: 0 };
+    new Counter({
+      name: 'launchdex_read_cache_requests_total',
+      help: 'REST reads by how the read cache answered: hit (memory), joined (waited for the same answer being computed), miss (database)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+      collect() {
+        const counts = readCache();
+        if (!counts) return;
+        for (const result of ['hit', 'miss', 'joined'] as const) {
+          if (counts[result] > seen[result]) this.inc({ result }, counts[result] - seen[result]);
+          seen[result] = counts[result];
+        }
+      },
+    });
+    new Gauge({
+      name: 'launchdex_read_cache_bytes',
+      help: 'Bytes the read cache holds (keys, bodies, tags, per-entry overhead)',
+      registers: [registry],
+      collect() {
+        this.set(readCache()?.bytes ?? 0);
+      },
+    });
+  }
   const { streamClients } = probe;
   if (streamClients)
     new Gauge({

@@ -24,6 +24,7 @@ export function getProcessMetrics(): LaunchdexMetrics {
     chainHead: async () => (await probes().chainHead?.()) ?? null,
     indexer: () => probes().indexer?.(),
     streamClients: () => probes().streamClients?.() ?? 0,
+    readCache: () => probes().readCache?.(),
   });
   return slot.__launchdexMetrics;
 }

@@ -32,8 +32,14 @@ export interface RestRoute {
   readBody?: (request: Request) => Promise<unknown>;
   /** The body as documented in OpenAPI. */
   requestBody?: { contentType: string; schema: Record<string, unknown> };
-  /** Runs the route with the raw strings of the request (path and query) as input. */
-  invoke(services: RouteServices, input: Record<string, unknown>): Promise<unknown>;
+  /**
+   * The request's raw strings (path and query) as the route's input: parsed by its schema for a
+   * read (a 400 on bad input), passed on as they are for a write (its procedure parses them).
+   * Equal parsed inputs get equal answers, so a read's cache key is its parsed input.
+   */
+  parse(input: Record<string, unknown>): Promise<unknown>;
+  /** Runs the route with a parsed input. */
+  run(services: RouteServices, parsed: unknown): Promise<unknown>;
 }
 
 /**
@@ -66,12 +72,21 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
     | { call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>> }
   ),
 ): RestRoute {
-  const invoke: RestRoute['invoke'] =
-    'read' in route
-      ? // Raw strings go in; the route's schema (the procedure's own) makes typed values or a 400.
-        async (services, input) => route.read(await services.context(), await route.input.parseAsync(input))
-      : async (services, input) => route.call(await services.caller(), input as z.input<Input>);
-  return { ...route, invoke };
+  if ('read' in route) {
+    const { read, ...declared } = route;
+    return {
+      ...declared,
+      parse: (input) => route.input.parseAsync(input),
+      run: async (services, parsed) => read(await services.context(), parsed as z.output<Input>),
+    };
+  }
+  const { call, ...declared } = route;
+  return {
+    ...declared,
+    parse: async (input) => input,
+    // Raw strings go in; the procedure's own schema makes typed values or a 400.
+    run: async (services, input) => call(await services.caller(), input as z.input<Input>),
+  };
 }
 
 /** Names of the `{param}` segments of a path template. */

@@ -4,14 +4,23 @@ import { getConfig } from '../../config';
 import { getDatabase } from '../../db';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
+import { createWorkShares, type WorkShares } from '../../http/concurrency';
 import { getLogger } from '../../logger';
+import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { createRequestContext } from '../context';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
 import { pathParamNames, type RestRoute, type RouteServices } from './define';
 import { toAppError } from './errors';
-import { type CachedAnswer, createReadCache, type ReadCache } from './read-cache';
+import {
+  type CachedAnswer,
+  type CacheOutcome,
+  createReadCache,
+  ownedBuffer,
+  type ReadCache,
+  type ReadCacheStats,
+} from './read-cache';
 
 /** JSON with bigint as decimal text: amounts never pass through a lossy number. */
 export function toJson(value: unknown): string {
@@ -48,7 +57,7 @@ const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
  * prefixed with indexed_through_block when the body has it, and may be cached for a second.
  */
 function serializeRead(result: unknown, version: bigint): CachedAnswer {
-  const body = Buffer.from(toJson(result));
+  const body = ownedBuffer(toJson(result));
   const block =
     typeof result === 'object' && result !== null && 'indexed_through_block' in result
       ? `b${String((result as { indexed_through_block: unknown }).indexed_through_block)}-`
@@ -118,6 +127,8 @@ interface AnswerRequest {
   ifNoneMatch: string | null;
   /** The caller's X-Request-Id, kept when it is a sane token. */
   requestId: string | null;
+  /** The front's client key; absent: the request shares one anonymous database share. */
+  client?: string | undefined;
   /** Reads a write's body; absent where the transport has none to give (GET and HEAD). */
   readBody?: (route: RestRoute) => Promise<unknown>;
 }
@@ -126,7 +137,16 @@ interface AnswerRequest {
 export interface ReadTarget {
   path: string;
   search: string;
+  /** The client as the front identified it (its rate-limit key): whose database share a miss takes. */
+  client?: string;
 }
+
+/**
+ * How a read was answered: from memory (`hit`), by waiting for another request's computation of
+ * the same answer (`joined`), from the database (`miss`; `uncached` with the cache off), or not at
+ * all (`none`: an error before the database, a write, an unknown route).
+ */
+export type ReadOutcome = CacheOutcome | 'uncached' | 'none';
 
 export interface RestDispatcher {
   /** Any REST request, as a web Request (Next's catch-all route, writes through the front). */
@@ -135,7 +155,7 @@ export interface RestDispatcher {
    * A GET or HEAD straight from node:http to the socket: no web Request or Response is built, the
    * cached bytes of an answer are written as they are.
    */
-  serveRead(incoming: IncomingMessage, outgoing: ServerResponse, target: ReadTarget): Promise<void>;
+  serveRead(incoming: IncomingMessage, outgoing: ServerResponse, target: ReadTarget): Promise<ReadOutcome>;
   /** The route a method and path reach, if any (the HTTP front reads its rate-limit bucket). */
   routeOf(method: string, pathname: string): RestRoute | undefined;
 }
@@ -148,10 +168,13 @@ export interface RestDispatcherOptions {
    * unchanged. Default: on (READ_CACHE_MB) with the default caller, off with an injected one.
    */
   reads?: () => Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
+  /** Database reads one client may run at once; default DATABASE_SLOTS_PER_CLIENT. */
+  databaseSlotsPerClient?: number;
 }
 
 const readsSlot = globalThis as typeof globalThis & {
   __launchdexReads?: Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
+  __launchdexReadStats?: () => (ReadCacheStats & { bytes: number; entries: number }) | undefined;
 };
 
 /** The process's read cache over the configured database (one per process, shared by copies). */
@@ -160,9 +183,17 @@ function processReads() {
     const config = getConfig();
     if (config.readCacheBytes === 0) return undefined;
     const { db } = await getDatabase(config);
-    return { version: createReadVersion(db), cache: createReadCache(config.readCacheBytes) };
+    const cache = createReadCache(config.readCacheBytes);
+    readsSlot.__launchdexReadStats = () => ({ ...cache.stats, bytes: cache.bytes, entries: cache.entries });
+    registerMetricProbes({ readCache: processReadCacheStats });
+    return { version: createReadVersion(db), cache };
   })();
   return readsSlot.__launchdexReads;
+}
+
+/** Counts of the process's read cache (metrics), once it exists. */
+export function processReadCacheStats(): (ReadCacheStats & { bytes: number; entries: number }) | undefined {
+  return readsSlot.__launchdexReadStats?.();
 }
 
 /**
@@ -198,6 +229,15 @@ export function createRestDispatcher(
     caller: once(async () => createCaller(await context())),
   };
   const reads = options.reads ?? (options.context ? async () => undefined : processReads);
+  // A client's reads of the database wait in its own queue past its slots: one client with many
+  // concurrent misses holds a bounded part of the pool, not all of it (docs/security.md).
+  const databaseShares: WorkShares = createWorkShares();
+  const slotsPerClient = () => options.databaseSlotsPerClient ?? getConfig().databaseSlotsPerClient;
+  const databaseTurn = (client: string | undefined) => () => {
+    const turn = databaseShares.enter(client ?? 'anonymous', 1, slotsPerClient(), Number.POSITIVE_INFINITY);
+    if (!turn) throw new Error('unbounded queue refused a request');
+    return turn;
+  };
 
   /** Routes whose template matches `pathname`, literal segments first. */
   function candidatesFor(pathname: string) {
@@ -215,7 +255,7 @@ export function createRestDispatcher(
    * The answer to one request, with its access log line and latency observation (under the
    * matched route template) and an `X-Request-Id`; never throws (a failure is its error answer).
    */
-  async function observedAnswer(request: AnswerRequest): Promise<RestAnswer> {
+  async function observedAnswer(request: AnswerRequest): Promise<RestAnswer & { outcome: ReadOutcome }> {
     const started = performance.now();
     const requestId = requestIdFrom(request.requestId);
     const matched = { template: 'unmatched' };
@@ -225,9 +265,10 @@ export function createRestDispatcher(
   }
 
   async function answer(
-    { method, pathname, query, ifNoneMatch, readBody }: AnswerRequest,
+    { method, pathname, query, ifNoneMatch, readBody, client }: AnswerRequest,
     matched: { template: string },
-  ): Promise<RestAnswer> {
+  ): Promise<RestAnswer & { outcome: ReadOutcome }> {
+    let outcome: ReadOutcome = 'none';
     try {
       const candidates = candidatesFor(pathname);
       if (candidates.length === 0) throw new AppError('not_found', `no route ${pathname}`);
@@ -244,21 +285,42 @@ export function createRestDispatcher(
       if (route.method !== 'GET') {
         if (!readBody) throw new Error(`${route.path} takes a body: serve it through handle()`);
         if (route.readBody) input.body = await readBody(route);
-        const result = await route.invoke(services, input);
-        return jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' });
+        const result = await route.run(services, await route.parse(input));
+        return {
+          ...jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' }),
+          outcome,
+        };
       }
+      const parsed = await route.parse(input);
+      const turn = databaseTurn(client);
       const cached = await reads();
-      if (!cached) return readAnswer(ifNoneMatch, serializeRead(await route.invoke(services, input), 0n));
+      if (!cached) {
+        outcome = 'uncached';
+        const release = await turn();
+        try {
+          return {
+            ...readAnswer(ifNoneMatch, serializeRead(await route.run(services, parsed), 0n)),
+            outcome,
+          };
+        } finally {
+          release();
+        }
+      }
       // The version is read before the data, so an answer is at least as new as its version.
       const version = await cached.version.current();
-      const key = `${route.path}\n${JSON.stringify(input)}`;
-      const hit = cached.cache.get(key, version);
-      if (hit) return readAnswer(ifNoneMatch, hit);
-      const fresh = serializeRead(await route.invoke(services, input), version);
-      cached.cache.set(key, fresh);
-      return readAnswer(ifNoneMatch, fresh);
+      // Keyed by the parsed input: address case, parameter order, defaults and ignored
+      // parameters do not make another entry (or another computation) of the same answer.
+      const key = `${route.path}\n${toJson(parsed)}`;
+      const served = await cached.cache.answer(
+        key,
+        version,
+        async () => serializeRead(await route.run(services, parsed), version),
+        turn,
+      );
+      outcome = served.outcome;
+      return { ...readAnswer(ifNoneMatch, served.answer), outcome };
     } catch (error) {
-      return errorAnswer(error);
+      return { ...errorAnswer(error), outcome };
     }
   }
 
@@ -287,12 +349,14 @@ export function createRestDispatcher(
         query: new URLSearchParams(target.search),
         ifNoneMatch: ifNoneMatch ?? null,
         requestId: typeof requestId === 'string' ? requestId : null,
+        client: target.client,
       });
-      if (outgoing.destroyed) return;
+      if (outgoing.destroyed) return result.outcome;
       const headers: Record<string, string | number> = { ...result.headers };
       if (result.body !== null) headers['content-length'] = result.body.byteLength;
       outgoing.writeHead(result.status, headers);
       outgoing.end(method === 'HEAD' || result.body === null ? undefined : result.body);
+      return result.outcome;
     },
   };
 }

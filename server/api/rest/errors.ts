@@ -29,7 +29,30 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
     if (isZodError(error.cause)) return { appError: fromZodError(error.cause), unexpected: false };
   }
   if (isZodError(error)) return { appError: fromZodError(error), unexpected: false };
+  if (isStatementTimeout(error))
+    return {
+      appError: new AppError(
+        'unavailable',
+        'the database took too long to answer and the read was cancelled; retry shortly',
+        undefined,
+        { 'retry-after': '1' },
+      ),
+      unexpected: false,
+    };
   return { appError: new AppError('internal', 'Internal error'), unexpected: true };
+}
+
+/**
+ * A statement cancelled by statement_timeout (SQLSTATE 57014, READ_STATEMENT_TIMEOUT_MS): the
+ * server is overloaded or a read cost more than its budget. Drizzle wraps driver errors, so the
+ * cause chain is walked.
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === '57014') return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 export function fromZodError(error: ZodError): AppError {

@@ -89,5 +89,8 @@ export const balances = pgTable(
     index('balances_holders_idx')
       .on(t.tokenAddress, t.balance.desc().nullsFirst(), t.wallet.desc().nullsFirst())
       .where(sql`${t.kind} = 0`),
+    // The curve, pool, burn and launchpad rows of a token (a handful), for its supply shares:
+    // without it a detail read sums them by walking every holder row of the token.
+    index('balances_accounts_idx').on(t.tokenAddress, t.kind).where(sql`${t.kind} <> 0`),
   ],
 );

@@ -37,8 +37,9 @@ function buildDetail(db: Database) {
 
 /**
  * Supply shares from the indexed balances, in one scalar subquery per detail read: the 10 largest
- * holders (a walk of balances_holders_idx), the creator's wallet, and the curve, pool and burn
- * rows apart. Basis points of total supply, rounded down (integer division).
+ * holders (a walk of balances_holders_idx), the creator's wallet (the primary key), and the curve,
+ * pool and burn rows apart (balances_accounts_idx: a token has a handful of them, whatever its
+ * holder count). Basis points of total supply, rounded down (integer division).
  */
 const concentrationColumn = sql<[number, number, number, number, number]>`${frozenSql(sql`(
   select json_build_array(
@@ -46,9 +47,10 @@ const concentrationColumn = sql<[number, number, number, number, number]>`${froz
        where token_address = tokens.address and kind = ${balanceKind.holder}
        order by balance desc, wallet desc limit 10) h) * 10000, tokens.total_supply),
     div(coalesce((select balance from balances where token_address = tokens.address and wallet = tokens.creator), 0) * 10000, tokens.total_supply),
-    div(coalesce((select sum(balance) from balances where token_address = tokens.address and kind = ${balanceKind.curve}), 0) * 10000, tokens.total_supply),
-    div(coalesce((select sum(balance) from balances where token_address = tokens.address and kind = ${balanceKind.pool}), 0) * 10000, tokens.total_supply),
-    div(coalesce((select sum(balance) from balances where token_address = tokens.address and kind = ${balanceKind.burn}), 0) * 10000, tokens.total_supply)))`)}`.mapWith(
+    div(coalesce(sum(a.balance) filter (where a.kind = ${balanceKind.curve}), 0) * 10000, tokens.total_supply),
+    div(coalesce(sum(a.balance) filter (where a.kind = ${balanceKind.pool}), 0) * 10000, tokens.total_supply),
+    div(coalesce(sum(a.balance) filter (where a.kind = ${balanceKind.burn}), 0) * 10000, tokens.total_supply))
+  from balances a where a.token_address = tokens.address and a.kind <> ${balanceKind.holder})`)}`.mapWith(
   (value: string | number[]) =>
     (typeof value === 'string' ? (JSON.parse(value) as number[]) : value).map(Number) as [
       number,

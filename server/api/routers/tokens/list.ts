@@ -4,13 +4,15 @@ import type { ListTokensInput, TokenPage, TokenView } from '../../../../shared/a
 import {
   escapeLikePattern,
   normalizeSearchText,
+  SEARCH_MAX_MATCHES,
   searchRank,
   searchTermKind,
 } from '../../../../shared/search-text';
-import type { Database } from '../../../db/client';
+import { type Database, selectRows } from '../../../db/client';
 import { createStatementCache } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
+import { AppError } from '../../../errors';
 import { type CursorValue, decodeCursor, encodeCursor, keysetPage } from '../../cursor';
 import {
   amountAndAddressKey,
@@ -104,6 +106,7 @@ export async function listTrending(ctx: Context, input: ListTokensInput): Promis
   let shape = input.view === 'near' || input.view === 'linked' ? input.view : '';
   if (search !== '') {
     const addressPattern = addressPrefixPattern(search);
+    await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
     filters.push(searchFilter(addressPattern !== null));
     values.pattern = `${escapeLikePattern(search)}%`;
     if (addressPattern !== null) values.addressPattern = addressPattern;
@@ -128,6 +131,35 @@ export async function listTrending(ctx: Context, input: ListTokensInput): Promis
 function searchFilter(withAddress: boolean): SQL {
   return sql`(${tokens.address} in (select ${tokenSearchTerms.tokenAddress} from ${tokenSearchTerms} where ${tokenSearchTerms.term} like ${sql.placeholder('pattern')})
     ${withAddress ? sql`or ${tokens.address} like ${sql.placeholder('addressPattern')}` : sql``})`;
+}
+
+/**
+ * Refuses a search whose prefix matches more than SEARCH_MAX_MATCHES terms or addresses before
+ * any match is ranked: counting stops at the bound (an index-only range scan of at most
+ * SEARCH_MAX_MATCHES + 1 entries per side), so a broad prefix costs what a narrow one does.
+ */
+async function refuseBroadSearch(
+  db: Database,
+  given: string,
+  search: string,
+  addressPattern: string | null,
+): Promise<void> {
+  const bound = SEARCH_MAX_MATCHES + 1;
+  const [row] = await selectRows<{ terms: number | string; addresses: number | string }>(
+    db,
+    sql`select (select count(*) from (select 1 from ${tokenSearchTerms} where ${tokenSearchTerms.term} like ${`${escapeLikePattern(search)}%`} limit ${sql.raw(String(bound))}) t) as terms,
+      ${
+        addressPattern === null
+          ? sql`0`
+          : sql`(select count(*) from (select 1 from ${tokens} where ${tokens.address} like ${addressPattern} limit ${sql.raw(String(bound))}) a)`
+      } as addresses`,
+  );
+  const terms = Number(row?.terms ?? 0);
+  const addresses = Number(row?.addresses ?? 0);
+  if (terms <= SEARCH_MAX_MATCHES && addresses <= SEARCH_MAX_MATCHES) return;
+  const what = terms > SEARCH_MAX_MATCHES ? 'names and symbols' : 'addresses';
+  const message = `search "${given}" matches more than ${SEARCH_MAX_MATCHES.toLocaleString('en-US')} ${what}: type more of it`;
+  throw new AppError('invalid_parameter', message, [{ field: 'search', message }]);
 }
 
 /** A search that can be the start of a hex address, as a LIKE pattern on `tokens.address`. */
@@ -222,6 +254,7 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
     input.cursor === undefined ? undefined : decodeCursor(input.cursor, list, searchKey, ctx.cursorSecret);
   const pattern = `${escapeLikePattern(search)}%`;
   const addressPattern = addressPrefixPattern(search);
+  await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
   // A term of kind k ranks k + 1, an exact symbol searchRank.exactSymbol (see searchRank).
   const matches = sql`
     select ${tokenSearchTerms.tokenAddress} as address,

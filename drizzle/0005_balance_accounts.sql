@@ -1,0 +1,1 @@
+CREATE INDEX "balances_accounts_idx" ON "balances" USING btree ("token_address","kind") WHERE "balances"."kind" <> 0;
