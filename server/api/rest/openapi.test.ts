@@ -42,7 +42,7 @@ describe('OpenAPI document', () => {
     const responses = (
       document.paths['/api/v1/tokens/{address}'] as Record<string, { responses: Record<string, unknown> }>
     ).get?.responses;
-    expect(Object.keys(responses ?? {})).toEqual(['200', '400', '404', '500']);
+    expect(Object.keys(responses ?? {})).toEqual(['200', '400', '404', '429', '500', '503']);
   });
 
   it('gives distinct operation ids', () => {

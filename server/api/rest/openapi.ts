@@ -71,7 +71,10 @@ export function buildOpenApiDocument(
         schema: rest,
       };
     });
-    const errorCodes: ErrorCode[] = [...route.errors, 'internal'];
+    // Every request passes the gate (429 past the read budget) and every read runs under the
+    // statement timeout (503): clients generated from this document must know to back off.
+    const gate: ErrorCode[] = route.method === 'GET' ? ['rate_limited', 'unavailable'] : [];
+    const errorCodes: ErrorCode[] = [...new Set<ErrorCode>([...route.errors, ...gate, 'internal'])];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorCodes)
       byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
