@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../errors';
 import type { RateLimitBucket } from '../../http/rate-limit';
 import type { Caller } from '../root';
 import type { Context } from '../trpc';
+import type { SerializedAnswer } from './serialized';
 
 /** What a route runs against: the request context, and the in-process tRPC caller over it. */
 export interface RouteServices {
@@ -68,7 +69,10 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
     readBody?: RestRoute['readBody'];
     requestBody?: RestRoute['requestBody'];
   } & (
-    | { read: (ctx: Context, input: z.output<Input>) => Promise<z.output<Output>> }
+    | {
+        /** May answer with JSON text written by the database (a SerializedAnswer) instead. */
+        read: (ctx: Context, input: z.output<Input>) => Promise<z.output<Output> | SerializedAnswer>;
+      }
     | { call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>> }
   ),
 ): RestRoute {

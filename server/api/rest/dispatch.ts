@@ -21,6 +21,7 @@ import {
   type ReadCache,
   type ReadCacheStats,
 } from './read-cache';
+import { isSerializedAnswer } from './serialized';
 
 /** JSON with bigint as decimal text: amounts never pass through a lossy number. */
 export function toJson(value: unknown): string {
@@ -57,9 +58,11 @@ const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
  * prefixed with indexed_through_block when the body has it, and may be cached for a second.
  */
 function serializeRead(result: unknown, version: bigint): CachedAnswer {
-  const body = ownedBuffer(toJson(result));
-  const block =
-    typeof result === 'object' && result !== null && 'indexed_through_block' in result
+  const serialized = isSerializedAnswer(result);
+  const body = ownedBuffer(serialized ? result.text : toJson(result));
+  const block = serialized
+    ? `b${result.indexedThroughBlock}-`
+    : typeof result === 'object' && result !== null && 'indexed_through_block' in result
       ? `b${String((result as { indexed_through_block: unknown }).indexed_through_block)}-`
       : '';
   const etag = `"${block}${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;

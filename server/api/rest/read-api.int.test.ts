@@ -1,3 +1,4 @@
+import superjson from 'superjson';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
@@ -5,6 +6,7 @@ import { availableBackends } from '../../_test/database';
 import { type IndexedStack, startIndexedStack } from '../../_test/stack';
 import { expectedFromLedger } from '../../indexer/_test/expected-from-ledger';
 import { excludeToken, includeToken } from '../../tokens/moderation';
+import { toJson } from './dispatch';
 
 const backends = await availableBackends();
 
@@ -296,6 +298,29 @@ describe.each(backends)('read API on indexed simulator data (%s)', (backend) => 
     const empty = filled.find((p) => p.trades === 0);
     if (empty) expect([empty.open, empty.high, empty.low]).toEqual([empty.close, empty.close, empty.close]);
     expect(filled.filter((p) => p.trades > 0)).toEqual(all.filter((p) => p.time >= (filled[0]?.time ?? 0)));
+  });
+
+  it('chart: the JSON PostgreSQL writes for REST is byte for byte the structured answer tRPC serves, serialized', async () => {
+    for (const [interval, query] of [
+      ['1m', { limit: 1000 }],
+      ['5m', { limit: 3 }],
+      ['1h', {}],
+      ['1w', { limit: 1000 }],
+      ['1m', { limit: 1000, from: 0, to: 1 }],
+    ] as const) {
+      const input = { address: curveToken.address as string, interval, ...query };
+      const search = new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)]));
+      const rest = await fetch(`${stack.server.baseUrl}/api/v1/tokens/${input.address}/chart?${search}`);
+      expect(rest.status).toBe(200);
+      const trpc = await fetch(
+        `${stack.server.baseUrl}/api/trpc/tokens.chart?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
+      );
+      expect(trpc.status).toBe(200);
+      const { result } = (await trpc.json()) as {
+        result: { data: Parameters<typeof superjson.deserialize>[0] };
+      };
+      expect(await rest.text(), JSON.stringify(input)).toBe(toJson(superjson.deserialize(result.data)));
+    }
   });
 
   it('trades: default 20, reverse chain order, with indexed_through_block, equal to the ledger', async () => {

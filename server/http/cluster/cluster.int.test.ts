@@ -62,6 +62,9 @@ if (backends.includes('postgres'))
           // One more read every 10 s: nothing refills while a test runs.
           RATE_LIMIT_READS_PER_MINUTE: '6',
           RATE_LIMIT_READS_BURST: String(READS_BURST),
+          // Each worker's cache misses its first read: counted as one request here, this suite
+          // proves one bucket across workers (the cost of a miss: read-cost.int.test.ts).
+          READ_MISS_COST: '1',
           STREAMS_PER_CLIENT: '2',
           CONNECTIONS_PER_CLIENT: String(CONNECTIONS),
         },

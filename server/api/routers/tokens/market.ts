@@ -15,6 +15,7 @@ import { candleIntervals } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import { decodeCursor, encodeCursor, keysetPage } from '../../cursor';
 import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
+import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
 import { fillGaps } from './chart-fill';
 
@@ -103,6 +104,34 @@ export async function getChart(ctx: Context, input: ChartInput): Promise<Chart> 
     indexed_through_block: Number(row.ib),
     items,
   };
+}
+
+/**
+ * The chart as JSON text written by PostgreSQL, byte for byte what serializing {@link getChart}'s
+ * answer writes (keys in the schema's order, amounts as decimal text): 1,000 candles parsed into
+ * bigints and serialized again cost the web process ~5 ms of CPU, the database ~1 ms to write.
+ * A gap-filled chart is computed here, so it takes the structured path.
+ */
+export async function getChartSerialized(ctx: Context, input: ChartInput): Promise<Chart | SerializedAnswer> {
+  if (input.fill === 'previous') return getChart(ctx, input);
+  const seconds = candleIntervals[input.interval];
+  const from = input.from ?? 0;
+  const to = input.to ?? Number.MAX_SAFE_INTEGER;
+  const [row] = await selectRows<{ ib: string | number; body: string }>(
+    ctx.db,
+    sql`select t.ib, '{"token_address":"' || t.address || '","interval":"' || ${input.interval}::text
+               || '","indexed_through_block":' || t.ib || ',"items":['
+               || coalesce((select string_agg('{"time":' || c.bucket_start || ',"open":"' || c.open || '","high":"' || c.high
+                                || '","low":"' || c.low || '","close":"' || c.close || '","volume":"' || c.volume
+                                || '","trades":' || c.trades || '}', ',' order by c.bucket_start)
+                             from (select * from candles where token_address = t.address and interval_seconds = ${seconds}
+                                     and bucket_start >= ${from} and bucket_start < ${to}
+                                   order by bucket_start desc limit ${rowLimit(input.limit)}) c), '')
+               || ']}' as body
+          from (select address, ${indexedThroughBlockSql} as ib from tokens where address = ${input.address}) t`,
+  );
+  if (!row) throw notFound(input.address);
+  return serializedAnswer(row.body, Number(row.ib));
 }
 
 /** Trades in reverse chain order with the checkpoint they were read at, in one statement. */

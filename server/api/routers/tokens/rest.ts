@@ -21,7 +21,7 @@ import { defineRestRoute } from '../../rest/define';
 import { getTokensBatch } from './batch';
 import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
-import { getChart, getPricing, listActivity, listHolders, listTrades } from './market';
+import { getChartSerialized, getPricing, listActivity, listHolders, listTrades } from './market';
 
 const untrusted = 'Names, images and links are supplied by creators and unverified.';
 const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ${TRENDING_FORMULA}, relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
@@ -123,7 +123,7 @@ export const tokenRestRoutes = [
     input: chartInput,
     output: chart,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_range', 'not_found'],
-    read: getChart,
+    read: getChartSerialized,
   }),
   defineRestRoute({
     method: 'GET',

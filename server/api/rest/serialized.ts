@@ -1,0 +1,22 @@
+/**
+ * Marks a read answer that is already JSON text: a route whose answer PostgreSQL can write itself
+ * (digits and hex only, nothing to escape) skips parsing rows and serializing them again. Branded
+ * by a registry symbol, not a class: the tsx front and Next's bundle each load this module.
+ */
+const serializedBrand = Symbol.for('launchdex.SerializedAnswer');
+
+export interface SerializedAnswer {
+  readonly [serializedBrand]: true;
+  /** The answer's JSON, byte for byte what serializing its structured form would write. */
+  readonly text: string;
+  /** The answer's `indexed_through_block`, for its ETag. */
+  readonly indexedThroughBlock: number;
+}
+
+export function serializedAnswer(text: string, indexedThroughBlock: number): SerializedAnswer {
+  return { [serializedBrand]: true, text, indexedThroughBlock };
+}
+
+export function isSerializedAnswer(value: unknown): value is SerializedAnswer {
+  return typeof value === 'object' && value !== null && serializedBrand in value;
+}
