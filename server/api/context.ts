@@ -17,13 +17,17 @@ const slot = globalThis as typeof globalThis & {
  * `transport` is `http` for tRPC requests from outside, `caller` for in-process calls (the REST
  * adapter, server components).
  */
-export async function createRequestContext(transport: Context['transport'] = 'caller'): Promise<Context> {
+export async function createRequestContext(
+  transport: Context['transport'] = 'caller',
+  client?: string,
+): Promise<Context> {
   const config = getConfig();
   const { db } = await getDatabase(config);
   const cursorSecret = await getCursorSecret(config, db);
   slot.__launchdexImageFetcher ??= createImageFetcher();
   return {
     transport,
+    ...(client === undefined ? {} : { client }),
     db,
     config,
     cursorSecret,

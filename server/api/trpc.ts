@@ -4,6 +4,7 @@ import type { PublicClient } from 'viem';
 import type { Config } from '../config';
 import type { Database } from '../db';
 import { type AppError, isAppError } from '../errors';
+import { databaseTurn } from '../http/database-share';
 import type { ImageFetcher } from '../metadata/fetch-image';
 import type { ObjectStore } from '../objects/store';
 import { isStatementTimeout, isZodError, toAppError } from './rest/errors';
@@ -28,6 +29,8 @@ export interface Context {
   chain: () => { client: PublicClient; chainId: number; factory: `0x${string}` } | undefined;
   /** HMAC key of pagination cursors: CURSOR_SECRET or the key persisted in the database. */
   cursorSecret: string;
+  /** The client as the HTTP front identified it (tRPC over HTTP behind the front only). */
+  client?: string;
 }
 
 const t = initTRPC.context<Context>().create({
@@ -56,8 +59,15 @@ export const createCallerFactory = t.createCallerFactory;
  * Every procedure is public: reads are anonymous and writes carry their own proof (signatures).
  * AppErrors thrown by handlers are wrapped so they cross tRPC with their public code intact.
  */
-export const publicProcedure = t.procedure.use(async ({ next }) => {
-  const result = await next();
+export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+  // A query from outside takes one of its client's database slots, shared with its REST reads.
+  const release = type === 'query' && ctx.transport === 'http' ? await databaseTurn(ctx.client) : undefined;
+  let result: Awaited<ReturnType<typeof next>>;
+  try {
+    result = await next();
+  } finally {
+    release?.();
+  }
   if (result.ok || result.error.code !== 'INTERNAL_SERVER_ERROR') return result;
   const cause = result.error.cause;
   if (isAppError(cause) || isStatementTimeout(cause)) {

@@ -6,6 +6,7 @@ import { getLogger } from '../logger';
 import { type TrpcCalls, writeRefusal } from './answers';
 import { canonicalAddress, clientAddress } from './client-address';
 import { type ConcurrencyLimiter, createConcurrencyLimiter, createWorkShares } from './concurrency';
+import { CLIENT_HEADER } from './database-share';
 import { type ErrorShape, type RequestPolicy, type RestRouteLookup, requestPolicy } from './policy';
 import { type RateLimitDecision, type RateLimiter, rateLimitHeaders, takeRateLimit } from './rate-limit';
 import { failRequestBody, finishUnreadBody, serveWithWebHandler } from './web-bridge';
@@ -263,8 +264,10 @@ export function createFront(services: FrontServices): Front {
       return serveWithWebHandler(incoming, outgoing, pathAndQuery, (r) => services.rest.handle(r), deadlines);
     if (policy.transport === 'devnet-rpc')
       return serveWithWebHandler(incoming, outgoing, pathAndQuery, services.devnetRpc, deadlines);
-    // Next sees the same canonical path the policy was decided on.
+    // Next sees the same canonical path the policy was decided on, and the client as the gate
+    // identified it (tRPC reads take their database share by it); a client's own copy is dropped.
     incoming.url = pathAndQuery;
+    incoming.headers[CLIENT_HEADER] = client;
     return services.next(incoming, outgoing);
   }
 

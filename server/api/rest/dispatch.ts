@@ -4,7 +4,7 @@ import { getConfig } from '../../config';
 import { getDatabase } from '../../db';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
-import { createWorkShares, type WorkShares } from '../../http/concurrency';
+import { databaseTurn } from '../../http/database-share';
 import { getLogger } from '../../logger';
 import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
@@ -232,15 +232,8 @@ export function createRestDispatcher(
     caller: once(async () => createCaller(await context())),
   };
   const reads = options.reads ?? (options.context ? async () => undefined : processReads);
-  // A client's reads of the database wait in its own queue past its slots: one client with many
-  // concurrent misses holds a bounded part of the pool, not all of it (docs/security.md).
-  const databaseShares: WorkShares = createWorkShares();
-  const slotsPerClient = () => options.databaseSlotsPerClient ?? getConfig().databaseSlotsPerClient;
-  const databaseTurn = (client: string | undefined) => () => {
-    const turn = databaseShares.enter(client ?? 'anonymous', 1, slotsPerClient(), Number.POSITIVE_INFINITY);
-    if (!turn) throw new Error('unbounded queue refused a request');
-    return turn;
-  };
+  const slotsPerClient = options.databaseSlotsPerClient;
+  const turnOf = (client: string | undefined) => () => databaseTurn(client, slotsPerClient);
 
   /** Routes whose template matches `pathname`, literal segments first. */
   function candidatesFor(pathname: string) {
@@ -295,7 +288,7 @@ export function createRestDispatcher(
         };
       }
       const parsed = await route.parse(input);
-      const turn = databaseTurn(client);
+      const turn = turnOf(client);
       const cached = await reads();
       if (!cached) {
         outcome = 'uncached';

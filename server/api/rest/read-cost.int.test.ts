@@ -197,6 +197,31 @@ describe.each(backends)('what a read costs (%s)', (backend) => {
         for (const response of await Promise.all(reads)) expect(response.status).toBe(200);
       });
 
+      it('tRPC calls take slots of the same share, whatever client header a request forges', async () => {
+        const client = fetchFrom(freshLoopbackClient());
+        // Three batches of two calls, each naming itself another client: if the name were taken,
+        // six calls would reach the database at once.
+        const batch = (first: number) => {
+          const input = encodeURIComponent(
+            JSON.stringify({ 0: { json: { limit: first } }, 1: { json: { limit: first + 1 } } }),
+          );
+          return client(`${stack.server.baseUrl}/api/trpc/tokens.list,tokens.list?batch=1&input=${input}`, {
+            headers: { 'x-launchdex-client': `forged-${first}` },
+          });
+        };
+        const responses = await withTokensLocked(async (admin) => {
+          const batches = [11, 21, 31].map(batch);
+          expect(await until(async () => (await waiting(admin)) >= 2, 5_000)).toBe(true);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(await waiting(admin)).toBe(2);
+          return batches;
+        });
+        for (const response of await Promise.all(responses)) {
+          expect(response.status).toBe(200);
+          expect(((await response.json()) as unknown[]).length).toBe(2);
+        }
+      });
+
       it('a read past READ_STATEMENT_TIMEOUT_MS is cancelled and answered 503 with Retry-After', async () => {
         const client = fetchFrom(freshLoopbackClient());
         const response = await withTokensLocked(() => client(`${bounded.baseUrl}/api/v1/tokens?limit=3`));

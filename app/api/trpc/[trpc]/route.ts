@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createRequestContext } from '@/server/api/context';
 import { appRouter } from '@/server/api/root';
+import { CLIENT_HEADER } from '@/server/http/database-share';
 import { getLogger } from '@/server/logger';
 import { observeRequest } from '@/server/observability/request-log';
 import { TRPC_MAX_BATCH } from '@/shared/api/limits';
@@ -20,7 +21,7 @@ const handleTrpc = (request: Request) =>
     endpoint: '/api/trpc',
     req: request,
     router: appRouter,
-    createContext: () => createRequestContext('http'),
+    createContext: () => createRequestContext('http', request.headers.get(CLIENT_HEADER) ?? undefined),
     maxBatchSize: TRPC_MAX_BATCH,
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR')

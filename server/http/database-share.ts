@@ -1,0 +1,31 @@
+import { getConfig } from '../config';
+import { createWorkShares, type WorkShares } from './concurrency';
+
+const slot = globalThis as typeof globalThis & { __launchdexDatabaseShares?: WorkShares };
+
+/**
+ * Waits until `client` may run one more database read (DATABASE_SLOTS_PER_CLIENT at once in this
+ * process); resolves with the release to call when the read is done. REST reads and tRPC calls of
+ * one client share one count: the process holds one set of shares (globalThis), whichever module
+ * copy (the tsx front's or Next's bundle) asks. Its other reads wait in its own queue, so one
+ * client's many concurrent misses hold a bounded part of the pool, never all of it.
+ */
+export function databaseTurn(client: string | undefined, slots = getConfig().databaseSlotsPerClient) {
+  slot.__launchdexDatabaseShares ??= createWorkShares();
+  // Queued reads are bounded before they get here: by the front's work share per client
+  // (WORK_PER_CLIENT, QUEUED_PER_CLIENT), so this queue needs no bound of its own.
+  const turn = slot.__launchdexDatabaseShares.enter(
+    client ?? 'anonymous',
+    1,
+    slots,
+    Number.POSITIVE_INFINITY,
+  );
+  if (!turn) throw new Error('an unbounded queue refused a request');
+  return turn;
+}
+
+/**
+ * The request header the front writes with the client's key for requests it hands to Next
+ * (tRPC, pages); a client's own header of that name is removed first, so it cannot be forged.
+ */
+export const CLIENT_HEADER = 'x-launchdex-client';
