@@ -201,19 +201,22 @@ describe.each(backends)('what a read costs (%s)', (backend) => {
         const client = fetchFrom(freshLoopbackClient());
         // Three batches of two calls, each naming itself another client: if the name were taken,
         // six calls would reach the database at once.
-        const batch = (first: number) => {
+        const batch = (first: number, from = client) => {
           const input = encodeURIComponent(
             JSON.stringify({ 0: { json: { limit: first } }, 1: { json: { limit: first + 1 } } }),
           );
-          return client(`${stack.server.baseUrl}/api/trpc/tokens.list,tokens.list?batch=1&input=${input}`, {
+          return from(`${stack.server.baseUrl}/api/trpc/tokens.list,tokens.list?batch=1&input=${input}`, {
             headers: { 'x-launchdex-client': `forged-${first}` },
           });
         };
         const responses = await withTokensLocked(async (admin) => {
-          const batches = [11, 21, 31].map(batch);
+          const batches = [11, 21, 31].map((first) => batch(first));
           expect(await until(async () => (await waiting(admin)) >= 2, 5_000)).toBe(true);
           await new Promise((resolve) => setTimeout(resolve, 300));
           expect(await waiting(admin)).toBe(2);
+          // Shares are per client, not one for all of tRPC: another client's batch runs beside it.
+          batches.push(batch(41, fetchFrom(freshLoopbackClient())));
+          expect(await until(async () => (await waiting(admin)) === 4, 5_000)).toBe(true);
           return batches;
         });
         for (const response of await Promise.all(responses)) {
