@@ -23,8 +23,13 @@ export const chainEvents = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.blockNumber, t.logIndex] }),
-    index('chain_events_token_order_idx').on(
+    // A token's events of one kind in reverse chain order: /activity?kind= is one walk of it
+    // however rare the kind is among the token's events, and the unfiltered page merges the walks
+    // of every kind (server/api/routers/tokens/market.ts). One index for both, so the indexer
+    // writes no more index entries per event than before.
+    index('chain_events_token_kind_idx').on(
       t.tokenAddress,
+      t.kind,
       t.blockNumber.desc().nullsFirst(),
       t.logIndex.desc().nullsFirst(),
     ),

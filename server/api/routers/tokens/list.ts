@@ -100,37 +100,61 @@ const orders = {
 export async function listTrending(ctx: Context, input: ListTokensInput): Promise<TokenPage> {
   const search = input.search === undefined ? '' : normalizeSearchText(input.search);
   const filters: SQL[] = [];
-  const values: Record<string, unknown> = {};
   if (input.view === 'near') filters.push(sql`${tokens.lifecycle} = 'curve'`);
   if (input.view === 'linked') filters.push(sql`${tokens.hasLinks}`);
-  let shape = input.view === 'near' || input.view === 'linked' ? input.view : '';
-  if (search !== '') {
-    const addressPattern = addressPrefixPattern(search);
-    await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
-    filters.push(searchFilter(addressPattern !== null));
-    values.pattern = `${escapeLikePattern(search)}%`;
-    if (addressPattern !== null) values.addressPattern = addressPattern;
-    shape += addressPattern === null ? '+search' : '+search+address';
-  }
-  const order =
-    search === ''
-      ? orders.trending
-      : { ...orders.trending, list: searchListName(orders.trending.list, search) };
+  const shape = input.view === 'near' || input.view === 'linked' ? input.view : '';
+  if (search !== '') return searchTrending(ctx, search, input, filters);
   return listByOrder(
     ctx,
-    order as TokenOrder<CursorValue[]>,
+    orders.trending as TokenOrder<CursorValue[]>,
     input,
-    filters.length > 0 ? { shape, filter: and(...filters) as SQL, values } : undefined,
+    filters.length > 0 ? { shape, filter: and(...filters) as SQL, values: {} } : undefined,
   );
 }
 
 /**
- * Tokens matching a search prefix, as a WHERE condition on `tokens` over the placeholders
- * `pattern` (and `addressPattern` when the search can start an address).
+ * Trending narrowed by a search: the matches first (at most SEARCH_MAX_MATCHES, index range scans),
+ * then their token rows by primary key, sorted by trending score. Walking the trending index and
+ * testing each token against the search read every trending token when few of them matched
+ * (143k of them, ~30 ms warm and 0.4 s cold, on the 1M-token dataset).
  */
-function searchFilter(withAddress: boolean): SQL {
-  return sql`(${tokens.address} in (select ${tokenSearchTerms.tokenAddress} from ${tokenSearchTerms} where ${tokenSearchTerms.term} like ${sql.placeholder('pattern')})
-    ${withAddress ? sql`or ${tokens.address} like ${sql.placeholder('addressPattern')}` : sql``})`;
+async function searchTrending(
+  ctx: Context,
+  search: string,
+  input: ListTokensInput,
+  filters: SQL[],
+): Promise<TokenPage> {
+  const order = orders.trending;
+  const list = searchListName(order.list, search);
+  const key =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, list, order.keySchema, ctx.cursorSecret);
+  const addressPattern = addressPrefixPattern(search);
+  await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
+  const matched = sql`(select ${tokenSearchTerms.tokenAddress} as address from ${tokenSearchTerms}
+      where ${tokenSearchTerms.term} like ${`${escapeLikePattern(search)}%`}
+    ${addressPattern === null ? sql`` : sql`union select ${tokens.address} from ${tokens} where ${tokens.address} like ${addressPattern}`})`;
+  const rows = await ctx.db
+    .select(tokenRowColumns)
+    .from(sql`${matched} as matched`)
+    .innerJoin(tokens, eq(tokens.address, sql`matched.address`))
+    .leftJoin(metadataDrafts, boundDraftJoin)
+    .where(
+      and(
+        order.filter,
+        ...filters,
+        key === undefined
+          ? undefined
+          : sql`(${tokens.trendingScore}, ${tokens.address}) < (${key[0]}::float8, ${key[1]})`,
+      ),
+    )
+    .orderBy(...order.orderBy)
+    .limit(builderRowLimit(input.limit + 1));
+  const page = keysetPage(rows, input.limit, (last) =>
+    encodeCursor(list, order.keyOf(last.token), ctx.cursorSecret),
+  );
+  return { items: page.rows.map(toTokenListItem), next_cursor: page.nextCursor };
 }
 
 /**

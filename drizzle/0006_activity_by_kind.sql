@@ -1,0 +1,2 @@
+DROP INDEX "chain_events_token_order_idx";--> statement-breakpoint
+CREATE INDEX "chain_events_token_kind_idx" ON "chain_events" USING btree ("token_address","kind","block_number" DESC NULLS FIRST,"log_index" DESC NULLS FIRST);
