@@ -132,7 +132,8 @@ async function searchTrending(
       : decodeCursor(input.cursor, list, order.keySchema, ctx.cursorSecret);
   const addressPattern = addressPrefixPattern(search);
   await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
-  const matched = sql`(select ${tokenSearchTerms.tokenAddress} as address from ${tokenSearchTerms}
+  // A token matching several terms (its symbol and its name) is one match: distinct, and union.
+  const matched = sql`(select distinct ${tokenSearchTerms.tokenAddress} as address from ${tokenSearchTerms}
       where ${tokenSearchTerms.term} like ${`${escapeLikePattern(search)}%`}
     ${addressPattern === null ? sql`` : sql`union select ${tokens.address} from ${tokens} where ${tokens.address} like ${addressPattern}`})`;
   const rows = await ctx.db
