@@ -310,7 +310,11 @@ export function createRestDispatcher(
       const served = await cached.cache.answer(
         key,
         version,
-        async () => serializeRead(await route.run(services, parsed), version),
+        async () => {
+          // Set before the database answers: a read that fails there (a 404, a timeout) cost it too.
+          outcome = 'miss';
+          return serializeRead(await route.run(services, parsed), version);
+        },
         turn,
       );
       outcome = served.outcome;

@@ -250,6 +250,12 @@ describe.each(backends)('what a read costs (%s)', (backend) => {
         const varied = await statuses((i) => `/api/v1/tokens/newest?limit=${60 + i}`);
         expect(varied.filter((s) => s === 200).length).toBe(5);
         expect(varied.slice(5).every((s) => s === 429)).toBe(true);
+        // A read the database answers with an error cost it as much: unknown tokens, every one a 404.
+        const unknown = await statuses(
+          (i) => `/api/v1/tokens/0x${(0xdead00 + i).toString(16).padStart(40, '0')}`,
+        );
+        expect(unknown.slice(0, 5)).toEqual([404, 404, 404, 404, 404]);
+        expect(unknown.slice(5).every((s) => s === 429)).toBe(true);
       });
     });
 });
