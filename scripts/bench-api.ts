@@ -1,6 +1,9 @@
 /**
  * `npm run bench -- [--quick] [--workers N] [--duration S] [--warmup S] [--only a,b] [--write]
  *   [--database-url URL] [--tokens N] [--trades N]`
+ * `npm run bench -- --live [--bump-ms 2000,250] [--duration 5] …`
+ * `npm run bench -- --hostile [--workers 1,2] [--duration 10] [--warmup 10] [--victims 8] [--victim-rate 15]
+ *   [--attackers 16] [--ramp 0] …`
  *
  * Read API against its floor. Seeds PostgreSQL at scale once (scripts/seed-scale.ts; 1M tokens /
  * 20M trades, `--quick` 2M trades; kept between runs in `launchdex_bench` / `launchdex_bench_quick`),
@@ -10,16 +13,32 @@
  * for every route class, then drives each class with autocannon on both: req/s at 64 connections,
  * p99 at 16, and each server's CPU per request (its process tree's CPU time from /proc). Prints a
  * markdown table; `--write` puts it into docs/benchmarks.md between the bench:api markers.
+ *
+ * `--live`: the read model advances while it is measured. A side connection bumps the read-model
+ * version every `--bump-ms` (each period in turn), emptying the read cache as an indexed block
+ * range does, while every route class is driven with a mix of URLs against Launchdex as shipped
+ * (read cache on) and the floor, interleaved; the cache's hit / joined / miss counts of each run
+ * come from /api/metrics. `--write`: between the bench:live markers.
+ *
+ * `--hostile`: Launchdex as shipped (default limits and per-client caps, TRUSTED_PROXY_HOPS=1),
+ * once per `--workers` count: paced victims read /api/v1/tokens/newest alone, then while one
+ * attacker keeps `--attackers` expensive, always-missing reads in flight. `--write`: between the
+ * bench:hostile markers.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
+import { shippedLimits } from '../server/_test/app-server';
 import { fieldDifferences, firstDifference } from './bench/answer-shape';
+import { readCacheCounts } from './bench/cache-metrics';
 import { ensureDataset } from './bench/dataset';
+import { type RouteClass, routeClasses } from './bench/fixtures';
+import { describeStatuses, type HostileResult, renderHostile, runHostile } from './bench/hostile';
+import { renderLive, runLive } from './bench/live';
 import { measure, warm } from './bench/measure';
-import { type RouteResult, renderReport, writeReport } from './bench/report';
+import { type RouteResult, renderReport, writeMarkedSection, writeReport } from './bench/report';
 import { type BenchServer, startFloor, startLaunchdex } from './bench/servers';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -29,49 +48,117 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     tokens: { type: 'string', default: '1000000' },
     trades: { type: 'string' },
-    workers: { type: 'string', default: '1' },
-    duration: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '1' },
+    workers: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
     only: { type: 'string' },
     'skip-cached': { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
+    live: { type: 'boolean', default: false },
+    'bump-ms': { type: 'string', default: '2000,250' },
+    hostile: { type: 'boolean', default: false },
+    victims: { type: 'string', default: '8' },
+    'victim-rate': { type: 'string', default: '15' },
+    attackers: { type: 'string', default: '16' },
+    ramp: { type: 'string', default: '0' },
   },
 });
+if (values.live && values.hostile) throw new Error('--live and --hostile are separate runs');
+const mode = values.hostile ? 'hostile' : values.live ? 'live' : 'api';
 const tokens = Number(values.tokens);
 const trades = Number(values.trades ?? (values.quick ? 2_000_000 : 20_000_000));
 const databaseUrl =
   values['database-url'] ??
   `postgres://postgres@127.0.0.1:5432/launchdex_bench${values.quick ? '_quick' : ''}`;
-const duration = Number(values.duration);
-const warmup = Number(values.warmup);
-const workersAsked = Math.max(1, Number(values.workers));
+// --live runs six runs per route class (two bump periods): 5 s keeps it near ten minutes.
+const duration = Number(values.duration ?? (mode === 'live' ? 5 : 10));
+// --hostile measures a server just started: its quiet run must not be its warm-up.
+const warmup = Number(values.warmup ?? (mode === 'hostile' ? 10 : 1));
+const workerCounts = (values.workers ?? (mode === 'hostile' ? '1,2' : '1'))
+  .split(',')
+  .map((each) => Math.max(1, Number(each)));
+if (mode !== 'hostile' && workerCounts.length !== 1) throw new Error('--workers takes one count here');
+const workersAsked = workerCounts[0] ?? 1;
 const throughputConnections = 64;
 const latencyConnections = 16;
 const cursorSecret = 'launchdex-bench-cursor-key';
 const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
+const metricsToken = 'launchdex-bench-metrics-token';
+const docs = path.join(root, 'docs', 'benchmarks.md');
 
 const seed = await ensureDataset(databaseUrl, tokens, trades);
 const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
 const [version] = await db<{ version: string }[]>`select version()`;
-await db.end();
 const postgresVersion = /^PostgreSQL [\d.]+/.exec(version?.version ?? '')?.[0] ?? 'PostgreSQL';
+
+const baseEnv = {
+  DATABASE_URL: databaseUrl,
+  INDEXER_MODE: 'off',
+  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'launchdex-bench-')),
+  CURSOR_SECRET: cursorSecret,
+  METRICS_TOKEN: metricsToken,
+};
+const launchdexEnv = {
+  ...baseEnv,
+  // autocannon is one client: the gate still runs on every request (its cost is measured), but
+  // with limits no single load generator reaches.
+  RATE_LIMIT_READS_PER_MINUTE: '1000000000',
+  RATE_LIMIT_READS_BURST: '1000000000',
+  WORK_PER_CLIENT: '100000',
+  QUEUED_PER_CLIENT: '100000',
+  CONNECTIONS_PER_CLIENT: '100000',
+  // One load generator is one client: its share of the pool is the whole pool, as the floor's.
+  DATABASE_SLOTS_PER_CLIENT: '100000',
+};
 
 const loadBefore = os.loadavg();
 const servers: BenchServer[] = [];
-try {
-  const launchdexEnv = {
-    DATABASE_URL: databaseUrl,
-    INDEXER_MODE: 'off',
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'launchdex-bench-')),
-    CURSOR_SECRET: cursorSecret,
-    // autocannon is one client: the gate still runs on every request (its cost is measured), but
-    // with limits no single load generator reaches.
-    RATE_LIMIT_READS_PER_MINUTE: '1000000000',
-    RATE_LIMIT_READS_BURST: '1000000000',
-    WORK_PER_CLIENT: '100000',
-    QUEUED_PER_CLIENT: '100000',
-    CONNECTIONS_PER_CLIENT: '100000',
+const get = async (server: BenchServer, pathAndQuery: string) => {
+  const response = await fetch(`${server.baseUrl}${pathAndQuery}`);
+  return { status: response.status, body: await response.text() };
+};
+const jsonFrom =
+  (server: BenchServer) =>
+  async <T>(pathAndQuery: string): Promise<T> => {
+    const { status, body } = await get(server, pathAndQuery);
+    if (status !== 200) throw new Error(`${pathAndQuery}: ${status} ${body}`);
+    return JSON.parse(body) as T;
   };
+const selectRoutes = (routes: RouteClass[]) => {
+  const only = values.only?.split(',').map((word) => word.trim().toLowerCase());
+  return only
+    ? routes.filter(({ label }) => only.some((word) => label.toLowerCase().includes(word)))
+    : routes;
+};
+/** `identical`, `same fields`, or what differs between two answers (statuses, then fields). */
+const compare = (mine: { status: number; body: string }, bare: { status: number; body: string }) => {
+  if (mine.status !== 200 || bare.status !== 200) return `status ${mine.status} vs ${bare.status}`;
+  const differences = fieldDifferences(JSON.parse(mine.body), JSON.parse(bare.body));
+  return differences.length > 0
+    ? differences.slice(0, 3).join('; ')
+    : mine.body === bare.body
+      ? 'identical'
+      : 'same fields';
+};
+
+try {
+  if (mode === 'hostile') await benchHostile();
+  else if (mode === 'live') await benchLive();
+  else await benchApi();
+} catch (error) {
+  // A server that stopped answering: what it printed says why.
+  for (const server of servers) {
+    const printed = server.output?.().trim();
+    if (printed) console.error(`▶ ${server.name} (pid ${server.pid}) printed:\n${printed.slice(-4000)}`);
+  }
+  throw error;
+} finally {
+  for (const server of servers.reverse()) await server.stop();
+  await db.end();
+}
+
+/** The main runs: Launchdex without its read cache against the floor, then as shipped. */
+async function benchApi(): Promise<void> {
   // The read path itself: without the cache of serialized answers, every request reads the
   // database, as every floor request does. One URL hammered would otherwise be served from memory.
   const launchdex = await startLaunchdex({ ...launchdexEnv, READ_CACHE_MB: '0' }, workersAsked);
@@ -89,82 +176,15 @@ try {
     `▶ Launchdex ${launchdex.baseUrl} (pid ${launchdex.pid}, ${launchdex.workers} worker(s), read cache off); floor ${floor.baseUrl} (pid ${floor.pid})${cached ? `; Launchdex with its read cache ${cached.baseUrl}` : ''}`,
   );
 
-  const get = async (server: BenchServer, pathAndQuery: string) => {
-    const response = await fetch(`${server.baseUrl}${pathAndQuery}`);
-    return { status: response.status, body: await response.text() };
-  };
-  const json = async <T>(pathAndQuery: string): Promise<T> => {
-    const { status, body } = await get(launchdex, pathAndQuery);
-    if (status !== 200) throw new Error(`${pathAndQuery}: ${status} ${body}`);
-    return JSON.parse(body) as T;
-  };
-
-  // Fixtures from the seed (scripts/bench/seed-sql.ts): token 1 is the busiest; token 440 is
-  // graduated, trades last on the pool and has bound metadata, so its detail has every group.
-  const tokenAddress = (index: number) => `0x${index.toString(16).padStart(40, '0')}`;
-  const busy = tokenAddress(1);
-  const showcase = tokenAddress(440);
-  let cursor: string | null = null;
-  for (let page = 0; page < 100; page++) {
-    const body: { next_cursor: string | null } = await json(
-      `/api/v1/tokens?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    cursor = body.next_cursor;
-  }
-  const detail = await json<{ creation: { creator: string } }>(`/api/v1/tokens/${showcase}`);
-  const creator = detail.creation.creator;
-  const holders = await json<{ items: { wallet: string }[] }>(`/api/v1/tokens/${busy}/holders?limit=1`);
-  const wallet = holders.items[0]?.wallet;
-  // The longest interval with 1,000 candles of the busiest token (1h on 20M trades, 5m on 2M).
-  let interval = '1h';
-  for (const candidate of ['1h', '15m', '5m', '1m']) {
-    interval = candidate;
-    const chart = await json<{ items: unknown[] }>(
-      `/api/v1/tokens/${busy}/chart?interval=${candidate}&limit=1000`,
-    );
-    if (chart.items.length === 1000) break;
-  }
-  const routes: [string, string][] = [
-    ['tokens, page 1 (newest)', '/api/v1/tokens'],
-    ['tokens, page 501 (cursor)', `/api/v1/tokens?cursor=${cursor}`],
-    ['tokens?view=top', '/api/v1/tokens?view=top'],
-    ['tokens?view=near', '/api/v1/tokens?view=near'],
-    ['tokens?view=linked', '/api/v1/tokens?view=linked'],
-    ['tokens?search=pepmo1', '/api/v1/tokens?search=pepmo1'],
-    ['tokens/trending', '/api/v1/tokens/trending'],
-    ['token detail', `/api/v1/tokens/${showcase}`],
-    ['pricing', `/api/v1/tokens/${showcase}/pricing`],
-    [`chart ${interval} × 1,000`, `/api/v1/tokens/${busy}/chart?interval=${interval}&limit=1000`],
-    ['trades, busiest token', `/api/v1/tokens/${busy}/trades`],
-    ['activity, busiest token', `/api/v1/tokens/${busy}/activity`],
-    ['holders, busiest token', `/api/v1/tokens/${busy}/holders`],
-    ['creator', `/api/v1/creators/${creator}`],
-    ['creator tokens', `/api/v1/creators/${creator}/tokens`],
-    ['wallet holdings', `/api/v1/wallets/${wallet}/holdings`],
-  ];
-  const only = values.only?.split(',').map((word) => word.trim().toLowerCase());
-  const selected = only
-    ? routes.filter(([label]) => only.some((word) => label.toLowerCase().includes(word)))
-    : routes;
+  const selected = selectRoutes(await routeClasses(jsonFrom(launchdex), db, tokens));
 
   console.log('▶ same answer from both servers? (keys, order and JSON types of every field; then bytes)');
   // An answer differing only in the read cache's copy is flagged too: the cached column must
   // serve what the read path computes.
   const shapes = new Map<string, string>();
-  for (const [label, pathAndQuery] of selected) {
+  for (const { label, path: pathAndQuery } of selected) {
     const [mine, bare] = [await get(launchdex, pathAndQuery), await get(floor, pathAndQuery)];
-    let shape: string;
-    if (mine.status !== 200 || bare.status !== 200) {
-      shape = `status ${mine.status} vs ${bare.status}`;
-    } else {
-      const differences = fieldDifferences(JSON.parse(mine.body), JSON.parse(bare.body));
-      shape =
-        differences.length > 0
-          ? differences.slice(0, 3).join('; ')
-          : mine.body === bare.body
-            ? 'identical'
-            : 'same fields';
-    }
+    let shape = compare(mine, bare);
     if (cached) {
       const fromCache = [await get(cached, pathAndQuery), await get(cached, pathAndQuery)];
       if (fromCache.some((answer) => answer.body !== mine.body))
@@ -181,7 +201,7 @@ try {
   }
 
   const results: RouteResult[] = [];
-  for (const [label, pathAndQuery] of selected) {
+  for (const { label, path: pathAndQuery } of selected) {
     await warm(launchdex, pathAndQuery, warmup);
     await warm(floor, pathAndQuery, warmup);
     // Interleaved, so a neighbour's burst on this shared box falls on both servers alike.
@@ -234,9 +254,156 @@ try {
   );
   console.log(`\n${table}\n`);
   if (values.write) {
-    writeReport(path.join(root, 'docs', 'benchmarks.md'), table);
+    writeReport(docs, table);
     console.log('▶ docs/benchmarks.md updated');
   }
-} finally {
-  for (const server of servers.reverse()) await server.stop();
+}
+
+/** `--live`: Launchdex as shipped and the floor while the read-model version moves. */
+async function benchLive(): Promise<void> {
+  const bumpPeriods = values['bump-ms'].split(',').map((each) => Number(each));
+  if (bumpPeriods.some((period) => !(period > 0)))
+    throw new Error('--bump-ms takes periods in ms, e.g. 2000,250');
+  // As shipped: the read cache at its default size; limits as in the main runs (one load generator).
+  const launchdex = await startLaunchdex(launchdexEnv, workersAsked);
+  servers.push(launchdex);
+  const floor = await startFloor(databaseUrl, launchdex.workers, cursorSecret);
+  servers.push(floor);
+  console.log(
+    `▶ Launchdex as shipped ${launchdex.baseUrl} (pid ${launchdex.pid}, ${launchdex.workers} worker(s), read cache on); floor ${floor.baseUrl} (pid ${floor.pid}); version bumped every ${bumpPeriods.join(' ms, then ')} ms`,
+  );
+  const selected = selectRoutes(await routeClasses(jsonFrom(launchdex), db, tokens));
+
+  console.log(
+    '▶ same answer from both servers, every URL of every mix? (the second Launchdex answer from its cache)',
+  );
+  const shapes = new Map<string, string>();
+  for (const { label, mix } of selected) {
+    const differing: string[] = [];
+    let sameBytes = true;
+    for (const pathAndQuery of mix) {
+      const bare = await get(floor, pathAndQuery);
+      const answers = [await get(launchdex, pathAndQuery), await get(launchdex, pathAndQuery)];
+      for (const mine of answers) {
+        const shape = compare(mine, bare);
+        if (shape === 'same fields') sameBytes = false;
+        else if (shape !== 'identical') differing.push(`${pathAndQuery}: ${shape}`);
+      }
+    }
+    const shape =
+      differing.length > 0
+        ? [...new Set(differing)].slice(0, 2).join('; ')
+        : sameBytes
+          ? 'identical'
+          : 'same fields';
+    shapes.set(label, shape);
+    console.log(
+      `  ${shape === 'identical' || shape === 'same fields' ? '✓' : '✗'} ${label.padEnd(28)} ${mix.length} URL(s): ${shape}`,
+    );
+  }
+  const counted = await readCacheCounts(launchdex, metricsToken);
+  console.log(
+    `▶ read cache counter: ${counted ? `launchdex_read_cache_requests_total ${JSON.stringify(counted)}` : 'absent (n/a)'}`,
+  );
+
+  const results = await runLive({
+    databaseUrl,
+    launchdex,
+    floor,
+    metricsToken,
+    routes: selected,
+    shapes,
+    bumpPeriods,
+    duration,
+    warmup,
+    throughputConnections,
+    latencyConnections,
+  });
+  const table = renderLive(
+    {
+      command,
+      postgresVersion,
+      tokens,
+      trades,
+      workers: launchdex.workers,
+      duration,
+      warmup,
+      throughputConnections,
+      latencyConnections,
+      bumpPeriods,
+      loadBefore,
+      loadAfter: os.loadavg(),
+    },
+    results,
+  );
+  console.log(`\n${table}\n`);
+  if (values.write) {
+    writeMarkedSection(docs, 'live', 'Read API while the index advances (`npm run bench -- --live`)', table);
+    console.log('▶ docs/benchmarks.md updated (bench:live)');
+  }
+}
+
+/** `--hostile`: a paced victim's latency, quiet and while one client attacks, per worker count. */
+async function benchHostile(): Promise<void> {
+  const victims = Number(values.victims);
+  const victimRate = Number(values['victim-rate']);
+  const attackerConnections = Number(values.attackers);
+  const ramp = Number(values.ramp);
+  // As shipped: the default read cache, rate limits and per-client caps (startAppServer's own
+  // generous test limits are put back to the defaults); clients told apart by X-Forwarded-For.
+  const env = { ...baseEnv, ...shippedLimits, TRUSTED_PROXY_HOPS: '1' };
+  const results: HostileResult[] = [];
+  for (const workers of workerCounts) {
+    const server = await startLaunchdex(env, workers);
+    servers.push(server);
+    console.log(`▶ Launchdex as shipped ${server.baseUrl} (pid ${server.pid}, ${server.workers} worker(s))`);
+    try {
+      const result = await runHostile({
+        server,
+        victimPath: '/api/v1/tokens/newest',
+        victims,
+        victimRate,
+        attackerConnections,
+        duration,
+        warmup,
+        ramp,
+        trades,
+      });
+      results.push(result);
+      console.log(
+        `  ${workers} worker(s): victim p50/p99 quiet ${result.quiet.p50}/${result.quiet.p99} ms, attacked ${result.attacked.p50}/${result.attacked.p99} ms, after ${result.after.p50}/${result.after.p99} ms (victim answers ${describeStatuses(result.quiet)} | ${describeStatuses(result.attacked)}); attacker ${describeStatuses(result.attacker)}, ${result.attacker.socketErrors} without answer`,
+      );
+    } finally {
+      servers.splice(servers.indexOf(server), 1);
+      await server.stop();
+    }
+  }
+  const table = renderHostile(
+    {
+      command,
+      postgresVersion,
+      tokens,
+      trades,
+      duration,
+      warmup,
+      ramp,
+      victims,
+      victimRate,
+      attackerConnections,
+      limits: shippedLimits,
+      loadBefore,
+      loadAfter: os.loadavg(),
+    },
+    results,
+  );
+  console.log(`\n${table}\n`);
+  if (values.write) {
+    writeMarkedSection(
+      docs,
+      'hostile',
+      'Read API under a hostile client (`npm run bench -- --hostile`)',
+      table,
+    );
+    console.log('▶ docs/benchmarks.md updated (bench:hostile)');
+  }
 }

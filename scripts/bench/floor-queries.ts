@@ -5,6 +5,8 @@
  * decimal text (see bench-floor.ts), which is what the answers carry.
  */
 
+import { activityKinds } from '../../shared/api/enums';
+
 const indexedThroughBlock = `coalesce((select indexed_through_block from indexer_checkpoint where id = 'main'), 0)`;
 
 /** The 24 h price change of a list row or detail (server/api/routers/tokens/rows.ts). */
@@ -90,10 +92,20 @@ export const floorStatements = {
         from trades where token_address = t.address order by block_number desc, log_index desc limit {limit}) x on true
     where t.address = $1`,
   /** $1 token */
+  // One walk of chain_events_token_kind_idx (token, kind, block, log) per kind, merged, as
+  // Launchdex's activity page reads it (the index has no (token, block, log) order of its own).
   activity: `select e.*
     from tokens t left join lateral (
-      select kind, block_number, block_timestamp, block_hash, transaction_hash, transaction_index, log_index, data
-        from chain_events where token_address = t.address order by block_number desc, log_index desc limit {limit}) e on true
+      select * from (${activityKinds
+        .map(
+          (
+            kind,
+          ) => `(select kind, block_number, block_timestamp, block_hash, transaction_hash, transaction_index, log_index, data
+        from chain_events where token_address = t.address and kind = '${kind}'
+       order by block_number desc, log_index desc limit {limit})`,
+        )
+        .join(' union all ')}) k
+       order by block_number desc, log_index desc limit {limit}) e on true
     where t.address = $1`,
   /** $1 token */
   holders: `select b.wallet, b.balance, coalesce(div(b.balance * 10000, nullif(t.total_supply, 0))::int, 0) as share_bps
@@ -128,7 +140,7 @@ export function floorStatementText(statement: FloorStatement, limit: number): st
   const key = `${statement}:${limit}`;
   let text = texts.get(key);
   if (text === undefined) {
-    text = floorStatements[statement].replace('{limit}', String(limit));
+    text = floorStatements[statement].replaceAll('{limit}', String(limit));
     texts.set(key, text);
   }
   return text;

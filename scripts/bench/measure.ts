@@ -11,29 +11,78 @@ export interface Run {
   requests: number;
   /** Non-2xx answers, socket errors and timeouts. */
   errors: number;
+  /** Answers by HTTP status. */
+  statuses: Map<number, number>;
+  /** Connection errors and timeouts (no answer). */
+  socketErrors: number;
   /** Server CPU (its process tree, user + system) per answered request, in ms. */
   cpuMsPerRequest: number;
 }
 
 /**
- * Drives `pathAndQuery` on `server` with `connections` keep-alive connections for `seconds`,
- * reading the server's CPU time from /proc before and after.
+ * What a run requests: one path over and over, several paths (each connection goes round them,
+ * starting at its own place, so the connections spread over them), or a new path per request.
  */
-export async function measure(
+export type Target = string | readonly string[] | { next(): string };
+
+export interface LoadOptions {
+  /** Headers of every request. */
+  headers?: Record<string, string>;
+  /** Headers of every request of one connection (numbered from 0), e.g. its client's address. */
+  connectionHeaders?: (connection: number) => Record<string, string>;
+  /** Requests per second per connection; unset: the next request as soon as an answer is in. */
+  connectionRate?: number;
+}
+
+/** autocannon's options for `target` on `server`. */
+function loadOptions(
   server: BenchServer,
-  pathAndQuery: string,
+  target: Target,
   connections: number,
-  seconds: number,
-): Promise<Run> {
-  const cpuBefore = server.cpuSeconds();
-  const result = await autocannon({
-    url: `${server.baseUrl}${pathAndQuery}`,
+  options: LoadOptions,
+): autocannon.Options {
+  const paths = typeof target === 'string' ? [target] : 'next' in target ? undefined : target;
+  const first = paths?.[0] ?? '/';
+  let connection = 0;
+  const headersOf = (index: number) => ({ ...options.headers, ...options.connectionHeaders?.(index) });
+  const requestsOf = (index: number): autocannon.Request[] => {
+    const headers = headersOf(index);
+    if (!paths) {
+      const generator = target as { next(): string };
+      return [
+        { method: 'GET', headers, setupRequest: (request) => ({ ...request, path: generator.next() }) },
+      ];
+    }
+    const start = index % paths.length;
+    return [...paths.slice(start), ...paths.slice(0, start)].map((path) => ({
+      method: 'GET',
+      path,
+      headers,
+    }));
+  };
+  const perConnection = !paths || paths.length > 1 || options.connectionHeaders !== undefined;
+  return {
+    url: `${server.baseUrl}${first}`,
     connections,
-    duration: seconds,
     pipelining: 1,
-  });
-  const cpu = server.cpuSeconds() - cpuBefore;
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.connectionRate ? { connectionRate: options.connectionRate } : {}),
+    ...(perConnection
+      ? {
+          requests: requestsOf(0),
+          setupClient: (client: autocannon.Client) => {
+            client.setRequests(requestsOf(connection++));
+          },
+        }
+      : {}),
+  };
+}
+
+function toRun(result: autocannon.Result, connections: number, cpuSeconds: number): Run {
   const requests = result.requests.total;
+  const statuses = new Map<number, number>();
+  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {}))
+    statuses.set(Number(status), count ?? 0);
   return {
     connections,
     requestsPerSecond: Math.round(result.requests.average),
@@ -41,17 +90,72 @@ export async function measure(
     p99: result.latency.p99,
     requests,
     errors: result.errors + result.non2xx + result.timeouts,
-    cpuMsPerRequest: requests > 0 ? (cpu * 1000) / requests : Number.NaN,
+    statuses,
+    socketErrors: result.errors,
+    cpuMsPerRequest: requests > 0 ? (cpuSeconds * 1000) / requests : Number.NaN,
+  };
+}
+
+/**
+ * Drives `target` on `server` with `connections` keep-alive connections for `seconds`,
+ * reading the server's CPU time from /proc before and after.
+ */
+export async function measure(
+  server: BenchServer,
+  target: Target,
+  connections: number,
+  seconds: number,
+  options: LoadOptions = {},
+): Promise<Run> {
+  const cpuBefore = server.cpuSeconds();
+  const result = await autocannon({
+    ...loadOptions(server, target, connections, options),
+    duration: seconds,
+  });
+  return toRun(result, connections, server.cpuSeconds() - cpuBefore);
+}
+
+/** A load started in the background (an attacker): stop it to get its run. */
+export interface BackgroundLoad {
+  stop(): Promise<Run>;
+}
+
+/** Starts `target` on `server` until stopped (at most `maxSeconds`). */
+export function startLoad(
+  server: BenchServer,
+  target: Target,
+  connections: number,
+  maxSeconds: number,
+  options: LoadOptions = {},
+): BackgroundLoad {
+  const cpuBefore = server.cpuSeconds();
+  let settle: (result: autocannon.Result) => void = () => {};
+  let fail: (error: unknown) => void = () => {};
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  const instance = autocannon(
+    { ...loadOptions(server, target, connections, options), duration: maxSeconds },
+    (error, result) => (error ? fail(error) : settle(result)),
+  );
+  return {
+    async stop() {
+      instance.stop();
+      const result = await done;
+      return toRun(result, connections, server.cpuSeconds() - cpuBefore);
+    },
   };
 }
 
 /** A short untimed run: JIT, prepared statements on every pooled connection, caches. */
-export async function warm(server: BenchServer, pathAndQuery: string, seconds: number): Promise<void> {
+export async function warm(
+  server: BenchServer,
+  target: Target,
+  seconds: number,
+  options: LoadOptions = {},
+  connections = 16,
+): Promise<void> {
   if (seconds <= 0) return;
-  await autocannon({
-    url: `${server.baseUrl}${pathAndQuery}`,
-    connections: 16,
-    duration: seconds,
-    pipelining: 1,
-  });
+  await autocannon({ ...loadOptions(server, target, connections, options), duration: seconds });
 }

@@ -32,7 +32,13 @@ export interface ReportContext {
 }
 
 const cpuMs = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
-const load = (values: number[]) => values.map((value) => value.toFixed(1)).join(' / ');
+export const load = (values: number[]) => values.map((value) => value.toFixed(1)).join(' / ');
+
+/** `Measured <date> on <machine>, Node …, PostgreSQL … on loopback.` */
+export function machineLine(postgresVersion: string): string {
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  return `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${postgresVersion} on loopback.`;
+}
 
 /** The markdown of one benchmark run: what ran where, the table, and every caveat it found. */
 export function renderReport(context: ReportContext, results: RouteResult[]): string {
@@ -143,7 +149,7 @@ export function renderReport(context: ReportContext, results: RouteResult[]): st
 }
 
 /** A markdown table laid out as the formatter (Biome) lays it out: first column left, the rest right. */
-function markdownTable(header: string[], rows: string[][]): string[] {
+export function markdownTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((cell, column) =>
     Math.max(cell.length, 3, ...rows.map((row) => (row[column] ?? '').length)),
   );
@@ -164,5 +170,33 @@ export function writeReport(file: string, table: string): void {
     text.includes(start)
       ? text.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => block)
       : `${text.trimEnd()}\n\n## Read API under load\n\n${block}\n`,
+  );
+}
+
+/** Where a new subsection goes: before this heading, else at the end of the file. */
+const sectionsBefore = '### What building the floor found';
+
+/**
+ * Puts `block` into docs/benchmarks.md between the `bench:<name>` markers; when they are not
+ * there yet, adds them under `heading`, a new subsection after the read API's (before "What
+ * building the floor found").
+ */
+export function writeMarkedSection(file: string, name: string, heading: string, block: string): void {
+  const text = readFileSync(file, 'utf8');
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const marked = `${start}\n${block}\n${end}`;
+  if (text.includes(start) && text.includes(end)) {
+    writeFileSync(
+      file,
+      text.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => marked),
+    );
+    return;
+  }
+  const section = `### ${heading}\n\n${marked}\n`;
+  const at = text.indexOf(`\n${sectionsBefore}\n`);
+  writeFileSync(
+    file,
+    at < 0 ? `${text.trimEnd()}\n\n${section}` : `${text.slice(0, at + 1)}${section}\n${text.slice(at + 1)}`,
   );
 }

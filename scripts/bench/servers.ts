@@ -13,6 +13,8 @@ export interface BenchServer {
   /** Processes answering requests (1, or the cluster's workers). */
   workers: number;
   cpuSeconds(): number;
+  /** What the server printed so far (Launchdex only). */
+  output?(): string;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function startLaunchdex(env: Record<string, string>, workers: numbe
     pid: server.pid,
     workers: Math.max(1, server.workerPids().length),
     cpuSeconds: () => treeCpuSeconds(server.pid),
+    output: () => server.output(),
     stop: () => server.stop(),
   };
 }

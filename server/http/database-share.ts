@@ -1,16 +1,30 @@
 import { getConfig } from '../config';
+import { WEB_WORKERS_ENV } from './cluster/worker-count';
 import { createWorkShares, type WorkShares } from './concurrency';
 
 const slot = globalThis as typeof globalThis & { __launchdexDatabaseShares?: WorkShares };
 
 /**
- * Waits until `client` may run one more database read (DATABASE_SLOTS_PER_CLIENT at once in this
+ * This process's part of DATABASE_SLOTS_PER_CLIENT: the instance's slots divided among its web
+ * workers (at least one each). A client's connections land on every worker, so a per-worker count
+ * of the whole value would multiply it by the workers; asking the primary on every miss would
+ * cost a round trip where a division costs nothing.
+ */
+export function processSlots(
+  configured = getConfig().databaseSlotsPerClient,
+  workers = Number(process.env[WEB_WORKERS_ENV] ?? 1),
+): number {
+  return Math.max(1, Math.floor(configured / Math.max(1, workers)));
+}
+
+/**
+ * Waits until `client` may run one more database read (its {@link processSlots} at once in this
  * process); resolves with the release to call when the read is done. REST reads and tRPC calls of
  * one client share one count: the process holds one set of shares (globalThis), whichever module
  * copy (the tsx front's or Next's bundle) asks. Its other reads wait in its own queue, so one
  * client's many concurrent misses hold a bounded part of the pool, never all of it.
  */
-export function databaseTurn(client: string | undefined, slots = getConfig().databaseSlotsPerClient) {
+export function databaseTurn(client: string | undefined, slots = processSlots()) {
   slot.__launchdexDatabaseShares ??= createWorkShares();
   // Queued reads are bounded before they get here: by the front's work share per client
   // (WORK_PER_CLIENT, QUEUED_PER_CLIENT), so this queue needs no bound of its own.

@@ -50,7 +50,7 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): void {
     { length: options.workers },
     (_, index): Place => ({
       index,
-      env: workerEnvironment(index, config.embeddedIndexer),
+      env: workerEnvironment(index, config.embeddedIndexer, options.workers),
       worker: undefined,
       forkedAt: 0,
       delayMs: 0,

@@ -52,8 +52,19 @@ export function parseWorkersFlag(value: string | undefined): number | 'auto' | u
  * What the worker in `place` (0 to N-1) is forked with on top of the primary's environment. The
  * embedded indexer, when the configuration asks for one, runs in place 0 only (and in the
  * replacements of that worker), never in two processes at once; every other place has it off.
- * @example workerEnvironment(1, true) // { INDEXER_MODE: 'off' }
+ * @example workerEnvironment(1, true, 2) // { INDEXER_MODE: 'off', LAUNCHDEX_WEB_WORKERS: '2' }
  */
-export function workerEnvironment(place: number, embeddedIndexer: boolean): Record<string, string> {
-  return embeddedIndexer && place > 0 ? { INDEXER_MODE: 'off' } : {};
+export function workerEnvironment(
+  place: number,
+  embeddedIndexer: boolean,
+  workers = 1,
+): Record<string, string> {
+  return {
+    ...(embeddedIndexer && place > 0 ? { INDEXER_MODE: 'off' } : {}),
+    // Per-client limits a worker keeps on its own divide the instance's limit among the workers.
+    ...(workers > 1 ? { [WEB_WORKERS_ENV]: String(workers) } : {}),
+  };
 }
+
+/** Set by the primary in each worker's environment: how many web workers the instance runs. */
+export const WEB_WORKERS_ENV = 'LAUNCHDEX_WEB_WORKERS';

@@ -1,0 +1,217 @@
+import { busiestToken, tokenAddress } from './fixtures';
+import { type LoadOptions, measure, type Run, startLoad, warm } from './measure';
+import { load, machineLine, markdownTable } from './report';
+import { headOf } from './seed-sql';
+import type { BenchServer } from './servers';
+
+/** The seed's name words (scripts/bench/seed-sql.ts): symbols are 3 letters of one, 2 of another, digits. */
+const words = [
+  'moon',
+  'frog',
+  'cat',
+  'doge',
+  'whale',
+  'pepe',
+  'otter',
+  'rocket',
+  'panda',
+  'goose',
+  'banana',
+  'wizard',
+  'shiba',
+  'based',
+  'turbo',
+  'giga',
+];
+const pick = (index: number) => words[index % words.length] as string;
+
+/** What the attacker requests, in turn: each one an expensive read whose cache key is new. */
+export const attackKinds = [
+  'search by a 2–3 letter prefix (matches tens of thousands of tokens), varying limit',
+  'search by a symbol prefix (five letters and a digit, a few hundred matches), varying limit',
+  "the busiest token's detail, batched with one other token (a new key each time)",
+  'holders of the busiest tokens (token 1 first), varying limit',
+  'trades of the busiest tokens (token 1 first), varying limit',
+  'chart of the busiest token, 1,000 one-minute candles up to a moving `to`',
+] as const;
+
+/**
+ * The attacker's URLs: a new one per request (kind after kind, each kind's parameters counting
+ * up), so that none is answered from the read cache.
+ */
+export function attackPaths(trades: number): { next(): string } {
+  const head = headOf(trades).timestamp;
+  let n = 0;
+  return {
+    next() {
+      const kind = n % attackKinds.length;
+      const j = Math.floor(n / attackKinds.length);
+      n++;
+      const limit = 1 + (j % 100);
+      const round = Math.floor(j / 100);
+      switch (kind) {
+        case 0:
+          return `/api/v1/tokens?search=${pick(round).slice(0, 2 + (round % 2))}&limit=${limit}`;
+        case 1:
+          return `/api/v1/tokens?search=${pick(round).slice(0, 3)}${pick(round * 7 + 3).slice(0, 2)}${round % 10}&limit=${limit}`;
+        case 2:
+          return `/api/v1/tokens/batch?addresses=${busiestToken},${tokenAddress(2 + (j % 999_000))}`;
+        case 3:
+          return `/api/v1/tokens/${tokenAddress(1 + (round % 50))}/holders?limit=${limit}`;
+        case 4:
+          return `/api/v1/tokens/${tokenAddress(1 + (round % 50))}/trades?limit=${limit}`;
+        default:
+          return `/api/v1/tokens/${busiestToken}/chart?interval=1m&limit=1000&to=${head - j * 60}`;
+      }
+    },
+  };
+}
+
+export interface HostileOptions {
+  server: BenchServer;
+  victimPath: string;
+  /** Victim clients, one connection each, each with its own X-Forwarded-For. */
+  victims: number;
+  /** Requests per second of each victim (under the shipped per-client rate). */
+  victimRate: number;
+  attackerConnections: number;
+  duration: number;
+  warmup: number;
+  /** Trades of the dataset (the attacker's charts end before its last candle). */
+  trades: number;
+  /** Seconds the attack runs before the victim's attacked run starts. */
+  ramp: number;
+}
+
+export interface HostileResult {
+  workers: number;
+  quiet: Run;
+  attacked: Run;
+  /** The victims alone again once the attack has stopped: the noise of the quiet run, and recovery. */
+  after: Run;
+  attacker: Run;
+}
+
+/** The victims are 198.51.100.0/24 and the attacker 203.0.113.66 (documentation ranges). */
+const victimAddress = (index: number) => `198.51.100.${1 + (index % 250)}`;
+export const attackerAddress = '203.0.113.66';
+
+/** The victims' run alone, then again while the attacker keeps its connections busy. */
+export async function runHostile(options: HostileOptions): Promise<HostileResult> {
+  const { server, victimPath, duration } = options;
+  const victim: LoadOptions = {
+    connectionHeaders: (connection) => ({ 'x-forwarded-for': victimAddress(connection) }),
+    connectionRate: options.victimRate,
+  };
+  await warm(server, victimPath, options.warmup, victim, options.victims);
+  const quiet = await measure(server, victimPath, options.victims, duration, victim);
+  const attack = startLoad(
+    server,
+    attackPaths(options.trades),
+    options.attackerConnections,
+    options.ramp + duration + 30,
+    {
+      headers: { 'x-forwarded-for': attackerAddress },
+    },
+  );
+  await new Promise((resolve) => setTimeout(resolve, options.ramp * 1000));
+  const attacked = await measure(server, victimPath, options.victims, duration, victim);
+  const attacker = await attack.stop();
+  const after = await measure(server, victimPath, options.victims, duration, victim);
+  return { workers: server.workers, quiet, attacked, after, attacker };
+}
+
+const count = (run: Run, status: number) => run.statuses.get(status) ?? 0;
+const others = (run: Run) =>
+  [...run.statuses]
+    .filter(([status]) => ![200, 400, 429, 503].includes(status))
+    .reduce((s, [, n]) => s + n, 0);
+
+export interface HostileReportContext {
+  command: string;
+  postgresVersion: string;
+  tokens: number;
+  trades: number;
+  duration: number;
+  warmup: number;
+  ramp: number;
+  victims: number;
+  victimRate: number;
+  attackerConnections: number;
+  limits: Record<string, string>;
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+export function describeStatuses(run: Run): string {
+  return [...run.statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}: ${n.toLocaleString('en-US')}`)
+    .join(', ');
+}
+
+/** The markdown of a `--hostile` run. */
+export function renderHostile(c: HostileReportContext, results: HostileResult[]): string {
+  const limits = Object.entries(c.limits)
+    .map(([name, value]) => `\`${name}=${value}\``)
+    .join(', ');
+  const lines = [
+    machineLine(c.postgresVersion),
+    `Dataset: ${c.tokens.toLocaleString('en-US')} tokens / ${c.trades.toLocaleString('en-US')} trades (\`npm run seed:scale\`).`,
+    'Launchdex as shipped: `npm run serve`, indexer off, `LOG_LEVEL=warn`, read cache on, the default limits and',
+    `per-client caps (${limits}; every other setting, e.g. \`DATABASE_SLOTS_PER_CLIENT\`, unset: its default),`,
+    'and `TRUSTED_PROXY_HOPS=1` so that clients are told apart by `X-Forwarded-For`.',
+    `Load average (1/5/15 min) ${load(c.loadBefore)} before, ${load(c.loadAfter)} after. Command: \`${c.command}\`.`,
+    '',
+    `Method: the victims are ${c.victims} clients (one connection and one \`X-Forwarded-For\` address each, 198.51.100.x)` +
+      ` reading \`GET /api/v1/tokens/newest\` at ${c.victimRate} requests per second each, under the shipped per-client` +
+      ' rate (one client at 8 connections as fast as answers come would measure mostly its own 429s). After' +
+      ` ${c.warmup} s of warm-up they are measured for ${c.duration} s alone ("quiet"), then the attacker, one more` +
+      ` client (203.0.113.66), opens ${c.attackerConnections} connections and keeps a request in flight on each, each` +
+      ` request a read whose cache key is new: ${attackKinds.join('; ')}. ${c.ramp > 0 ? `After ${c.ramp} s of attack the victims are` : 'From its first request (its burst included) the victims are'}` +
+      ` measured for ${c.duration} s again ("attacked"); the attack stops after that run, and the victims are` +
+      ` measured alone once more ("after"). p50 and p99 are` +
+      " autocannon's (corrected for coordinated omission, as the victims are paced). Every answer the attacker got is" +
+      ' counted by status: 200 served, 429 refused by its rate limit or queue (the server holds a rate-limited' +
+      ' request 500 ms before its 429), 400 refused as invalid (a search too broad), 503 given up (a read over its' +
+      ' deadline).',
+    '',
+    ...markdownTable(
+      [
+        'workers',
+        'quiet p50 ms',
+        'quiet p99 ms',
+        'attacked p50 ms',
+        'attacked p99 ms',
+        'p99 attacked ÷ quiet',
+        'after p50 ms',
+        'after p99 ms',
+        'victim answers (quiet / attacked / after)',
+        'victim non-2xx',
+        'attacker 200',
+        'attacker 429',
+        'attacker 400',
+        'attacker 503',
+        'attacker other (or no answer)',
+      ],
+      results.map((r) => [
+        String(r.workers),
+        String(r.quiet.p50),
+        String(r.quiet.p99),
+        String(r.attacked.p50),
+        String(r.attacked.p99),
+        r.quiet.p99 > 0 ? (r.attacked.p99 / r.quiet.p99).toFixed(2) : '—',
+        String(r.after.p50),
+        String(r.after.p99),
+        [r.quiet, r.attacked, r.after].map((run) => run.requests.toLocaleString('en-US')).join(' / '),
+        String(r.quiet.errors + r.attacked.errors + r.after.errors),
+        count(r.attacker, 200).toLocaleString('en-US'),
+        count(r.attacker, 429).toLocaleString('en-US'),
+        count(r.attacker, 400).toLocaleString('en-US'),
+        count(r.attacker, 503).toLocaleString('en-US'),
+        (others(r.attacker) + r.attacker.socketErrors).toLocaleString('en-US'),
+      ]),
+    ),
+  ];
+  return lines.join('\n');
+}
