@@ -186,15 +186,12 @@ export function createFront(services: FrontServices): Front {
   /**
    * A read the database answered costs READ_MISS_COST requests of the reads bucket, one of them
    * counted on admission: a client that asks for what nobody else does (varied limits, searches,
-   * cursors) runs out of budget sooner than one that reads what is cached. What does not fit is
-   * taken as far as the bucket holds, so its next request waits.
+   * cursors) runs out of budget sooner than one that reads what is cached. The rest is charged
+   * after the answer, into debt if the bucket is empty, so the client's next requests wait for it.
    */
   async function chargeDatabaseRead(client: string): Promise<void> {
     const extra = config.readMissCost - 1;
-    if (extra <= 0) return;
-    const charged = await takeRateLimit(services.limiter, config, 'reads', client, extra);
-    if (charged && !charged.allowed && charged.remaining > 0)
-      await takeRateLimit(services.limiter, config, 'reads', client, charged.remaining);
+    if (extra > 0) await takeRateLimit(services.limiter, config, 'reads', client, extra, 'charge');
   }
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {

@@ -97,3 +97,25 @@ describe('rate limiting (GCRA buckets)', () => {
     });
   });
 });
+
+describe('a charge after the answer', () => {
+  it('is counted even past the burst, into debt at most one burst deep, and later requests wait for it', async () => {
+    let now = 1_000_000;
+    const limiter = createMemoryRateLimiter(() => now);
+    const policy = { perMinute: 60, burst: 4 };
+    expect((await limiter.take('c', policy, 1)).allowed).toBe(true);
+    // Three more fit the burst; a charge of 10 goes into debt instead of being dropped.
+    expect((await limiter.take('c', policy, 3)).allowed).toBe(true);
+    expect((await limiter.take('c', policy, 10, 'charge')).allowed).toBe(true);
+    // The debt stops one burst past full (8 s ahead at 1/s): the next request fits 5 s later.
+    const refused = await limiter.take('c', policy, 1);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterMs).toBe(5_000);
+    now += 5_000;
+    expect((await limiter.take('c', policy, 1)).allowed).toBe(true);
+    // Without the charge mode a cost that does not fit is refused and not counted.
+    const fresh = createMemoryRateLimiter(() => now);
+    expect((await fresh.take('d', policy, 10)).allowed).toBe(false);
+    expect((await fresh.take('d', policy, 4)).allowed).toBe(true);
+  });
+});

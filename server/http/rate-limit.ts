@@ -34,8 +34,17 @@ export interface RateLimiter {
     key: string,
     policy: RateLimitPolicy,
     cost: number,
+    /**
+     * `charge`: count `cost` whether or not it fits, into debt up to one more burst: a cost
+     * known only after the request was answered (a read the database computed). The client's
+     * next requests wait until the debt is paid off.
+     */
+    mode?: TakeMode,
   ): Promise<Omit<RateLimitDecision, 'bucket' | 'policy'>>;
 }
+
+/** `fit`: count the cost only if it fits (admission); `charge`: count it anyway (see take). */
+export type TakeMode = 'fit' | 'charge';
 
 /**
  * GCRA (a token bucket kept as one timestamp): each request pushes the client's "theoretical
@@ -43,12 +52,14 @@ export interface RateLimiter {
  * intervals ahead of now. Unlike fixed windows it never lets a whole minute's quota through in
  * one second, which is what stalls everyone else.
  */
-function gcra(tatMs: number, nowMs: number, policy: RateLimitPolicy, cost: number) {
+function gcra(tatMs: number, nowMs: number, policy: RateLimitPolicy, cost: number, mode: TakeMode = 'fit') {
   const interval = 60_000 / policy.perMinute;
   const capacity = policy.burst * interval;
   const start = Math.max(tatMs, nowMs);
-  const next = start + cost * interval;
-  const allowed = next - nowMs <= capacity;
+  // A charge goes into debt, but never more than one burst deep.
+  const next =
+    mode === 'charge' ? Math.min(start + cost * interval, nowMs + 2 * capacity) : start + cost * interval;
+  const allowed = mode === 'charge' || next - nowMs <= capacity;
   const backlog = (allowed ? next : start) - nowMs;
   return {
     tat: allowed ? next : start,
@@ -66,7 +77,12 @@ const MEMORY_SWEEP_THRESHOLD = 100_000;
 
 /** GCRA buckets in memory, answered synchronously (the cluster primary answers workers from these). */
 export interface MemoryBuckets {
-  take(key: string, policy: RateLimitPolicy, cost: number): Omit<RateLimitDecision, 'bucket' | 'policy'>;
+  take(
+    key: string,
+    policy: RateLimitPolicy,
+    cost: number,
+    mode?: TakeMode,
+  ): Omit<RateLimitDecision, 'bucket' | 'policy'>;
 }
 
 /**
@@ -77,13 +93,13 @@ export function createMemoryBuckets(now: () => number = Date.now): MemoryBuckets
   const arrivals = new Map<string, number>();
   let sweepAt = 0;
   return {
-    take(key, policy, cost) {
+    take(key, policy, cost, mode) {
       const time = now();
       if (time > sweepAt || arrivals.size > MEMORY_SWEEP_THRESHOLD) {
         for (const [k, tat] of arrivals) if (tat <= time) arrivals.delete(k);
         sweepAt = time + 60_000;
       }
-      const { tat, decision } = gcra(arrivals.get(key) ?? 0, time, policy, cost);
+      const { tat, decision } = gcra(arrivals.get(key) ?? 0, time, policy, cost, mode);
       if (tat > time) arrivals.set(key, tat);
       return decision;
     },
@@ -93,7 +109,7 @@ export function createMemoryBuckets(now: () => number = Date.now): MemoryBuckets
 /** Buckets in this process's memory: right for one process. */
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const buckets = createMemoryBuckets(now);
-  return { take: async (key, policy, cost) => buckets.take(key, policy, cost) };
+  return { take: async (key, policy, cost, mode) => buckets.take(key, policy, cost, mode) };
 }
 
 /** The same bucket in Redis, on Redis's clock, checked and counted in one step. */
@@ -103,10 +119,12 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local interval = tonumber(ARGV[1])
 local capacity = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
+local charge = ARGV[4] == '1'
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
 local nextTat = tat + cost * interval
-if nextTat - now <= capacity then
+if charge and nextTat - now > 2 * capacity then nextTat = now + 2 * capacity end
+if charge or nextTat - now <= capacity then
   redis.call('SET', KEYS[1], nextTat, 'PX', math.ceil(nextTat - now) + 1)
   return {1, math.ceil(nextTat - now), 0}
 end
@@ -122,7 +140,7 @@ export async function createRedisRateLimiter(url: string, prefix = 'launchdex:rl
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
   redis.on('error', () => {});
   return {
-    async take(key, policy, cost) {
+    async take(key, policy, cost, mode) {
       const interval = 60_000 / policy.perMinute;
       try {
         const [allowed, backlog, retryAfterMs] = (await redis.eval(
@@ -132,6 +150,7 @@ export async function createRedisRateLimiter(url: string, prefix = 'launchdex:rl
           interval,
           policy.burst * interval,
           cost,
+          mode === 'charge' ? 1 : 0,
         )) as [number, number, number];
         return {
           allowed: allowed === 1,
@@ -173,10 +192,11 @@ export async function takeRateLimit(
   bucket: RateLimitBucket,
   client: string,
   cost: number,
+  mode: TakeMode = 'fit',
 ): Promise<RateLimitDecision | undefined> {
   const policy = config.rateLimits[bucket];
   if (policy.perMinute === 0) return undefined;
-  return { bucket, policy, ...(await limiter.take(`${bucket}:${client}`, policy, cost)) };
+  return { bucket, policy, ...(await limiter.take(`${bucket}:${client}`, policy, cost, mode)) };
 }
 
 /**

@@ -122,11 +122,11 @@ export function createWorkerLimits(channel: LimitChannel, options: WorkerLimitsO
 
   return {
     rateLimiter: {
-      take(key, policy, cost) {
+      take(key, policy, cost, mode) {
         return new Promise((resolve) => {
           const id = ++nextId;
           takes.set(id, { resolve, burst: policy.burst });
-          batch.takes.push([id, key, policy.perMinute, policy.burst, cost]);
+          batch.takes.push([id, key, policy.perMinute, policy.burst, cost, mode === 'charge' ? 1 : 0]);
           enqueue();
         });
       },

@@ -61,8 +61,8 @@ export function createLimitTable(now: () => number = Date.now): LimitTable {
     answer(holder, requests) {
       // Releases first: a slot given back in the same turn as another is asked for is free.
       for (const key of requests.releases) release(holder, key);
-      const takes: TakeAnswer[] = requests.takes.map(([id, key, perMinute, burst, cost]) => {
-        const decision = buckets.take(key, { perMinute, burst }, cost);
+      const takes: TakeAnswer[] = requests.takes.map(([id, key, perMinute, burst, cost, charge]) => {
+        const decision = buckets.take(key, { perMinute, burst }, cost, charge === 1 ? 'charge' : 'fit');
         return [id, decision.allowed ? 1 : 0, decision.remaining, decision.resetMs, decision.retryAfterMs];
       });
       const acquires: AcquireAnswer[] = requests.acquires.map(([id, key, max]) => [

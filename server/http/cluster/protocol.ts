@@ -4,8 +4,15 @@
  * for in one message and gets one answer, so the channel's cost is per turn, not per request.
  */
 
-/** `[id, key, perMinute, burst, cost]`: count `cost` requests in a GCRA bucket. */
-export type TakeRequest = [id: number, key: string, perMinute: number, burst: number, cost: number];
+/** `[id, key, perMinute, burst, cost, charge]`: count `cost` requests in a GCRA bucket (charge: 1 counts it even past the burst). */
+export type TakeRequest = [
+  id: number,
+  key: string,
+  perMinute: number,
+  burst: number,
+  cost: number,
+  charge: 0 | 1,
+];
 /** `[id, allowed, remaining, resetMs, retryAfterMs]`. */
 export type TakeAnswer = [
   id: number,
