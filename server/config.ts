@@ -122,7 +122,7 @@ const envSchema = z.object({
   ),
   READ_CACHE_MB: nonNegativeInt(64),
   READ_STATEMENT_TIMEOUT_MS: nonNegativeInt(2_000),
-  DATABASE_SLOTS_PER_CLIENT: nonNegativeInt(2).pipe(z.number().min(1, 'must be at least 1')),
+  DATABASE_SLOTS_PER_CLIENT: nonNegativeInt(1).pipe(z.number().min(1, 'must be at least 1')),
   READ_MISS_COST: nonNegativeInt(4).pipe(z.number().min(1, 'must be at least 1')),
   READY_MAX_LAG_BLOCKS: nonNegativeInt(64),
   METRICS_PORT: nonNegativeInt(0).pipe(z.number().max(65535, 'must be 0-65535')),
@@ -242,7 +242,7 @@ export interface Config {
   databaseSlotsPerClient: number;
   /**
    * What a REST read answered from the database costs in the reads bucket (READ_MISS_COST), in
-   * requests; an answer from memory costs 1. Charged after the answer, as far as the bucket holds.
+   * requests; an answer from memory costs 1. The rest is charged after the answer, into debt.
    */
   readMissCost: number;
   /** /api/ready fails when the index is more than this many blocks behind the chain head. */

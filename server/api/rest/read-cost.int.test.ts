@@ -34,7 +34,8 @@ describe.each(backends)('what a read costs (%s)', (backend) => {
     stack = await startIndexedStack(
       backend,
       { seed: 27, launches: 5, actions: 40 },
-      { READ_STATEMENT_TIMEOUT_MS: '30000' },
+      // Two slots (the default is one) so that "bounded" is told apart from "serialized".
+      { READ_STATEMENT_TIMEOUT_MS: '30000', DATABASE_SLOTS_PER_CLIENT: '2' },
     );
     const page = (await (await fetch(`${stack.server.baseUrl}/api/v1/tokens?limit=1`)).json()) as {
       items: { address: string }[];
