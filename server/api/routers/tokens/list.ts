@@ -132,17 +132,24 @@ async function searchTrending(
       : decodeCursor(input.cursor, list, order.keySchema, ctx.cursorSecret);
   const addressPattern = addressPrefixPattern(search);
   await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
-  // A token matching several terms (its symbol and its name) is one match: distinct, and union.
-  const matched = sql`(select distinct ${tokenSearchTerms.tokenAddress} as address from ${tokenSearchTerms}
-      where ${tokenSearchTerms.term} like ${`${escapeLikePattern(search)}%`}
-    ${addressPattern === null ? sql`` : sql`union select ${tokens.address} from ${tokens} where ${tokens.address} like ${addressPattern}`})`;
+  // The matches first, as a list the planner sees whole: as a join or a subquery it hashed them
+  // and scanned all 143k trending tokens with their rows (~400 ms) once 1,111 terms matched; given
+  // the addresses it probes the primary key once each and sorts what it found.
+  const [found] = await selectRows<{ addresses: string | null }>(
+    ctx.db,
+    sql`select string_agg(address, ',') as addresses from (
+      select ${tokenSearchTerms.tokenAddress} as address from ${tokenSearchTerms}
+       where ${tokenSearchTerms.term} like ${`${escapeLikePattern(search)}%`}
+      ${addressPattern === null ? sql`` : sql`union select ${tokens.address} from ${tokens} where ${tokens.address} like ${addressPattern}`}) m`,
+  );
+  if (!found?.addresses) return { items: [], next_cursor: null };
   const rows = await ctx.db
     .select(tokenRowColumns)
-    .from(sql`${matched} as matched`)
-    .innerJoin(tokens, eq(tokens.address, sql`matched.address`))
+    .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
     .where(
       and(
+        sql`${tokens.address} = any(string_to_array(${found.addresses}, ','))`,
         order.filter,
         ...filters,
         key === undefined
