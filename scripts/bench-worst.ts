@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { type AppServer, startAppServer } from '../server/_test/app-server';
 import { SEED_VERSION } from './bench/seed-sql';
+import { outOfReachLimits } from './bench/servers';
 import {
   aliasRoutes,
   buildCandidates,
@@ -95,13 +96,7 @@ const launchdexEnv = {
   DATA_DIR: dataDir,
   CURSOR_SECRET: cursorSecret,
   READ_CACHE_MB: '0',
-  RATE_LIMIT_READS_PER_MINUTE: '1000000000',
-  RATE_LIMIT_READS_BURST: '1000000000',
-  WORK_PER_CLIENT: '100000',
-  QUEUED_PER_CLIENT: '100000',
-  CONNECTIONS_PER_CLIENT: '100000',
-  // One client: its share of the database pool is the whole pool.
-  DATABASE_SLOTS_PER_CLIENT: '100000',
+  ...outOfReachLimits,
   // The server's own statement_timeout unless asked (0: none, to see what a cancelled read costs).
   ...(values['statement-timeout-ms'] === undefined
     ? {}

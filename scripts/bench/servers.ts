@@ -5,6 +5,20 @@ import { treeCpuSeconds } from './process-cpu';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * A load generator is one client: these settings keep the gate running on every request (its cost
+ * is measured) with limits no single load generator reaches, and give it the whole database pool,
+ * as the floor has.
+ */
+export const outOfReachLimits = {
+  RATE_LIMIT_READS_PER_MINUTE: '1000000000',
+  RATE_LIMIT_READS_BURST: '1000000000',
+  WORK_PER_CLIENT: '100000',
+  QUEUED_PER_CLIENT: '100000',
+  CONNECTIONS_PER_CLIENT: '100000',
+  DATABASE_SLOTS_PER_CLIENT: '100000',
+};
+
 /** A server under measurement: where it listens and how much CPU its process tree has used. */
 export interface BenchServer {
   name: string;

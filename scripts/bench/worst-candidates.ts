@@ -6,6 +6,7 @@
  */
 import { type CursorValue, encodeCursor } from '../../server/api/cursor';
 import { INT4_MAX, searchListName } from '../../server/api/cursor-keys';
+import { candleIntervals } from '../../server/db/schema/trades';
 import { TRENDING_SCORE_MAX } from '../../server/tokens/trending';
 import { normalizeSearchText } from '../../shared/search-text';
 import {
@@ -451,20 +452,11 @@ export function buildCandidates(
   // Chart: every interval, limits, the widest range, gap-free.
   const chartRoute = 'GET /api/v1/tokens/{address}/chart';
   const maxSeconds = String(Number.MAX_SAFE_INTEGER);
-  const intervalSeconds = {
-    '1m': 60,
-    '5m': 300,
-    '15m': 900,
-    '1h': 3600,
-    '4h': 14_400,
-    '1d': 86_400,
-    '1w': 604_800,
-  };
   for (const token of tokensFixtures) {
     const path = `/api/v1/tokens/${token.address}/chart`;
     const shown = [tokenShown(token)];
     add(chartRoute, [make(chartRoute, path, shown, [])]);
-    for (const [interval, seconds] of Object.entries(intervalSeconds)) {
+    for (const [interval, seconds] of Object.entries(candleIntervals)) {
       const i: Param = ['interval', interval];
       const recent = String(f.head.timestamp - 1000 * seconds);
       add(chartRoute, [
