@@ -171,8 +171,6 @@ export interface RestDispatcherOptions {
    * unchanged. Default: on (READ_CACHE_MB) with the default caller, off with an injected one.
    */
   reads?: () => Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
-  /** Database reads one client may run at once; default DATABASE_SLOTS_PER_CLIENT. */
-  databaseSlotsPerClient?: number;
 }
 
 const readsSlot = globalThis as typeof globalThis & {
@@ -232,9 +230,6 @@ export function createRestDispatcher(
     caller: once(async () => createCaller(await context())),
   };
   const reads = options.reads ?? (options.context ? async () => undefined : processReads);
-  const slotsPerClient = options.databaseSlotsPerClient;
-  const turnOf = (client: string | undefined) => () => databaseTurn(client, slotsPerClient);
-
   /** Routes whose template matches `pathname`, literal segments first. */
   function candidatesFor(pathname: string) {
     const segments = pathname.split('/').filter(Boolean);
@@ -288,7 +283,7 @@ export function createRestDispatcher(
         };
       }
       const parsed = await route.parse(input);
-      const turn = turnOf(client);
+      const turn = () => databaseTurn(client);
       const cached = await reads();
       if (!cached) {
         outcome = 'uncached';
