@@ -36,10 +36,16 @@ export function createConcurrencyLimiter(): ConcurrencyLimiter {
 /** A client's share of the server's work: weights in flight, and requests waiting their turn. */
 export interface WorkShares {
   /**
-   * Resolves with a release function (call it exactly once) when `weight` fits beside what the
-   * client already has in flight; undefined at once when `maxQueued` requests already wait.
+   * A release function (call it exactly once) when `weight` fits beside what the client already
+   * has in flight: at once when it fits now, as a promise when it waits its turn; undefined at
+   * once when `maxQueued` requests already wait.
    */
-  enter(key: string, weight: number, maxWeight: number, maxQueued: number): Promise<() => void> | undefined;
+  enter(
+    key: string,
+    weight: number,
+    maxWeight: number,
+    maxQueued: number,
+  ): (() => void) | Promise<() => void> | undefined;
   /** Weight in flight for `key`, for tests. */
   inFlight(key: string): number;
 }
@@ -82,7 +88,7 @@ export function createWorkShares(): WorkShares {
       // A request heavier than the whole share still runs, alone.
       if (client.waiting.length === 0 && (client.weight === 0 || client.weight + weight <= maxWeight)) {
         client.weight += weight;
-        return Promise.resolve(entered());
+        return entered();
       }
       if (client.waiting.length >= maxQueued) return undefined;
       const queue = client.waiting;

@@ -17,7 +17,7 @@ describe('database slots per client', () => {
     const order: string[] = [];
     const first = await databaseTurn('share-test-a', 2);
     const second = await databaseTurn('share-test-a', 2);
-    const third = databaseTurn('share-test-a', 2).then((release) => {
+    const third = Promise.resolve(databaseTurn('share-test-a', 2)).then((release) => {
       order.push('a3');
       return release;
     });

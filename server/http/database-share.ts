@@ -17,6 +17,9 @@ export function processSlots(
   return Math.max(1, Math.floor(configured / Math.max(1, workers)));
 }
 
+/** This process's slots, read once: the configuration and the worker count are fixed at start. */
+let slotsOfThisProcess: number | undefined;
+
 /**
  * Waits until `client` may run one more database read (its {@link processSlots} at once in this
  * process); resolves with the release to call when the read is done. REST reads and tRPC calls of
@@ -24,7 +27,11 @@ export function processSlots(
  * copy (the tsx front's or Next's bundle) asks. Its other reads wait in its own queue, so one
  * client's many concurrent misses hold a bounded part of the pool, never all of it.
  */
-export function databaseTurn(client: string | undefined, slots = processSlots()) {
+export function databaseTurn(
+  client: string | undefined,
+  slots = (slotsOfThisProcess ??=
+    processSlots()),
+): (() => void) | Promise<() => void> {
   slot.__launchdexDatabaseShares ??= createWorkShares();
   // Queued reads are bounded before they get here: by the front's work share per client
   // (WORK_PER_CLIENT, QUEUED_PER_CLIENT), so this queue needs no bound of its own.

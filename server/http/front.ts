@@ -25,7 +25,7 @@ export interface FrontServices {
     serveRead(
       incoming: IncomingMessage,
       outgoing: ServerResponse,
-      target: { path: string; search: string; client: string },
+      target: { path: string; search: string; query: URLSearchParams; client: string },
     ): Promise<'hit' | 'joined' | 'miss' | 'uncached' | 'none'>;
   };
   /** The devnet JSON-RPC proxy (a POST with a body, so it gets the front's body deadlines). */
@@ -114,8 +114,10 @@ export function createFront(services: FrontServices): Front {
     refuse: (error: AppError, headers?: Record<string, string>) => void,
   ): Promise<boolean> {
     const decisions: RateLimitDecision[] = [];
+    // A limiter in this process answers synchronously; only a shared one is waited for.
     if (policy.readCost > 0) {
-      const reads = await takeRateLimit(services.limiter, config, 'reads', client, policy.readCost);
+      let reads = takeRateLimit(services.limiter, config, 'reads', client, policy.readCost);
+      if (reads instanceof Promise) reads = await reads;
       if (reads) decisions.push(reads);
     }
     if (policy.writeBucket && decisions.every((d) => d.allowed)) {
@@ -163,7 +165,7 @@ export function createFront(services: FrontServices): Front {
     if (policy.readCost > 0 && policy.concurrency !== 'streams') {
       const { workPerClient, queuedPerClient } = config.http;
       const turn = shares.enter(client, policy.readCost, workPerClient, queuedPerClient);
-      if (!turn) {
+      if (turn === undefined) {
         refuse(
           new AppError(
             'rate_limited',
@@ -173,7 +175,7 @@ export function createFront(services: FrontServices): Front {
         );
         return false;
       }
-      const release = await turn;
+      const release = turn instanceof Promise ? await turn : turn;
       if (outgoing.destroyed) {
         release();
         return false;
@@ -191,7 +193,9 @@ export function createFront(services: FrontServices): Front {
    */
   async function chargeDatabaseRead(client: string): Promise<void> {
     const extra = config.readMissCost - 1;
-    if (extra > 0) await takeRateLimit(services.limiter, config, 'reads', client, extra, 'charge');
+    if (extra <= 0) return;
+    const charged = takeRateLimit(services.limiter, config, 'reads', client, extra, 'charge');
+    if (charged instanceof Promise) await charged;
   }
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
@@ -243,16 +247,24 @@ export function createFront(services: FrontServices): Front {
     if (hasBody && !policy.takesBody)
       return refuse(new AppError('payload_too_large', `${method} ${parsed.path} takes no request body`));
 
-    const client = clientAddress(
-      incoming.socket.remoteAddress,
-      incoming.headers['x-forwarded-for'],
-      config.trustedProxyHops,
-    );
+    const client =
+      config.trustedProxyHops === 0
+        ? peerClient(incoming.socket)
+        : clientAddress(
+            incoming.socket.remoteAddress,
+            incoming.headers['x-forwarded-for'],
+            config.trustedProxyHops,
+          );
     if (!(await admit(outgoing, policy, client, refuse))) return;
     if (policy.refuse) return refuse(new AppError('bad_request', policy.refuse));
 
     if (policy.transport === 'rest' && (method === 'GET' || method === 'HEAD')) {
-      const outcome = await services.rest.serveRead(incoming, outgoing, { ...parsed, client });
+      const outcome = await services.rest.serveRead(incoming, outgoing, {
+        path: parsed.path,
+        search: parsed.search,
+        query: search,
+        client,
+      });
       if (outcome === 'miss' || outcome === 'uncached') await chargeDatabaseRead(client);
       return;
     }
@@ -302,6 +314,21 @@ export function createFront(services: FrontServices): Front {
   };
 }
 
+const peerClients = new WeakMap<Socket, string>();
+
+/**
+ * The client key of a connection's peer (no trusted proxy): parsed once per connection, not per
+ * request, since a kept-alive connection carries many.
+ */
+function peerClient(socket: Socket): string {
+  let client = peerClients.get(socket);
+  if (client === undefined) {
+    client = clientAddress(socket.remoteAddress, undefined, 0);
+    peerClients.set(socket, client);
+  }
+  return client;
+}
+
 /**
  * Open connections per peer address. Only without a trusted proxy: behind one, every connection
  * comes from the proxy, which must cap them itself. Past the cap a connection is closed at once,
@@ -332,6 +359,7 @@ function answerOptions(outgoing: ServerResponse, allow: string): void {
 
 /** Every policy's fields in one header each (structured-field lists), and the longest Retry-After. */
 function combinedHeaders(decisions: RateLimitDecision[]): Record<string, string> {
+  if (decisions.length === 1) return rateLimitHeaders(decisions[0] as RateLimitDecision);
   const combined: Record<string, string> = {};
   for (const decision of decisions) {
     for (const [name, value] of Object.entries(rateLimitHeaders(decision))) {

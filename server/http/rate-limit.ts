@@ -40,8 +40,11 @@ export interface RateLimiter {
      * next requests wait until the debt is paid off.
      */
     mode?: TakeMode,
-  ): Promise<Omit<RateLimitDecision, 'bucket' | 'policy'>>;
+  ): TakeResult | Promise<TakeResult>;
 }
+
+/** A bucket's answer to one take. A store in this process answers at once, a shared one later. */
+export type TakeResult = Omit<RateLimitDecision, 'bucket' | 'policy'>;
 
 /** `fit`: count the cost only if it fits (admission); `charge`: count it anyway (see take). */
 export type TakeMode = 'fit' | 'charge';
@@ -109,7 +112,8 @@ export function createMemoryBuckets(now: () => number = Date.now): MemoryBuckets
 /** Buckets in this process's memory: right for one process. */
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const buckets = createMemoryBuckets(now);
-  return { take: async (key, policy, cost, mode) => buckets.take(key, policy, cost, mode) };
+  // Answered synchronously: an admission that needs no other wait costs no promise.
+  return { take: (key, policy, cost, mode) => buckets.take(key, policy, cost, mode) };
 }
 
 /** The same bucket in Redis, on Redis's clock, checked and counted in one step. */
@@ -184,19 +188,23 @@ export function getRateLimiter(config: Config): Promise<RateLimiter> {
 
 /**
  * Counts `cost` requests of `client` in `bucket`; undefined when the bucket's limit is 0 (off).
+ * The decision is synchronous when the limiter's store is (this process's memory), a promise when
+ * it is shared (Redis, the cluster primary): the front's fast path awaits nothing it need not.
  * @example const decision = await takeRateLimit(limiter, config, 'reads', '203.0.113.9', 1);
  */
-export async function takeRateLimit(
+export function takeRateLimit(
   limiter: RateLimiter,
   config: Config,
   bucket: RateLimitBucket,
   client: string,
   cost: number,
   mode: TakeMode = 'fit',
-): Promise<RateLimitDecision | undefined> {
+): RateLimitDecision | undefined | Promise<RateLimitDecision | undefined> {
   const policy = config.rateLimits[bucket];
   if (policy.perMinute === 0) return undefined;
-  return { bucket, policy, ...(await limiter.take(`${bucket}:${client}`, policy, cost, mode)) };
+  const taken = limiter.take(`${bucket}:${client}`, policy, cost, mode);
+  if (taken instanceof Promise) return taken.then((result) => ({ bucket, policy, ...result }));
+  return { bucket, policy, ...taken };
 }
 
 /**
@@ -206,14 +214,25 @@ export async function takeRateLimit(
  * `t` the seconds until the bucket is full.
  */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  const { perMinute, burst } = decision.policy;
   const name = `"${decision.bucket}"`;
-  const refill = Math.max(1, Math.round((burst * 60) / perMinute));
   return {
-    'ratelimit-policy': `${name};q=${burst};w=${refill}`,
+    'ratelimit-policy': policyHeader(decision),
     ratelimit: `${name};r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`,
     ...(decision.allowed
       ? {}
       : { 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) }),
   };
+}
+
+const policyHeaders = new WeakMap<RateLimitPolicy, string>();
+
+/** `RateLimit-Policy` of a decision's bucket: the same text for every request, built once per policy. */
+export function policyHeader({ bucket, policy }: RateLimitDecision): string {
+  let header = policyHeaders.get(policy);
+  if (header === undefined) {
+    const refill = Math.max(1, Math.round((policy.burst * 60) / policy.perMinute));
+    header = `"${bucket}";q=${policy.burst};w=${refill}`;
+    policyHeaders.set(policy, header);
+  }
+  return header;
 }

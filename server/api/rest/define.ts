@@ -38,7 +38,7 @@ export interface RestRoute {
    * read (a 400 on bad input), passed on as they are for a write (its procedure parses them).
    * Equal parsed inputs get equal answers, so a read's cache key is its parsed input.
    */
-  parse(input: Record<string, unknown>): Promise<unknown>;
+  parse(input: Record<string, unknown>): unknown;
   /** Runs the route with a parsed input. */
   run(services: RouteServices, parsed: unknown): Promise<unknown>;
 }
@@ -80,14 +80,15 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
     const { read, ...declared } = route;
     return {
       ...declared,
-      parse: (input) => route.input.parseAsync(input),
+      // Synchronous: no input schema refines asynchronously, and a promise per request costs.
+      parse: (input) => route.input.parse(input),
       run: async (services, parsed) => read(await services.context(), parsed as z.output<Input>),
     };
   }
   const { call, ...declared } = route;
   return {
     ...declared,
-    parse: async (input) => input,
+    parse: (input) => input,
     // Raw strings go in; the procedure's own schema makes typed values or a 400.
     run: async (services, input) => call(await services.caller(), input as z.input<Input>),
   };

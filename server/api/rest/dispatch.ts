@@ -140,6 +140,8 @@ interface AnswerRequest {
 export interface ReadTarget {
   path: string;
   search: string;
+  /** `search` as the front already parsed it. */
+  query?: URLSearchParams;
   /** The client as the front identified it (its rate-limit key): whose database share a miss takes. */
   client?: string;
 }
@@ -252,7 +254,9 @@ export function createRestDispatcher(
     const matched = { template: 'unmatched' };
     const result = await answer(request, matched);
     recordRequest(requestId, request.method, matched.template, result.status, started);
-    return { ...result, headers: { ...result.headers, 'x-request-id': requestId } };
+    // Every answer's headers are a fresh object (readAnswer, jsonAnswer, errorAnswer): no copy.
+    result.headers['x-request-id'] = requestId;
+    return result;
   }
 
   async function answer(
@@ -276,13 +280,13 @@ export function createRestDispatcher(
       if (route.method !== 'GET') {
         if (!readBody) throw new Error(`${route.path} takes a body: serve it through handle()`);
         if (route.readBody) input.body = await readBody(route);
-        const result = await route.run(services, await route.parse(input));
+        const result = await route.run(services, route.parse(input));
         return {
           ...jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' }),
           outcome,
         };
       }
-      const parsed = await route.parse(input);
+      const parsed = route.parse(input);
       const turn = () => databaseTurn(client);
       const cached = await reads();
       if (!cached) {
@@ -341,13 +345,13 @@ export function createRestDispatcher(
       const result = await observedAnswer({
         method,
         pathname: target.path,
-        query: new URLSearchParams(target.search),
+        query: target.query ?? new URLSearchParams(target.search),
         ifNoneMatch: ifNoneMatch ?? null,
         requestId: typeof requestId === 'string' ? requestId : null,
         client: target.client,
       });
       if (outgoing.destroyed) return result.outcome;
-      const headers: Record<string, string | number> = { ...result.headers };
+      const headers: Record<string, string | number> = result.headers;
       if (result.body !== null) headers['content-length'] = result.body.byteLength;
       outgoing.writeHead(result.status, headers);
       outgoing.end(method === 'HEAD' || result.body === null ? undefined : result.body);
@@ -373,18 +377,23 @@ function once<T>(start: () => Promise<T>): () => Promise<T> {
 
 function matchSegments(template: string[], actual: string[]): Record<string, string> | null {
   if (template.length !== actual.length) return null;
+  // Literal segments first: most templates of the same length fail there, before any decoding.
+  for (let index = 0; index < template.length; index++) {
+    const part = template[index] as string;
+    if (part.charCodeAt(0) !== 123 /* { */ && part !== actual[index]) return null;
+  }
   const values: Record<string, string> = {};
-  for (const [index, part] of template.entries()) {
+  for (let index = 0; index < template.length; index++) {
+    const part = template[index] as string;
+    if (part.charCodeAt(0) !== 123) continue;
     const given = actual[index] as string;
-    if (part.startsWith('{') && part.endsWith('}')) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(given);
-      } catch {
-        return null;
-      }
-      values[part.slice(1, -1)] = decoded;
-    } else if (part !== given) {
+    if (!given.includes('%')) {
+      values[part.slice(1, -1)] = given;
+      continue;
+    }
+    try {
+      values[part.slice(1, -1)] = decodeURIComponent(given);
+    } catch {
       return null;
     }
   }

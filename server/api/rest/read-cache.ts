@@ -32,7 +32,7 @@ export interface ReadCache {
     key: string,
     version: bigint,
     compute: () => Promise<CachedAnswer>,
-    admit?: () => Promise<() => void>,
+    admit?: () => (() => void) | Promise<() => void>,
   ): Promise<{ answer: CachedAnswer; outcome: CacheOutcome }>;
   /** Bytes held (keys, bodies, tags and a per-entry overhead), for tests and metrics. */
   readonly bytes: number;
@@ -107,7 +107,8 @@ export function createReadCache(maxBytes: number): ReadCache {
         stats.hit++;
         return { answer: hit, outcome: 'hit' };
       }
-      const release = admit ? await admit() : undefined;
+      let release = admit?.();
+      if (release instanceof Promise) release = await release;
       try {
         // Filled while this request waited for its turn.
         const late = cache.get(key, version);

@@ -7,7 +7,7 @@ import {
 } from '../../../../shared/api/creators';
 import type { TokenPage } from '../../../../shared/api/tokens';
 import { indexedThroughBlockSql } from '../../../db/checkpoint';
-import { selectRows } from '../../../db/client';
+import { compiledRead } from '../../../db/compiled-read';
 import { tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import type { Context } from '../../trpc';
@@ -15,12 +15,14 @@ import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { creatorTokensOrder, listByOrder } from '../tokens/list';
 
 /** A creator's record; 404 for an address that never launched a canonical token. */
-export async function getCreator(ctx: Context, address: string): Promise<Creator> {
-  const [row] = await selectRows<Record<string, string | number>>(
-    ctx.db,
+const creatorRow = compiledRead<Record<string, string | number>, 'address'>(
+  (param) =>
     sql`select address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume::text, ${indexedThroughBlockSql} as ib
-          from creators where address = ${address}`,
-  );
+          from creators where address = ${param('address')}`,
+);
+
+export async function getCreator(ctx: Context, address: string): Promise<Creator> {
+  const [row] = await creatorRow(ctx.db, { address });
   if (!row) throw new AppError('not_found', `${address} has not launched a token`);
   return {
     address,

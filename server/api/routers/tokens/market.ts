@@ -10,6 +10,7 @@ import {
 } from '../../../../shared/api/tokens';
 import { indexedHeadTimestampSql, indexedThroughBlockSql } from '../../../db/checkpoint';
 import { selectRows } from '../../../db/client';
+import { compiledRead, compiledReads } from '../../../db/compiled-read';
 import { rowLimit } from '../../../db/row-limit';
 import { candleIntervals } from '../../../db/schema';
 import { AppError } from '../../../errors';
@@ -25,17 +26,22 @@ const notFound = (address: string) => new AppError('not_found', `no launched tok
  * Pricing in the detail's units. `source` follows the spec: `indexed_v3_market` only for a
  * graduated token whose latest indexed trade came from the pool.
  */
-export async function getPricing(ctx: Context, address: string): Promise<Pricing> {
-  const [row] = await selectRows<{
+const pricingRow = compiledRead<
+  {
     current_price: string;
     fully_diluted_value: string;
     lifecycle: string;
     last_trade_source: string | null;
     ib: string | number;
-  }>(
-    ctx.db,
-    sql`select current_price::text, fully_diluted_value::text, lifecycle, last_trade_source, ${indexedThroughBlockSql} as ib from tokens where address = ${address}`,
-  );
+  },
+  'address'
+>(
+  (param) =>
+    sql`select current_price::text, fully_diluted_value::text, lifecycle, last_trade_source, ${indexedThroughBlockSql} as ib from tokens where address = ${param('address')}`,
+);
+
+export async function getPricing(ctx: Context, address: string): Promise<Pricing> {
+  const [row] = await pricingRow(ctx.db, { address });
   if (!row) throw notFound(address);
   return {
     token_address: address,
@@ -134,6 +140,22 @@ export async function getChartSerialized(ctx: Context, input: ChartInput): Promi
   return serializedAnswer(row.body, Number(row.ib));
 }
 
+/** Page statements of trades, by `first|after:rows` (at most 2 × 101 texts). */
+const tradeRows = compiledReads<Record<string, string | number | null>, 'address' | 'block' | 'log', string>(
+  (param, variant) => {
+    const [position, rows] = variant.split(':');
+    return sql`select ${indexedThroughBlockSql} as ib, tk.address as token, tr.*
+          from (select 1) one
+          left join tokens tk on tk.address = ${param('address')}
+          left join lateral (
+            select block_timestamp, trader, side, token_amount::text, reserve_amount::text, curve_value::text, protocol_fee::text,
+                   creator_fee::text, source, block_number, transaction_index, transaction_hash, log_index
+              from trades where token_address = ${param('address')}
+               ${position === 'after' ? sql`and (block_number, log_index) < (${param('block')}, ${param('log')})` : sql``}
+             order by block_number desc, log_index desc limit ${rowLimit(Number(rows))}) tr on true`;
+  },
+);
+
 /** Trades in reverse chain order with the checkpoint they were read at, in one statement. */
 export async function listTrades(
   ctx: Context,
@@ -144,17 +166,10 @@ export async function listTrades(
     input.cursor === undefined
       ? undefined
       : decodeCursor(input.cursor, list, chainPositionKey, ctx.cursorSecret);
-  const rows = await selectRows<Record<string, string | number | null>>(
+  const rows = await tradeRows(
     ctx.db,
-    sql`select ${indexedThroughBlockSql} as ib, tk.address as token, tr.*
-          from (select 1) one
-          left join tokens tk on tk.address = ${input.address}
-          left join lateral (
-            select block_timestamp, trader, side, token_amount::text, reserve_amount::text, curve_value::text, protocol_fee::text,
-                   creator_fee::text, source, block_number, transaction_index, transaction_hash, log_index
-              from trades where token_address = ${input.address}
-               ${key ? sql`and (block_number, log_index) < (${key[0]}, ${key[1]})` : sql``}
-             order by block_number desc, log_index desc limit ${rowLimit(input.limit + 1)}) tr on true`,
+    { address: input.address, block: key?.[0] ?? null, log: key?.[1] ?? null },
+    `${key ? 'after' : 'first'}:${input.limit + 1}`,
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const trades = rows.filter((r) => r.block_number !== null);
@@ -238,6 +253,22 @@ export async function listActivity(
   };
 }
 
+/** Page statements of holders, by `first|after:rows` (at most 2 × 101 texts). */
+const holderRows = compiledReads<
+  { token: string | null; supply: string | null; wallet: string | null; balance: string | null },
+  'address' | 'balance' | 'wallet',
+  string
+>((param, variant) => {
+  const [position, rows] = variant.split(':');
+  return sql`select tk.address as token, tk.total_supply::text as supply, b.wallet, b.balance::text as balance
+          from (select 1) one
+          left join tokens tk on tk.address = ${param('address')}
+          left join lateral (
+            select wallet, balance from balances where token_address = ${param('address')} and kind = 0
+             ${position === 'after' ? sql`and (balance, wallet) < (${param('balance')}::numeric, ${param('wallet')})` : sql``}
+             order by balance desc, wallet desc limit ${rowLimit(Number(rows))}) b on true`;
+});
+
 /** Top holders (curve, pool, burn and launchpad contracts are not holders), largest first. */
 export async function listHolders(
   ctx: Context,
@@ -248,20 +279,10 @@ export async function listHolders(
     input.cursor === undefined
       ? undefined
       : decodeCursor(input.cursor, list, amountAndAddressKey, ctx.cursorSecret);
-  const rows = await selectRows<{
-    token: string | null;
-    supply: string | null;
-    wallet: string | null;
-    balance: string | null;
-  }>(
+  const rows = await holderRows(
     ctx.db,
-    sql`select tk.address as token, tk.total_supply::text as supply, b.wallet, b.balance::text as balance
-          from (select 1) one
-          left join tokens tk on tk.address = ${input.address}
-          left join lateral (
-            select wallet, balance from balances where token_address = ${input.address} and kind = 0
-             ${key ? sql`and (balance, wallet) < (${key[0]}::numeric, ${key[1]})` : sql``}
-             order by balance desc, wallet desc limit ${rowLimit(input.limit + 1)}) b on true`,
+    { address: input.address, balance: key?.[0] ?? null, wallet: key?.[1] ?? null },
+    `${key ? 'after' : 'first'}:${input.limit + 1}`,
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const supply = BigInt(rows[0].supply ?? '0');
