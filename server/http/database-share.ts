@@ -19,6 +19,10 @@ export function processSlots(
 
 /** This process's slots, read once: the configuration and the worker count are fixed at start. */
 let slotsOfThisProcess: number | undefined;
+function thisProcessSlots(): number {
+  if (slotsOfThisProcess === undefined) slotsOfThisProcess = processSlots();
+  return slotsOfThisProcess;
+}
 
 /**
  * Waits until `client` may run one more database read (its {@link processSlots} at once in this
@@ -29,8 +33,7 @@ let slotsOfThisProcess: number | undefined;
  */
 export function databaseTurn(
   client: string | undefined,
-  slots = (slotsOfThisProcess ??=
-    processSlots()),
+  slots = thisProcessSlots(),
 ): (() => void) | Promise<() => void> {
   slot.__launchdexDatabaseShares ??= createWorkShares();
   // Queued reads are bounded before they get here: by the front's work share per client
