@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../server/_test/app-server';
@@ -8,15 +8,15 @@ const serve = path.resolve(import.meta.dirname, 'serve.ts');
 /** Runs `npm run serve` with exactly `env` until it exits (or 60 s pass); its code and output. */
 function runServe(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', serve], {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', serve], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
