@@ -5,11 +5,11 @@ import { freePort } from '../server/_test/app-server';
 
 const serve = path.resolve(import.meta.dirname, 'serve.ts');
 
-/** Runs `npm run serve` with exactly `env` until it exits (or 60 s pass); its code and output. */
+/** Runs `npm run serve` in production with `env` (nothing else) until it exits (or 60 s pass); its code and output. */
 function runServe(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', serve], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -30,7 +30,6 @@ function runServe(env: Record<string, string>): Promise<{ code: number | null; o
 describe('npm run serve start-up', () => {
   it('refuses to start in production on a real chain without PUBLIC_BASE_URL, naming it', async () => {
     const { code, output } = await runServe({
-      NODE_ENV: 'production',
       PORT: String(await freePort()),
       // Never contacted: the configuration is refused before anything connects.
       RPC_URL: 'http://127.0.0.1:9/',
