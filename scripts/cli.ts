@@ -1,4 +1,4 @@
-import { type Config, ConfigError, getConfig } from '../server/config';
+import { type Config, ConfigError, getConfig, webServingProblems } from '../server/config';
 
 /** The configuration, or a readable message naming the bad variable and exit code 1. */
 export function loadConfigOrExit(): Config {
@@ -8,4 +8,15 @@ export function loadConfigOrExit(): Config {
     console.error(error instanceof ConfigError ? error.message : error);
     process.exit(1);
   }
+}
+
+/** The configuration of the web server: {@link loadConfigOrExit} plus what serving pages needs. */
+export function loadWebConfigOrExit(): Config {
+  const config = loadConfigOrExit();
+  const problems = webServingProblems(config);
+  if (problems.length > 0) {
+    console.error(new ConfigError(problems).message);
+    process.exit(1);
+  }
+  return config;
 }

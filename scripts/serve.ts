@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../server/config';
 import { parseWorkersFlag, planWebWorkers } from '../server/http/cluster/worker-count';
 import { getLogger } from '../server/logger';
-import { loadConfigOrExit } from './cli';
+import { loadWebConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -74,7 +74,7 @@ async function serveWeb(config: Config, note: string | undefined): Promise<void>
   });
 }
 
-const config = loadConfigOrExit();
+const config = loadWebConfigOrExit();
 if (cluster.isWorker) {
   await serveWeb(config, undefined);
 } else {

@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { type Devnet, startDevnet } from '../server/chain/devnet';
 import { createCreatorStudio, type StudioLaunch } from '../server/chain/simulator/creator-studio';
 import { createSimulator } from '../server/chain/simulator/simulator';
+import { localBaseUrl } from '../server/config';
 import { WAD } from '../shared/units';
 import { loadConfigOrExit } from './cli';
 
@@ -131,7 +132,8 @@ if (config.chainSource === 'devnet') {
   }
 }
 
-const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+// Where this machine reaches the server (health, the creator studio); also PUBLIC_BASE_URL's default.
+const url = localBaseUrl(config.host, config.port);
 console.log(
   `▶ starting the web server (${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dir}` : 'PostgreSQL'})…`,
 );

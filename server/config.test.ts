@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './config';
+import { ConfigError, parseConfig, webServingProblems } from './config';
 
 const noFiles = { cwd: '/srv/app', readFile: () => undefined };
 
@@ -143,5 +143,50 @@ describe('parseConfig', () => {
     expect(parseConfig({}, noFiles).webWorkers).toBe('auto');
     expect(parseConfig({ WEB_WORKERS: 'auto' }, noFiles).webWorkers).toBe('auto');
     expect(parseConfig({ WEB_WORKERS: ' 3 ' }, noFiles).webWorkers).toBe(3);
+  });
+  it('PUBLIC_BASE_URL: one spelling when given, else the URL this process listens at', () => {
+    expect(parseConfig({ PUBLIC_BASE_URL: 'https://Launchdex.Example:443/' }, noFiles)).toMatchObject({
+      publicBaseUrl: 'https://launchdex.example',
+      publicBaseUrlSource: 'environment',
+    });
+    expect(parseConfig({ PUBLIC_BASE_URL: 'https://example.org/explorer/' }, noFiles).publicBaseUrl).toBe(
+      'https://example.org/explorer',
+    );
+    expect(parseConfig({}, noFiles)).toMatchObject({
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      publicBaseUrlSource: 'default',
+    });
+    expect(parseConfig({ HOST: '0.0.0.0', PORT: '8080' }, noFiles).publicBaseUrl).toBe(
+      'http://localhost:8080',
+    );
+    expect(parseConfig({ HOST: '::1', PORT: '8080' }, noFiles).publicBaseUrl).toBe('http://[::1]:8080');
+    for (const bad of [
+      'launchdex.example',
+      'ftp://x.example',
+      'https://x.example/?a=1',
+      'https://u:p@x.example',
+    ])
+      expect(problemsOf({ PUBLIC_BASE_URL: bad }).map((p) => p.variable)).toEqual(['PUBLIC_BASE_URL']);
+  });
+
+  it('the web server in production on a real chain needs PUBLIC_BASE_URL; the devnet and development do not', () => {
+    const realChain = {
+      NODE_ENV: 'production',
+      RPC_URL: 'https://rpc.example',
+      CHAIN_ID: '8453',
+      FACTORY_ADDRESS: `0x${'1'.repeat(40)}`,
+      START_BLOCK: '1',
+    };
+    const [problem] = webServingProblems(parseConfig(realChain, noFiles));
+    expect(problem?.variable).toBe('PUBLIC_BASE_URL');
+    expect(problem?.message).toMatch(/required in production on chain 8453/);
+    expect(
+      webServingProblems(
+        parseConfig({ ...realChain, PUBLIC_BASE_URL: 'https://launchdex.example' }, noFiles),
+      ),
+    ).toEqual([]);
+    expect(webServingProblems(parseConfig({ ...realChain, NODE_ENV: 'development' }, noFiles))).toEqual([]);
+    expect(webServingProblems(parseConfig({ ...realChain, CHAIN_ID: '31337' }, noFiles))).toEqual([]);
+    expect(webServingProblems(parseConfig({ NODE_ENV: 'production' }, noFiles))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ADDRESS_PATTERN } from '../shared/address';
+import { DEVNET_CHAIN_ID } from '../shared/chain/public-chain';
 
 /**
  * The one place that reads `process.env`. Everything else receives a parsed {@link Config}.
@@ -88,7 +89,16 @@ const envSchema = z.object({
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   PORT: nonNegativeInt(3000).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   HOST: optionalText,
-  PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']),
+  PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']).transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const url = new URL(value);
+    if (url.search || url.hash || url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'must be a base URL without query, fragment or credentials' });
+      return z.NEVER;
+    }
+    // One spelling (lower-case host, default port dropped, no trailing slash) so links join with `/path`.
+    return url.href.replace(/\/+$/, '');
+  }),
   PUBLIC_RPC_URL: optionalUrl(['http:', 'https:']),
   DEV_WALLET: z.enum(['auto', 'off'], { error: 'must be auto or off' }).optional().default('auto'),
   LOG_LEVEL: z
@@ -188,7 +198,16 @@ export interface Config {
   redisUrl: string | undefined;
   port: number;
   host: string;
-  publicBaseUrl: string | undefined;
+  /**
+   * The origin (and path prefix, if any) users reach the site at, without a trailing slash: every
+   * absolute URL a page or share card carries is built from it, never from the request's Host or
+   * X-Forwarded-Host (which a client chooses). PUBLIC_BASE_URL, else the URL this process listens
+   * at, which `npm start` prints; `npm run serve` in production on a real chain refuses to start
+   * without it ({@link webServingProblems}).
+   */
+  publicBaseUrl: string;
+  /** Whether publicBaseUrl came from PUBLIC_BASE_URL or is the local default. */
+  publicBaseUrlSource: 'environment' | 'default';
   /** The JSON-RPC URL browsers use for the chain (wallet reads, receipts); unset: see public-chain.ts. */
   publicRpcUrl: string | undefined;
   /** `auto`: offer the devnet test wallet on the local devnet (chain 31337) only; `off`: never. */
@@ -382,7 +401,8 @@ export function parseConfig(
     redisUrl: e.REDIS_URL,
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
-    publicBaseUrl: e.PUBLIC_BASE_URL,
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? localBaseUrl(e.HOST ?? '127.0.0.1', e.PORT),
+    publicBaseUrlSource: e.PUBLIC_BASE_URL ? 'environment' : 'default',
     publicRpcUrl: e.PUBLIC_RPC_URL,
     devWallet: e.DEV_WALLET,
     logLevel: e.LOG_LEVEL,
@@ -424,6 +444,34 @@ export function parseConfig(
     },
     webWorkers: e.WEB_WORKERS === undefined || e.WEB_WORKERS === 'auto' ? 'auto' : Number(e.WEB_WORKERS),
   };
+}
+
+/** The URL a process listening at host:port is reached at from this machine (what `npm start` prints). */
+export function localBaseUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/**
+ * Settings the web server (`npm run serve`) needs beyond what parseConfig checks; the indexer and
+ * the scripts do not serve pages and start without them. In production on a real chain (any but
+ * the local devnet's id 31337) the public base URL must be given: a default of
+ * `http://127.0.0.1:3000` would put loopback links in every share card.
+ */
+export function webServingProblems(config: Config): { variable: string; message: string }[] {
+  if (
+    config.env === 'production' &&
+    config.publicBaseUrlSource === 'default' &&
+    config.chain !== undefined &&
+    config.chain.chainId !== DEVNET_CHAIN_ID
+  )
+    return [
+      {
+        variable: 'PUBLIC_BASE_URL',
+        message: `is required in production on chain ${config.chain.chainId}: the URL users reach this site at (e.g. https://launchdex.example), which pages and share cards build their absolute links from`,
+      },
+    ];
+  return [];
 }
 
 function parseManifest(text: string): { ok: true; value: DeploymentManifest } | { ok: false; error: string } {

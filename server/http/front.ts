@@ -43,6 +43,19 @@ export interface Front {
 
 /** `host[:port]` of RFC 9110 (reg-name or IP literal); anything else is not a Host. */
 const hostPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]*)(?::[0-9]{0,5})?$/;
+/**
+ * Whether the WHATWG URL parser (the one Next.js and every web API use) accepts `host` as an
+ * authority. RFC 9110's grammar admits names it refuses (`1.1.1.256`, `xn--a`, ports past 65535,
+ * an empty Host), and a Host Next cannot parse fails deep in its request handling as a 500.
+ */
+function isUrlHost(host: string): boolean {
+  if (host === '') return false;
+  try {
+    return new URL(`http://${host}/`).host !== '';
+  } catch {
+    return false;
+  }
+}
 const ALLOW_ALL = 'GET, HEAD, POST, OPTIONS';
 /** How long a rate-limited request is held before its 429 (Retry-After is never below 1 s). */
 const REFUSAL_DELAY_MS = 500;
@@ -221,6 +234,10 @@ export function createFront(services: FrontServices): Front {
     const host = incoming.headers.host;
     if (host === undefined ? incoming.httpVersion === '1.1' : host.length > 255 || !hostPattern.test(host))
       return refuse(new AppError('bad_request', 'missing or malformed Host header'));
+    if (host !== undefined && !isUrlHost(host))
+      return refuse(
+        new AppError('bad_request', `the Host header is not a valid host: ${JSON.stringify(host)}`),
+      );
     const target = incoming.url ?? '/';
     // Known before the target is parsed, so even an unparsable tRPC request is refused as tRPC.
     if (/^(?:https?:\/\/[^/]*)?\/+api\/+trpc\//i.test(target)) shape = 'trpc';

@@ -8,6 +8,7 @@ import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
 import { availableBackends } from '../_test/database';
 import { rawRequest } from '../_test/raw-http';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { excludeToken, includeToken } from '../tokens/moderation';
 
 const [backend] = await availableBackends();
 const probeScript = path.resolve(import.meta.dirname, '../_test/latency-probe.ts');
@@ -350,4 +351,95 @@ describe(`hostile clients against one server (${backend})`, () => {
     );
     expect(report.streamTally).toEqual({ 200: 8, 429: 12 });
   }, 180_000);
+  it("hosts: 6 Hosts the URL parser rejects are each a 400 at the front (none a 500); a forged Host is in 0 of a page's URLs", async () => {
+    const base = stack.server.baseUrl;
+    const client = freshLoopbackClient();
+    const list = (await (await fetchFrom(client)(`${base}/api/v1/tokens?limit=1`)).json()) as {
+      items: { address: string }[];
+    };
+    const token = list.items[0]?.address as string;
+    const page = (host: string, extra = '') =>
+      rawRequest(
+        port,
+        `GET /tokens/${token} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`,
+        {
+          localAddress: client,
+          timeoutMs: 30_000,
+        },
+      );
+    // IPv4 past 255, an invalid punycode label, a port past 65535, a forbidden code point once
+    // percent-decoded, an empty Host, IPv4 with an octet past 255 in hex.
+    for (const host of ['1.1.1.256', 'xn--a', 'example.com:99999', 'a%20b', '', '0x1.1.1.0x100']) {
+      const answer = await page(host);
+      expect([host, answer.status]).toEqual([host, 400]);
+      const { error } = JSON.parse(answer.body) as { error: { code: string; message: string } };
+      expect(error.code).toBe('bad_request');
+      expect(error.message).toMatch(/Host/);
+    }
+
+    const forged = await page(
+      'evil.example',
+      'X-Forwarded-Host: evil-forwarded.example\r\nX-Forwarded-Proto: https\r\n',
+    );
+    expect(forged.status).toBe(200);
+    expect(forged.body).not.toMatch(/evil/);
+    const absolute = [...forged.body.matchAll(/(?:content|href)="(https?:\/\/[^"]*)"/g)].map(
+      (m) => m[1] as string,
+    );
+    // og:image, og:url, twitter:image and the canonical link, all on the configured base.
+    expect(absolute.length).toBeGreaterThanOrEqual(4);
+    for (const url of absolute) expect(url.startsWith(`${base}/`)).toBe(true);
+  });
+
+  it('cards: unknown tokens are a 404; a card asked for 20 times in one indexed block is drawn once (1 miss, 19 hits)', async () => {
+    const base = stack.server.baseUrl;
+    const reader = fetchFrom(freshLoopbackClient());
+    const unknown = await reader(`${base}/tokens/0x${'22'.repeat(20)}/opengraph-image`);
+    expect([unknown.status, unknown.headers.get('content-type')]).toEqual([
+      404,
+      'application/json; charset=utf-8',
+    ]);
+    await unknown.arrayBuffer();
+
+    const list = (await (await reader(`${base}/api/v1/tokens?limit=2&view=top`)).json()) as {
+      items: { address: string }[];
+    };
+    const url = `${base}/tokens/${list.items[1]?.address}/opengraph-image`;
+    const outcomes: string[] = [];
+    const hitMs: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const answer = await reader(url);
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+      outcomes.push(answer.headers.get('x-card-cache') ?? 'none');
+      if (i > 0) hitMs.push(performance.now() - started);
+    }
+    expect(outcomes).toEqual(['miss', ...Array(19).fill('hit')]);
+    console.log(`hostile cards: 19 cached answers, max ${Math.max(...hitMs).toFixed(1)} ms`);
+  });
+
+  // PGlite lets one process open its database; moderation is a second writer on PostgreSQL only.
+  if (backend === 'postgres')
+    it("cards: a hidden (moderated) token's card is a 404 on the next request (0 cached cards of it served)", async () => {
+      const base = stack.server.baseUrl;
+      const reader = fetchFrom(freshLoopbackClient());
+      const list = (await (await reader(`${base}/api/v1/tokens?limit=1&view=top`)).json()) as {
+        items: { address: string }[];
+      };
+      const address = list.items[0]?.address as string;
+      const url = `${base}/tokens/${address}/opengraph-image`;
+      await (await reader(url)).arrayBuffer();
+      expect((await reader(url)).headers.get('x-card-cache')).toBe('hit');
+      const handle = await stack.database.open();
+      try {
+        await excludeToken(handle.db, address, 'hostile card test');
+        const hidden = await reader(url);
+        expect(hidden.status).toBe(404);
+        await hidden.arrayBuffer();
+      } finally {
+        await includeToken(handle.db, address);
+        await handle.close();
+      }
+    });
 });

@@ -35,11 +35,22 @@ export async function createDraft(services: DraftServices, upload: DraftUpload):
     : await services.fetchImage((fields.image_url as string).trim());
   const image = await processImage(raw);
   const key = objectKeyFor(image.bytes, image.extension as 'png');
-  await services.objects.put(key, image.bytes);
+  const thumbnailKey = objectKeyFor(image.thumbnail, 'png');
+  await Promise.all([
+    services.objects.put(key, image.bytes),
+    services.objects.put(thumbnailKey, image.thumbnail),
+  ]);
   await services.db
     .insert(storedObjects)
-    .values({ key, sha256: key.slice(0, 64), contentType: image.contentType, size: image.bytes.length })
-    .onConflictDoNothing();
+    .values({
+      key,
+      sha256: key.slice(0, 64),
+      contentType: image.contentType,
+      size: image.bytes.length,
+      thumbnailKey,
+    })
+    // The same image stored before thumbnails existed gains one now.
+    .onConflictDoUpdate({ target: storedObjects.key, set: { thumbnailKey } });
   const metadataHash = metadataHashOf(fields, key);
   const id = `d_${randomBytes(12).toString('base64url')}`;
   const [row] = await services.db

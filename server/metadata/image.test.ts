@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { MAX_IMAGE_BYTES, processImage } from './image';
+import { LOGO_MAX_PIXELS, logoPng, MAX_IMAGE_BYTES, processImage, THUMBNAIL_SIZE } from './image';
 
 const solid = (format: 'png' | 'jpeg' | 'webp' | 'gif', width = 32, height = 32) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } })
@@ -103,6 +103,53 @@ describe('image intake', () => {
       code: 'invalid_image',
       message: expect.stringMatching(/pixel limit/),
     });
+  });
+
+  it('stores a 256 px square PNG thumbnail of the first frame beside the image', async () => {
+    const large = await sharp({
+      create: { width: 4000, height: 3000, channels: 3, background: { r: 10, g: 200, b: 30 } },
+    })
+      .png()
+      .toBuffer();
+    const stored = await processImage(large);
+    const thumbnail = await sharp(stored.thumbnail).metadata();
+    expect([thumbnail.format, thumbnail.width, thumbnail.height]).toEqual([
+      'png',
+      THUMBNAIL_SIZE,
+      THUMBNAIL_SIZE,
+    ]);
+    expect(stored.thumbnail.length).toBeLessThan(stored.bytes.length);
+
+    const frames = await Promise.all(['#f00', '#0f0'].map((background) => solidFrame(background)));
+    const animated = await processImage(
+      await sharp(frames, { join: { animated: true } })
+        .gif()
+        .toBuffer(),
+    );
+    const first = await sharp(animated.thumbnail).metadata();
+    expect([first.format, first.pages ?? 1]).toEqual(['png', 1]);
+    // Small images are not enlarged: the card scales them as it always did.
+    expect((await sharp((await processImage(await solid('webp'))).thumbnail).metadata()).width).toBe(32);
+  });
+
+  it('draws a logo only from an avatar-sized image: a thumbnail, never a megapixel original', async () => {
+    const side = Math.sqrt(LOGO_MAX_PIXELS);
+    const avatar = await sharp({ create: { width: side, height: side, channels: 3, background: '#ff8800' } })
+      .png()
+      .toBuffer();
+    const logo = await logoPng(avatar, 200);
+    expect(logo).not.toBeNull();
+    const { width, height } = await sharp(logo as Buffer).metadata();
+    expect([width, height]).toEqual([200, 200]);
+    const original = await sharp({
+      create: { width: side + 1, height: side, channels: 3, background: '#ff8800' },
+    })
+      .png()
+      .toBuffer();
+    expect(await logoPng(original, 200)).toBeNull();
+    // A decompression bomb's header is refused unread, as at intake.
+    expect(await logoPng(pngHeader(20_000, 20_000), 200)).toBeNull();
+    expect(await logoPng(Buffer.from('not an image'), 200)).toBeNull();
   });
 
   it('rejects more than 5 MB before looking at it', async () => {

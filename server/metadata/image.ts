@@ -6,6 +6,14 @@ import { AppError } from '../errors';
 export { imageFormats, MAX_IMAGE_BYTES };
 /** Decoding bound: 40 megapixels (e.g. 8000 × 5000); a 20000 × 20000 header is refused unread. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+/** Side of the square PNG thumbnail stored beside every image: what share cards decode. */
+export const THUMBNAIL_SIZE = 256;
+/**
+ * Decoding bound where a logo is drawn (share cards): an avatar's size. A stored thumbnail is
+ * 256 × 256; an image stored before thumbnails existed is drawn only if it is within this bound
+ * (1024 × 1024), so a card never decodes a 40-megapixel original.
+ */
+export const LOGO_MAX_PIXELS = 1024 * 1024;
 
 export type ImageContentType = keyof typeof imageFormats;
 
@@ -16,6 +24,8 @@ export interface ProcessedImage {
   width: number;
   height: number;
   frames: number;
+  /** The first frame, cropped to a THUMBNAIL_SIZE square PNG (never enlarged). */
+  thumbnail: Buffer;
 }
 
 const invalid = (message: string) => new AppError('invalid_image', message);
@@ -49,6 +59,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   if (width * height * (metadata.pages ?? 1) > MAX_IMAGE_PIXELS * 4)
     throw invalid('image has too many pixels');
   let bytes: Buffer;
+  let thumbnail: Buffer;
   try {
     const oriented = contentType === 'image/jpeg' ? pipeline.rotate() : pipeline;
     const encoded =
@@ -59,7 +70,9 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
           : contentType === 'image/webp'
             ? oriented.webp({ quality: 90 })
             : oriented.gif();
-    bytes = await encoded.toBuffer();
+    // The thumbnail decodes the input once more, alongside the re-encoding (sharp runs both on
+    // its thread pool): an upload pays for it once so no card ever decodes the original.
+    [bytes, thumbnail] = await Promise.all([encoded.toBuffer(), squareThumbnail(input, contentType)]);
   } catch (error) {
     throw invalid(`image could not be decoded: ${firstLine(error)}`);
   }
@@ -72,7 +85,33 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
     width,
     height,
     frames: metadata.pages ?? 1,
+    thumbnail,
   };
+}
+
+/** The first frame of an accepted image as a THUMBNAIL_SIZE square PNG, upright, without metadata. */
+function squareThumbnail(input: Buffer, contentType: ImageContentType): Promise<Buffer> {
+  const first = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated: false });
+  return (contentType === 'image/jpeg' ? first.rotate() : first)
+    .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'cover', withoutEnlargement: true })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * A logo as a `side` square PNG, decoded under LOGO_MAX_PIXELS: from a stored thumbnail, or
+ * from an original small enough to be an avatar. Null when the image is larger or unreadable:
+ * the caller draws no logo rather than decoding megapixels on a request.
+ */
+export async function logoPng(stored: Buffer, side: number): Promise<Buffer | null> {
+  try {
+    return await sharp(stored, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'error', animated: false })
+      .resize(side, side, { fit: 'cover' })
+      .png()
+      .toBuffer();
+  } catch {
+    return null;
+  }
 }
 
 function firstLine(error: unknown): string {

@@ -1,8 +1,10 @@
 import { ImageResponse } from 'next/og';
-import sharp from 'sharp';
 import { formatChangeBps, formatNative } from '@/components/ui/format';
-import { getConfig } from '@/server/config';
-import { getObjectStore } from '@/server/objects/store';
+import { errorResponse } from '@/server/api/rest/dispatch';
+import { AppError } from '@/server/errors';
+import { cardLogo, cardVersion, processLogoSources, shareCardCache } from '@/server/tokens/share-card';
+import { isAddress } from '@/shared/address';
+import type { TokenDetail } from '@/shared/api/tokens';
 import { findToken } from './find-token';
 
 export const alt = 'Token card: name, symbol, logo, price and 24 h change';
@@ -11,28 +13,50 @@ export const contentType = 'image/png';
 
 type Props = { params: Promise<{ address: string }> };
 
-/** The bound logo as a PNG data URI (the card renderer reads PNG, not WebP or animation). */
-async function logoDataUri(imageUrl: string | undefined): Promise<string | null> {
-  const key = imageUrl?.replace(/^\/objects\//, '');
-  if (!key) return null;
-  const stored = await (await getObjectStore(getConfig().objects)).get(key);
-  if (!stored?.body) return null;
-  const png = await sharp(stored.body, { animated: false })
-    .resize(200, 200, { fit: 'cover' })
-    .png()
-    .toBuffer();
-  return `data:image/png;base64,${png.toString('base64')}`;
+const LOGO_SIDE = 200;
+
+/**
+ * The card a shared token link unfurls into, drawn once per token per read-model version (a new
+ * block, a finalize, a moderation) and kept in memory (server/tokens/share-card.ts): unfurlers
+ * and repeated requests get the drawn PNG. Unknown and hidden (moderated) tokens have no card.
+ * `x-card-cache` says whether this request drew it (`miss`) or not (`hit`).
+ */
+export default async function TokenCardRoute({ params }: Props): Promise<Response> {
+  const { address } = await params;
+  const noCard = () => errorResponse(new AppError('not_found', 'no card: unknown or hidden token'));
+  if (!isAddress(address)) return noCard();
+  const token = address.toLowerCase();
+  const { card, outcome } = await shareCardCache().get(token, await cardVersion(), () => drawCard(token));
+  if (!card) return noCard();
+  return new Response(new Uint8Array(card), {
+    headers: {
+      'content-type': 'image/png',
+      'content-length': String(card.length),
+      'cache-control': 'public, max-age=0, must-revalidate',
+      'x-card-cache': outcome === 'rendered' ? 'miss' : 'hit',
+    },
+  });
+}
+
+/** The card as PNG bytes, or null for a token that is not launched or is hidden by moderation. */
+async function drawCard(address: string): Promise<Buffer | null> {
+  const token = await findToken(address);
+  if (!token || token.excluded) return null;
+  // An unreadable image is no logo; a database or object store failure is a 500, so that no card
+  // without its logo is kept for the rest of this version.
+  const logoPngBytes = await cardLogo(await processLogoSources(), token.metadata?.image_url, LOGO_SIDE);
+  const logo = logoPngBytes ? `data:image/png;base64,${logoPngBytes.toString('base64')}` : null;
+  const image = new ImageResponse(<TokenCard token={token} logo={logo} />, size);
+  return Buffer.from(await image.arrayBuffer());
 }
 
 /**
- * The card a shared token link unfurls into (OpenGraph and Twitter): name, symbol, logo, price
- * and 24 h change. Creator text is drawn as text, never interpreted.
+ * The card (OpenGraph and Twitter): name, symbol, logo, price and 24 h change. Creator text is
+ * drawn as text, never interpreted.
  */
-export default async function TokenCard({ params }: Props) {
-  const token = await findToken((await params).address);
-  const logo = token ? await logoDataUri(token.metadata?.image_url).catch(() => null) : null;
-  const change = token?.metrics.price_change_24h_bps ?? null;
-  return new ImageResponse(
+function TokenCard({ token, logo }: { token: TokenDetail; logo: string | null }) {
+  const change = token.metrics.price_change_24h_bps;
+  return (
     <div
       style={{
         width: '100%',
@@ -49,12 +73,12 @@ export default async function TokenCard({ params }: Props) {
       <div style={{ display: 'flex', alignItems: 'center', gap: 40 }}>
         {logo ? (
           // biome-ignore lint/performance/noImgElement: the card renderer draws plain img elements
-          <img src={logo} width={200} height={200} alt="" style={{ borderRadius: 32 }} />
+          <img src={logo} width={LOGO_SIDE} height={LOGO_SIDE} alt="" style={{ borderRadius: 32 }} />
         ) : (
           <div
             style={{
-              width: 200,
-              height: 200,
+              width: LOGO_SIDE,
+              height: LOGO_SIDE,
               borderRadius: 32,
               background: '#2d3a66',
               display: 'flex',
@@ -63,22 +87,20 @@ export default async function TokenCard({ params }: Props) {
               fontSize: 96,
             }}
           >
-            {(token?.identity.symbol ?? '?').slice(0, 2)}
+            {token.identity.symbol.slice(0, 2)}
           </div>
         )}
         <div style={{ display: 'flex', flexDirection: 'column', maxWidth: 800 }}>
           <div style={{ fontSize: 72, fontWeight: 700, lineHeight: 1.1 }}>
-            {token ? token.identity.name.slice(0, 40) : 'Unknown token'}
+            {token.identity.name.slice(0, 40)}
           </div>
-          <div style={{ fontSize: 44, color: '#9fb0e0' }}>
-            {token ? `$${token.identity.symbol.slice(0, 16)}` : ''}
-          </div>
+          <div style={{ fontSize: 44, color: '#9fb0e0' }}>{`$${token.identity.symbol.slice(0, 16)}`}</div>
         </div>
       </div>
       <div style={{ display: 'flex', alignItems: 'flex-end', justifyContent: 'space-between' }}>
         <div style={{ display: 'flex', flexDirection: 'column' }}>
           <div style={{ fontSize: 32, color: '#9fb0e0' }}>Price</div>
-          <div style={{ fontSize: 64 }}>{token ? formatNative(token.metrics.current_price) : '—'}</div>
+          <div style={{ fontSize: 64 }}>{formatNative(token.metrics.current_price)}</div>
         </div>
         <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end' }}>
           <div style={{ fontSize: 32, color: '#9fb0e0' }}>24h</div>
@@ -90,7 +112,6 @@ export default async function TokenCard({ params }: Props) {
         </div>
         <div style={{ fontSize: 36, color: '#9fb0e0' }}>Launchdex</div>
       </div>
-    </div>,
-    size,
+    </div>
   );
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { TokenView } from '@/components/token/token-view';
 import { formatBps, formatNative } from '@/components/ui/format';
@@ -17,15 +16,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const token = await loadToken((await params).address);
   const title = `${token.identity.name} (${token.identity.symbol})`;
   const description = `${token.identity.symbol} on Launchdex: price ${formatNative(token.metrics.current_price)}, market cap ${formatNative(token.metrics.market_cap)}, ${token.metrics.holders} holders${token.curve.lifecycle === 'graduated' ? ', trading on Uniswap V3' : `, ${formatBps(token.curve.progress_bps)} to graduation`}.`;
-  // Absolute image URLs for unfurlers: the advertised base URL, else the host this request came to.
-  const host = (await headers()).get('host');
-  const base = getConfig().publicBaseUrl ?? (host ? `http://${host}` : undefined);
+  // Unfurlers and shared caches keep these absolute URLs, so their origin is the configured one
+  // (PUBLIC_BASE_URL), never the Host or X-Forwarded-Host of the request, which a client chooses.
+  const canonical = `/tokens/${token.identity.address}`;
   return {
     title,
     description,
-    ...(base ? { metadataBase: new URL(base) } : {}),
+    metadataBase: new URL(getConfig().publicBaseUrl),
+    alternates: { canonical },
     // The card image comes from opengraph-image.tsx beside this page.
-    openGraph: { title, description, type: 'website', siteName: 'Launchdex' },
+    openGraph: { title, description, type: 'website', siteName: 'Launchdex', url: canonical },
     twitter: { card: 'summary_large_image', title, description },
   };
 }

@@ -43,4 +43,10 @@ export const storedObjects = pgTable('stored_objects', {
   contentType: text('content_type').notNull(),
   size: integer('size').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Key of the image's square PNG thumbnail in the object store (server/metadata/image.ts), which
+   * share cards decode instead of the original. Null for images stored before thumbnails existed.
+   * The thumbnail has no row of its own: it goes with this object.
+   */
+  thumbnailKey: text('thumbnail_key'),
 });

@@ -64,6 +64,8 @@ export async function createFinalizeFlow(stack: IndexedStack) {
     options: {
       draftCreator?: Address;
       launchOverrides?: { name?: string; symbol?: string; supply?: bigint };
+      /** The logo uploaded (default: a 16 px orange square). */
+      image?: Buffer;
     } = {},
   ): Promise<LaunchedDraft> => {
     counter++;
@@ -76,7 +78,11 @@ export async function createFinalizeFlow(stack: IndexedStack) {
     const form = new FormData();
     for (const [key, value] of Object.entries(text)) form.append(key, value);
     if (options.draftCreator) form.append('creator', options.draftCreator);
-    form.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'logo.png');
+    form.append(
+      'image',
+      new Blob([new Uint8Array(options.image ?? image)], { type: 'image/png' }),
+      'logo.png',
+    );
     const draft = await call('POST', '/api/v1/token-metadata', form);
     expect(draft.status).toBe(201);
     const fields = {

@@ -1,0 +1,1 @@
+ALTER TABLE "stored_objects" ADD COLUMN "thumbnail_key" text;

@@ -1,0 +1,45 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../server/_test/app-server';
+
+const serve = path.resolve(import.meta.dirname, 'serve.ts');
+
+/** Runs `npm run serve` in production with `env` (nothing else) until it exits (or 60 s pass); its code and output. */
+function runServe(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', serve], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('npm run serve start-up', () => {
+  it('refuses to start in production on a real chain without PUBLIC_BASE_URL, naming it', async () => {
+    const { code, output } = await runServe({
+      PORT: String(await freePort()),
+      // Never contacted: the configuration is refused before anything connects.
+      RPC_URL: 'http://127.0.0.1:9/',
+      CHAIN_ID: '8453',
+      FACTORY_ADDRESS: `0x${'1'.repeat(40)}`,
+      START_BLOCK: '1',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:9/none',
+    });
+    expect(code).toBe(1);
+    expect(output).toMatch(/PUBLIC_BASE_URL: is required in production on chain 8453/);
+    expect(output).not.toMatch(/listening/);
+  }, 90_000);
+});
