@@ -3,7 +3,7 @@ import type { TokenDetail } from '../../../../shared/api/tokens';
 import { indexedThroughBlockColumn } from '../../../db/checkpoint';
 import type { Database } from '../../../db/client';
 import { frozenSql } from '../../../db/frozen-sql';
-import { createStatementCache } from '../../../db/prepared';
+import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
@@ -68,7 +68,7 @@ const detailStatements = createStatementCache<ReturnType<typeof buildDetail>>();
  * `excluded: true`): moderation hides them from lists, it does not pretend they do not exist.
  */
 export async function getTokenDetail(ctx: Context, address: string): Promise<TokenDetail> {
-  const [row] = await detailStatements(ctx.db, 'token_detail', buildDetail).execute({ address });
+  const [row] = await executePrepared(detailStatements(ctx.db, 'token_detail', buildDetail), { address });
   if (!row) throw new AppError('not_found', `no launched token at ${address}`);
   const [top10, creator, curve, pool, burned] = row.concentration;
   return {

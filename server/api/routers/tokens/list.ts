@@ -9,7 +9,7 @@ import {
   searchTermKind,
 } from '../../../../shared/search-text';
 import { type Database, selectRows } from '../../../db/client';
-import { createStatementCache } from '../../../db/prepared';
+import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
@@ -258,7 +258,7 @@ export async function listByOrder(
   const statement = pageStatements(ctx.db, statementKey, (db) =>
     buildPage(db, statementKey, order, extra, key !== undefined, input.limit + 1),
   );
-  const rows = await statement.execute({
+  const rows = await executePrepared(statement, {
     ...extra?.values,
     ...(key === undefined ? {} : keyValues(key)),
   });

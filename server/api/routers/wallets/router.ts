@@ -2,7 +2,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { type HoldingsPage, holdingsInput } from '../../../../shared/api/wallets';
 import { WAD } from '../../../../shared/units';
 import type { Database } from '../../../db/client';
-import { createStatementCache } from '../../../db/prepared';
+import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { balances, metadataDrafts, tokens } from '../../../db/schema';
 import { decodeCursor, encodeCursor, keysetPage } from '../../cursor';
@@ -47,7 +47,7 @@ export async function listHoldings(
   const statement = holdingsStatements(ctx.db, name, (db) =>
     buildHoldings(db, name, after !== undefined, input.limit + 1),
   );
-  const rows = await statement.execute({ wallet: input.address, after: after?.[0] });
+  const rows = await executePrepared(statement, { wallet: input.address, after: after?.[0] });
   const page = keysetPage(rows, input.limit, (last) =>
     encodeCursor(list, [last.token.address], ctx.cursorSecret),
   );
