@@ -30,6 +30,7 @@ describe.each(backends)('npm run purge-drafts (%s)', (backend) => {
         env: {
           PATH: process.env.PATH ?? '',
           HOME: process.env.HOME ?? '',
+          NODE_ENV: 'production',
           LOG_LEVEL: 'silent',
           OBJECTS_DIR: objectsDir,
           ...database.env,
@@ -62,7 +63,7 @@ describe.each(backends)('npm run purge-drafts (%s)', (backend) => {
         { db: handle.db, objects: store, fetchImage: async () => Buffer.alloc(0) },
         {
           fields: { name: 'Command', symbol: 'CMD', initial_supply: (10n ** 27n).toString() },
-          file: { bytes, filename: 'a.png' },
+          file: { bytes: new Uint8Array(bytes), filename: 'a.png' },
         },
       );
       return { id: draft.draft_id, key: draft.image_url.slice('/objects/'.length) };

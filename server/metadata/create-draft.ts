@@ -54,11 +54,24 @@ export async function createDraft(services: DraftServices, upload: DraftUpload):
   const key = objectKeyFor(image.bytes, image.extension as 'png');
   const metadataHash = metadataHashOf(fields, key);
   const id = `d_${randomBytes(12).toString('base64url')}`;
+  // A draft weighs what it stores: its image and its text (the text is bounded, but 28,800
+  // drafts a day of the largest text would otherwise fill the database unbudgeted).
+  const textBytes = [
+    fields.name,
+    fields.symbol,
+    fields.description,
+    fields.website_url,
+    fields.x_url,
+    fields.telegram_url,
+    fields.discord_url,
+    fields.creator,
+  ].reduce((sum, text) => sum + (text ? Buffer.byteLength(text) : 0), 0);
+  const weight = image.bytes.length + textBytes;
   const createdAt = await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
     if (budget) {
       await lockClientBudget(tx, budget.client);
-      checkBudget(budget, await heldByClient(tx, budget.client), image.bytes.length, now());
+      checkBudget(budget, await heldByClient(tx, budget.client), weight, now());
     }
     // The row lock of the object's key, taken before the draft names it (draft-storage.ts).
     await tx
@@ -81,7 +94,7 @@ export async function createDraft(services: DraftServices, upload: DraftUpload):
         imageKey: key,
         metadataHash,
         client: budget?.client ?? null,
-        storedBytes: image.bytes.length,
+        storedBytes: weight,
       })
       .returning({ createdAt: metadataDrafts.createdAt });
     return row?.createdAt;

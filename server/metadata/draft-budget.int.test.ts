@@ -75,7 +75,7 @@ describe(`the per-client storage budget of unbound drafts (${backend})`, () => {
       (refused.body.error.details as { field: string; message: string }[]).map((d) => [d.field, d.message]),
     );
     expect(Number(details.budget_bytes)).toBe(1_000_000);
-    expect(Number(details.held_bytes) + Number(details.image_bytes)).toBeGreaterThan(1_000_000);
+    expect(Number(details.held_bytes) + Number(details.draft_bytes)).toBeGreaterThan(1_000_000);
     // Frees when the oldest expires (24 h) and the purge after it runs (every 10 min).
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(86_400 - 120);

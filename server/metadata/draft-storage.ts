@@ -94,7 +94,10 @@ export interface HeldDrafts {
   oldest: Date | undefined;
 }
 
-/** The bytes of `client`'s unbound drafts: expired ones count until the purge deletes them. */
+/**
+ * The bytes of `client`'s unbound drafts (each its image's and its text's bytes, even when it
+ * shares an identical image): expired ones count until the purge deletes them.
+ */
 export async function heldByClient(db: Database, client: string): Promise<HeldDrafts> {
   const [row] = await selectRows<{ bytes: string | number | null; oldest: string | Date | null }>(
     db,
@@ -139,10 +142,10 @@ export function checkBudget(budget: DraftBudget, held: HeldDrafts, adding: numbe
   const seconds = Math.max(1, Math.ceil((freesAt.getTime() - now.getTime()) / 1000));
   throw new AppError(
     'storage_budget_exceeded',
-    `this client's unbound drafts hold ${held.bytes} bytes and this image needs ${adding} more; at most ${budget.bytes} bytes may wait unbound at once. Finalize a launched draft, or retry after ${freesAt.toISOString()} when the oldest expires`,
+    `this client's unbound drafts hold ${held.bytes} bytes and this draft needs ${adding} more; at most ${budget.bytes} bytes may wait unbound at once. Finalize a launched draft, or retry after ${freesAt.toISOString()} when the oldest expires`,
     [
       { field: 'held_bytes', message: String(held.bytes) },
-      { field: 'image_bytes', message: String(adding) },
+      { field: 'draft_bytes', message: String(adding) },
       { field: 'budget_bytes', message: String(budget.bytes) },
       { field: 'frees_at', message: freesAt.toISOString() },
     ],

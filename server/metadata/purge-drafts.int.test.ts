@@ -44,7 +44,7 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
       { db: handle.db, objects, fetchImage: async () => Buffer.alloc(0), budget },
       {
         fields: { name: 'Keep Me', symbol: 'KEEP', initial_supply: (10n ** 27n).toString() },
-        file: { bytes, filename: 'a.png' },
+        file: { bytes: new Uint8Array(bytes), filename: 'a.png' },
       },
     );
     return { id: draft.draft_id, key: draft.image_url.slice('/objects/'.length) };
@@ -178,7 +178,7 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
     expect(error.status).toBe(429);
     expect(error.details?.map((detail) => detail.field)).toEqual([
       'held_bytes',
-      'image_bytes',
+      'draft_bytes',
       'budget_bytes',
       'frees_at',
     ]);
