@@ -139,6 +139,22 @@ describe('parseConfig', () => {
     });
   });
 
+  it('drafts live 24 h unbound, a client holds 50 MB of them, a web process purges every 10 min', () => {
+    expect(parseConfig({}, noFiles).drafts).toEqual({
+      ttlMs: 24 * 3_600_000,
+      budgetBytes: 50_000_000,
+      purgeIntervalMs: 600_000,
+    });
+    expect(
+      parseConfig({ DRAFT_TTL_HOURS: '2', DRAFT_BUDGET_MB: '0', DRAFT_PURGE_INTERVAL_MS: '0' }, noFiles)
+        .drafts,
+    ).toEqual({ ttlMs: 2 * 3_600_000, budgetBytes: 0, purgeIntervalMs: 0 });
+    expect(() => parseConfig({ DRAFT_TTL_HOURS: '0' }, noFiles)).toThrow(
+      /DRAFT_TTL_HOURS: must be at least 1/,
+    );
+    expect(() => parseConfig({ DRAFT_BUDGET_MB: '5.5' }, noFiles)).toThrow(/DRAFT_BUDGET_MB/);
+  });
+
   it('WEB_WORKERS: auto (one per core on PostgreSQL) unless a whole number is given', () => {
     expect(parseConfig({}, noFiles).webWorkers).toBe('auto');
     expect(parseConfig({ WEB_WORKERS: 'auto' }, noFiles).webWorkers).toBe('auto');

@@ -122,6 +122,9 @@ const envSchema = z.object({
   CONNECTIONS_PER_CLIENT: nonNegativeInt(128).pipe(z.number().min(1, 'must be at least 1')),
   WORK_PER_CLIENT: nonNegativeInt(16).pipe(z.number().min(1, 'must be at least 1')),
   QUEUED_PER_CLIENT: nonNegativeInt(64),
+  DRAFT_TTL_HOURS: nonNegativeInt(24).pipe(z.number().min(1, 'must be at least 1')),
+  DRAFT_BUDGET_MB: nonNegativeInt(50),
+  DRAFT_PURGE_INTERVAL_MS: nonNegativeInt(600_000),
   UPLOADS_PER_CLIENT: nonNegativeInt(2).pipe(z.number().min(1, 'must be at least 1')),
   STREAMS_PER_CLIENT: nonNegativeInt(8).pipe(z.number().min(1, 'must be at least 1')),
   HTTP_HEADERS_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
@@ -244,6 +247,13 @@ export interface Config {
     uploadsPerClient: number;
     streamsPerClient: number;
   };
+  /**
+   * What unbound drafts may hold (docs/security.md, "Uploads and the disk"): a draft not bound to
+   * a launch within `ttlMs` is purged with its image unless another draft uses it; a client's
+   * unbound drafts hold at most `budgetBytes` (0: no budget); a web process purges every
+   * `purgeIntervalMs` (0: only `npm run purge-drafts`).
+   */
+  drafts: { ttlMs: number; budgetBytes: number; purgeIntervalMs: number };
   /** Bearer token that opens GET /api/metrics; unset: the endpoint answers 404. */
   metricsToken: string | undefined;
   /** Memory for serialized read answers per process (READ_CACHE_MB); 0 turns the cache off. */
@@ -428,6 +438,11 @@ export function parseConfig(
       bodyTimeoutMs: e.HTTP_BODY_TIMEOUT_MS,
       uploadsPerClient: e.UPLOADS_PER_CLIENT,
       streamsPerClient: e.STREAMS_PER_CLIENT,
+    },
+    drafts: {
+      ttlMs: e.DRAFT_TTL_HOURS * 3_600_000,
+      budgetBytes: e.DRAFT_BUDGET_MB * 1_000_000,
+      purgeIntervalMs: e.DRAFT_PURGE_INTERVAL_MS,
     },
     metricsToken: e.METRICS_TOKEN,
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,

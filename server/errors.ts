@@ -26,6 +26,7 @@ export const errorStatus = {
   headers_too_large: 431,
   launch_mismatch: 422,
   rate_limited: 429,
+  storage_budget_exceeded: 429,
   internal: 500,
   unavailable: 503,
 } as const;

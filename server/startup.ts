@@ -5,10 +5,12 @@ import { openDatabase } from './db/client';
 import { createIndexer, type Indexer } from './indexer/indexer';
 import { createRpcClient } from './indexer/rpc/client';
 import { getLogger } from './logger';
+import { schedulePurge } from './metadata/purge-drafts';
+import { getObjectStore } from './objects/store';
 import { readChainHead } from './observability/chain-head';
 import { registerMetricProbes } from './observability/process-metrics';
 
-const slot = globalThis as typeof globalThis & { __launchdexIndexer?: Indexer };
+const slot = globalThis as typeof globalThis & { __launchdexIndexer?: Indexer; __launchdexPurge?: true };
 
 /** The indexer running inside this web process, if any (for health and metrics). */
 export function embeddedIndexer(): Indexer | undefined {
@@ -32,6 +34,26 @@ export async function startServerProcess(): Promise<void> {
       chainHead: () => readChainHead(chain),
       indexer: () => slot.__launchdexIndexer?.status,
     });
+    // Uploads are written by the web processes, so they purge what expires: every process runs
+    // the timer, one at a time purges (an advisory lock), the database decides what goes.
+    if (config.drafts.purgeIntervalMs > 0 && !slot.__launchdexPurge) {
+      slot.__launchdexPurge = true;
+      const stop = new AbortController();
+      process.once('SIGTERM', () => stop.abort());
+      schedulePurge({
+        db: handle.db,
+        objects: await getObjectStore(config.objects),
+        ttlMs: config.drafts.ttlMs,
+        intervalMs: config.drafts.purgeIntervalMs,
+        signal: stop.signal,
+        log: getLogger().child({ component: 'draft-purge' }),
+        onDeleteFailed: (key, error) =>
+          getLogger().warn(
+            { key, err: error instanceof Error ? error.message : String(error) },
+            'object delete failed',
+          ),
+      });
+    }
     if (config.embeddedIndexer && chain && !slot.__launchdexIndexer) {
       const logger = getLogger().child({ component: 'indexer' });
       // On PostgreSQL the indexer writes through a pool of its own: the web pool's

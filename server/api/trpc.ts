@@ -29,7 +29,7 @@ export interface Context {
   chain: () => { client: PublicClient; chainId: number; factory: `0x${string}` } | undefined;
   /** HMAC key of pagination cursors: CURSOR_SECRET or the key persisted in the database. */
   cursorSecret: string;
-  /** The client as the HTTP front identified it (tRPC over HTTP behind the front only). */
+  /** The client as the HTTP front identified it (tRPC over HTTP and REST writes behind the front only). */
   client?: string;
 }
 

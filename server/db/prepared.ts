@@ -109,7 +109,12 @@ function mapRow(plan: RowPlan, row: unknown[], joinsNotNullableMap: Record<strin
     let node = result;
     for (let depth = 0; depth < path.length - 1; depth++) {
       const chunk = path[depth] as string;
-      node = (node[chunk] ??= {}) as Record<string, unknown>;
+      let child = node[chunk] as Record<string, unknown> | undefined;
+      if (child === undefined) {
+        child = {};
+        node[chunk] = child;
+      }
+      node = child;
     }
     const raw = row[index];
     const value = raw === null ? null : (plan.decoders[index] as Decoder).mapFromDriverValue(raw);

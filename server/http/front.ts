@@ -274,6 +274,9 @@ export function createFront(services: FrontServices): Front {
           );
     if (!(await admit(outgoing, policy, client, refuse))) return;
     if (policy.refuse) return refuse(new AppError('bad_request', policy.refuse));
+    // Every handler behind the front sees the client as the gate identified it (tRPC reads take
+    // their database share by it, uploads their storage budget); a client's own copy is dropped.
+    incoming.headers[CLIENT_HEADER] = client;
 
     if (policy.transport === 'rest' && (method === 'GET' || method === 'HEAD')) {
       const outcome = await services.rest.serveRead(incoming, outgoing, {
@@ -290,10 +293,8 @@ export function createFront(services: FrontServices): Front {
       return serveWithWebHandler(incoming, outgoing, pathAndQuery, (r) => services.rest.handle(r), deadlines);
     if (policy.transport === 'devnet-rpc')
       return serveWithWebHandler(incoming, outgoing, pathAndQuery, services.devnetRpc, deadlines);
-    // Next sees the same canonical path the policy was decided on, and the client as the gate
-    // identified it (tRPC reads take their database share by it); a client's own copy is dropped.
+    // Next sees the same canonical path the policy was decided on.
     incoming.url = pathAndQuery;
-    incoming.headers[CLIENT_HEADER] = client;
     return services.next(incoming, outgoing);
   }
 

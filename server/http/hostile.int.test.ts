@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
+import sharp from 'sharp';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedLimits } from '../_test/app-server';
@@ -8,6 +11,8 @@ import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
 import { availableBackends } from '../_test/database';
 import { rawRequest } from '../_test/raw-http';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { parseConfig } from '../config';
+import { MAX_IMAGE_BYTES } from '../metadata/image';
 import { excludeToken, includeToken } from '../tokens/moderation';
 
 const [backend] = await availableBackends();
@@ -442,4 +447,69 @@ describe(`hostile clients against one server (${backend})`, () => {
         await handle.close();
       }
     });
+
+  it('upload volume: one address stores at most its 50 MB budget, not the 6 GB an hour its upload rate allows', async () => {
+    const { drafts, rateLimits } = parseConfig({});
+    const objectsDir = path.join(stack.database.env.DATA_DIR as string, 'objects');
+    const diskBefore = directoryBytes(objectsDir);
+    const uploader = fetchFrom(freshLoopbackClient());
+    // Incompressible images just under the 5 MB limit, each new: content addressing saves nothing.
+    const largest = async () => {
+      const side = 1280;
+      const raw = randomBytes(side * side * 3);
+      return sharp(raw, { raw: { width: side, height: side, channels: 3 } })
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+    };
+    const tally: Record<string, number> = {};
+    let accepted = 0;
+    // Two at a time (the concurrent upload limit), until the budget has refused a few.
+    while ((tally.storage_budget_exceeded ?? 0) < 4 && accepted + (tally.storage_budget_exceeded ?? 0) < 30) {
+      const answers = await Promise.all(
+        [0, 1].map(async () => {
+          const form = new FormData();
+          form.append('name', 'Volume');
+          form.append('symbol', 'VOL');
+          form.append('initial_supply', (10n ** 27n).toString());
+          form.append('image', new Blob([new Uint8Array(await largest())], { type: 'image/png' }), 'v.png');
+          const answer = await uploader(`${stack.server.baseUrl}/api/v1/token-metadata`, {
+            method: 'POST',
+            body: form as never,
+          });
+          const body = (await answer.json()) as { error?: { code: string } };
+          return answer.status === 201 ? 'created' : `${answer.status} ${body.error?.code}`;
+        }),
+      );
+      for (const outcome of answers) {
+        if (outcome === 'created') accepted++;
+        const key = outcome === '429 storage_budget_exceeded' ? 'storage_budget_exceeded' : outcome;
+        tally[key] = (tally[key] ?? 0) + 1;
+      }
+    }
+    const grown = directoryBytes(objectsDir) - diskBefore;
+    const rateOnlyPerHour = rateLimits.uploads.perMinute * 60 * MAX_IMAGE_BYTES;
+    console.log(
+      'upload volume',
+      JSON.stringify({
+        tally,
+        accepted,
+        diskGrownMb: grown / 1e6,
+        budgetMb: drafts.budgetBytes / 1e6,
+        rateOnlyPerHourGb: rateOnlyPerHour / 1e9,
+      }),
+    );
+    // The figure docs/security.md states: one address holds at most the budget (50 MB) of unbound
+    // drafts, whatever its upload rate would carry (20/min × 5 MB ≈ 6 GB an hour).
+    expect(grown).toBeLessThanOrEqual(drafts.budgetBytes);
+    expect(grown).toBeGreaterThan(drafts.budgetBytes - 2 * MAX_IMAGE_BYTES);
+    expect(tally.storage_budget_exceeded).toBeGreaterThanOrEqual(4);
+    expect(Object.keys(tally).sort()).toEqual(['created', 'storage_budget_exceeded']);
+    expect(rateOnlyPerHour).toBeGreaterThan(100 * drafts.budgetBytes);
+  }, 180_000);
 });
+
+/** Bytes of the files directly in `dir` (the filesystem object store keeps no subdirectories). */
+function directoryBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).reduce((sum, name) => sum + statSync(path.join(dir, name)).size, 0);
+}

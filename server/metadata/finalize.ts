@@ -151,6 +151,10 @@ export async function finalizeDraft(
           .from(metadataDrafts)
           .where(eq(metadataDrafts.id, draftId));
         if (bound?.token === body.token_address && bound.boundAt) return bound.boundAt;
+        // The purge deleted the unbound draft (it had expired) between our read and this update:
+        // its row lock came first, so the draft is gone rather than bound to a deleted image.
+        if (!bound)
+          throw new AppError('not_found', `no draft ${draftId} (it expired unbound and was deleted)`);
         throw new AppError('already_finalized', `draft ${draftId} is already bound to ${bound?.token}`);
       }
       const hasLinks = [draft.websiteUrl, draft.xUrl, draft.telegramUrl, draft.discordUrl].some(

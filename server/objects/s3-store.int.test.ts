@@ -114,4 +114,17 @@ describe('S3 object store against a real S3-compatible server (s3rver)', () => {
     expect(await store.get(planted, { head: true })).toBeUndefined();
     expect(await store.get('../../../../etc/passwd')).toBeUndefined();
   });
+
+  it('deletes an object by its key, idempotently, and refuses invalid keys', async () => {
+    const other = Buffer.concat([bytes, Buffer.from('other')]);
+    const otherKey = objectKeyFor(other, 'png');
+    await store.put(otherKey, other);
+    await store.delete(otherKey);
+    expect(await store.get(otherKey)).toBeUndefined();
+    // A missing key deletes fine: the purge may run twice over one object.
+    await store.delete(otherKey);
+    await expect(store.delete(`sub/${key}`)).rejects.toThrow(/invalid object key/);
+    expect((await storedKeys()).map((object) => object.key)).toContain(key);
+    expect((await storedKeys()).map((object) => object.key)).not.toContain(otherKey);
+  });
 });

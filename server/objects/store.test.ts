@@ -48,6 +48,17 @@ describe('filesystem object store', () => {
   it('refuses to write or read outside its directory', async () => {
     await expect(store.put('../escape.png', bytes)).rejects.toThrow(/invalid object key/);
     expect(await store.get('../../../../etc/passwd')).toBeUndefined();
+    await expect(store.delete('../escape.png')).rejects.toThrow(/invalid object key/);
+  });
+
+  it('deletes by key, and deleting a missing key succeeds (the purge may repeat itself)', async () => {
+    const other = Buffer.from('another object');
+    const otherKey = objectKeyFor(other, 'png');
+    await store.put(otherKey, other);
+    await store.delete(otherKey);
+    expect(await store.get(otherKey)).toBeUndefined();
+    await store.delete(otherKey);
+    expect(readdirSync(dir)).toEqual([key]);
   });
 });
 

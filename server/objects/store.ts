@@ -16,6 +16,11 @@ export interface ObjectStore {
   /** Idempotent: the key is the content hash, so writing it twice writes the same bytes. */
   put(key: string, bytes: Buffer): Promise<void>;
   get(key: string, options?: { head?: boolean }): Promise<StoredObject | undefined>;
+  /**
+   * Idempotent: deleting a missing object succeeds. Only the draft purge calls it, under the
+   * database lock that decides no draft uses the key (server/metadata/purge-drafts.ts).
+   */
+  delete(key: string): Promise<void>;
 }
 
 function assertKey(key: string) {
@@ -66,6 +71,12 @@ export function createFilesystemStore(dir: string): ObjectStore {
         throw error;
       }
     },
+    async delete(key) {
+      assertKey(key);
+      await unlink(path.join(dir, key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+    },
   };
 }
 
@@ -73,9 +84,8 @@ export function createFilesystemStore(dir: string): ObjectStore {
 export async function createS3Store(
   config: Extract<ObjectStoreConfig, { kind: 's3' }>,
 ): Promise<ObjectStore> {
-  const { S3Client, PutObjectCommand, GetObjectCommand, HeadObjectCommand } = await import(
-    '@aws-sdk/client-s3'
-  );
+  const { S3Client, PutObjectCommand, GetObjectCommand, HeadObjectCommand, DeleteObjectCommand } =
+    await import('@aws-sdk/client-s3');
   const client = new S3Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
@@ -115,6 +125,11 @@ export async function createS3Store(
         if (missing(error)) return undefined;
         throw error;
       }
+    },
+    async delete(key) {
+      assertKey(key);
+      // S3 answers 204 for a missing key too.
+      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
     },
   };
 }

@@ -4,7 +4,7 @@ import { getConfig } from '../../config';
 import { getDatabase } from '../../db';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
-import { databaseTurn } from '../../http/database-share';
+import { CLIENT_HEADER, databaseTurn } from '../../http/database-share';
 import { getLogger } from '../../logger';
 import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
@@ -232,6 +232,12 @@ export function createRestDispatcher(
     caller: once(async () => createCaller(await context())),
   };
   const reads = options.reads ?? (options.context ? async () => undefined : processReads);
+  /** A write runs as its client (the upload's storage budget is per client): a caller of its own. */
+  const writeServices = (client: string | undefined): RouteServices => {
+    if (client === undefined) return services;
+    const own = async () => ({ ...(await context()), client });
+    return { context: own, caller: async () => createCaller(await own()) };
+  };
   /** Routes whose template matches `pathname`, literal segments first. */
   function candidatesFor(pathname: string) {
     const segments = pathname.split('/').filter(Boolean);
@@ -280,7 +286,7 @@ export function createRestDispatcher(
       if (route.method !== 'GET') {
         if (!readBody) throw new Error(`${route.path} takes a body: serve it through handle()`);
         if (route.readBody) input.body = await readBody(route);
-        const result = await route.run(services, route.parse(input));
+        const result = await route.run(writeServices(client), route.parse(input));
         return {
           ...jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' }),
           outcome,
@@ -335,6 +341,8 @@ export function createRestDispatcher(
         query: url.searchParams,
         ifNoneMatch: request.headers.get('if-none-match'),
         requestId: request.headers.get('x-request-id'),
+        // Written by the front, which drops a client's own copy of the header.
+        client: request.headers.get(CLIENT_HEADER) ?? undefined,
         readBody: async (route) => route.readBody?.(request),
       });
       return toResponse(result, request.method);

@@ -137,6 +137,8 @@ function exampleMessage(code: ErrorCode): string {
     invalid_cursor: 'cursor is not valid for this list; use next_cursor unchanged',
     invalid_address: 'must be a 0x-prefixed 20-byte hex address',
     not_found: 'no launched token at 0x…',
+    storage_budget_exceeded:
+      "this client's unbound drafts hold 49000000 bytes and this draft needs 4900000 more; at most 50000000 bytes may wait unbound at once. Finalize a launched draft, or retry after 2026-05-02T10:00:00.000Z when the oldest expires",
     internal: 'Internal error',
   };
   return messages[code] ?? code;

@@ -27,9 +27,20 @@ export const metadataDrafts = pgTable(
     boundTokenAddress: hex('bound_token_address'),
     boundTransactionHash: hex('bound_transaction_hash'),
     boundAt: timestamp('bound_at', { withTimezone: true }),
+    /**
+     * The uploader as the HTTP front keyed it (its rate-limit key: an IPv4 address or an IPv6
+     * /64); null for drafts made before the budget existed or in-process without a front.
+     */
+    client: text('client'),
+    /** What this draft counts against its client's storage budget: its stored image's and text's bytes. */
+    storedBytes: integer('stored_bytes').notNull().default(0),
   },
   (t) => [
     index('metadata_drafts_hash_idx').on(t.metadataHash),
+    // The budget sums a client's unbound drafts; the purge walks unbound drafts by age.
+    index('metadata_drafts_unbound_client_idx').on(t.client).where(sql`${t.boundTokenAddress} is null`),
+    index('metadata_drafts_unbound_created_idx').on(t.createdAt).where(sql`${t.boundTokenAddress} is null`),
+    index('metadata_drafts_image_key_idx').on(t.imageKey),
     uniqueIndex('metadata_drafts_bound_token_idx')
       .on(t.boundTokenAddress)
       .where(sql`${t.boundTokenAddress} is not null`),

@@ -12,7 +12,7 @@ export const metadataRestRoutes = [
     operationId: 'createTokenMetadataDraft',
     summary: 'Upload a metadata draft',
     description:
-      'multipart/form-data with name (≤ 64 bytes), symbol (≤ 16 bytes), initial_supply (integer text, base units with 18 decimals, 10^21 to 10^33), optional description (≤ 1000 bytes), website_url, x_url, telegram_url, discord_url (http/https), optional creator (address), and exactly one of image (PNG, JPEG, WebP or GIF file, ≤ 5 MB, judged by content) or image_url (public https). Text fields must be valid UTF-8 (judged on the raw bytes); name and symbol must not be blank or whitespace-only and must not contain control characters, zero-width or other invisible format characters, or bidi marks, embeddings, overrides or isolates; the description may contain line breaks (LF, CRLF) but no other control characters and no bidi embeddings, overrides or isolates. A broken text rule answers 400 invalid_parameter with one details entry per field. Answers 201 with the draft id, the metadata_hash the launch transaction must carry, and the stored image URL. Both image and image_url, or neither: 400.',
+      'multipart/form-data with name (≤ 64 bytes), symbol (≤ 16 bytes), initial_supply (integer text, base units with 18 decimals, 10^21 to 10^33), optional description (≤ 1000 bytes), website_url, x_url, telegram_url, discord_url (http/https), optional creator (address), and exactly one of image (PNG, JPEG, WebP or GIF file, ≤ 5 MB, judged by content) or image_url (public https). Text fields must be valid UTF-8 (judged on the raw bytes); name and symbol must not be blank or whitespace-only and must not contain control characters, zero-width or other invisible format characters, or bidi marks, embeddings, overrides or isolates; the description may contain line breaks (LF, CRLF) but no other control characters and no bidi embeddings, overrides or isolates. A broken text rule answers 400 invalid_parameter with one details entry per field. Answers 201 with the draft id, the metadata_hash the launch transaction must carry, and the stored image URL. Both image and image_url, or neither: 400. A draft not finalized within DRAFT_TTL_HOURS (24 h by default) is deleted with its image unless another draft uses it. The unbound drafts of one client (its address, an IPv6 /64) hold at most DRAFT_BUDGET_MB (50 MB by default) at once, a draft weighing its stored image and its text; an upload past it is 429 storage_budget_exceeded with Retry-After (when its oldest draft expires) and details held_bytes, draft_bytes, budget_bytes and frees_at; finalizing a draft frees its bytes at once.',
     tags: ['metadata'],
     input: z.object({}),
     output: draftResponse,
@@ -24,6 +24,7 @@ export const metadataRestRoutes = [
       'payload_too_large',
       'unsupported_media_type',
       'rate_limited',
+      'storage_budget_exceeded',
     ],
     successStatus: 201,
     rateLimit: 'uploads',

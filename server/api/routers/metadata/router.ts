@@ -22,9 +22,16 @@ export const metadataRouter = createTRPCRouter({
     return finalizeDraft({ db: ctx.db, ...chain }, input.draft, input.body);
   }),
   /** Reached through POST /api/v1/token-metadata, which parses the multipart stream into `body`. */
-  createDraft: inProcessProcedure
-    .input(uploadInput)
-    .mutation(async ({ ctx, input }) =>
-      createDraft({ db: ctx.db, objects: await ctx.objects(), fetchImage: ctx.fetchImage }, input.body),
-    ),
+  createDraft: inProcessProcedure.input(uploadInput).mutation(async ({ ctx, input }) => {
+    const { budgetBytes, ttlMs, purgeIntervalMs } = ctx.config.drafts;
+    // The budget is the front's client's: in-process callers without one (next dev) have none.
+    const budget =
+      ctx.client !== undefined && budgetBytes > 0
+        ? { client: ctx.client, bytes: budgetBytes, ttlMs, purgeIntervalMs }
+        : undefined;
+    return createDraft(
+      { db: ctx.db, objects: await ctx.objects(), fetchImage: ctx.fetchImage, budget, clock: ctx.clock },
+      input.body,
+    );
+  }),
 });
