@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 const steps = [
   { name: 'typecheck', command: ['npx', 'tsc', '--noEmit'] },
   { name: 'lint', command: ['npx', 'biome', 'check', '.'] },
+  // The served OpenAPI document against Redocly's recommended rules, offline.
+  { name: 'openapi', command: ['npx', 'tsx', 'scripts/openapi-lint.ts'] },
   { name: 'contracts', command: ['npx', 'tsx', 'contracts/build.ts', '--check'] },
   { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit'] },
   { name: 'build', command: ['npx', 'next', 'build'] },

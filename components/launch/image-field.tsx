@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { imageFormats, MAX_IMAGE_BYTES } from '@/shared/metadata/draft-fields';
+import { imageFormats, MAX_IMAGE_TEXT } from '@/shared/metadata/draft-fields';
 
 const accept = Object.keys(imageFormats).join(',');
 
@@ -58,9 +58,7 @@ export function ImageField({
               onChange={(event) => onFile(event.target.files?.[0] ?? null)}
             />
           </label>
-          <span className="small muted">
-            PNG, JPEG, WebP or GIF, at most {MAX_IMAGE_BYTES / 1024 / 1024} MB — or
-          </span>
+          <span className="small muted">PNG, JPEG, WebP or GIF, at most {MAX_IMAGE_TEXT} — or</span>
           <label>
             Image URL
             <input

@@ -217,6 +217,57 @@ describe(`the HTTP front answers every request (${backend})`, () => {
     expect(trpc.headers.allow).toBe('GET, OPTIONS');
   });
 
+  it('a write method with a body on any read of /api/v1 is 405 with Allow before its body counts; POST routes still take theirs', async () => {
+    // Every path the OpenAPI document lists, filled in: the document and the gate must agree.
+    const document = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const reads = Object.entries(document.paths)
+      .filter(([, operations]) => Object.keys(operations).join() === 'get')
+      .map(([template]) => template.replace('{address}', `0x${'22'.repeat(20)}`));
+    expect(reads).toContain(`/api/v1/tokens/0x${'22'.repeat(20)}/trades`);
+    expect(reads).toContain('/api/v1/stream');
+    for (const path of reads) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        // 20 MB declared and a few bytes sent: the answer may not wait for, or measure, the body.
+        const answer = await raw(
+          `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+            'Content-Length: 20000000\r\n\r\n{"side":"buy"',
+        );
+        expectEnvelope(answer, 405, 'method_not_allowed');
+        expect(answer.headers.allow, `${method} ${path}`).toBe(
+          path === '/api/v1/stream' ? 'GET, OPTIONS' : 'GET, HEAD, OPTIONS',
+        );
+      }
+    }
+    const options = await raw(
+      `OPTIONS /api/v1/tokens/0x${'22'.repeat(20)}/trades HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expect(options.headers.allow).toBe('GET, HEAD, OPTIONS');
+    // The writes: their own methods only, and their bodies reach them.
+    const upload = await raw('OPTIONS /api/v1/token-metadata HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(upload.headers.allow).toBe('POST, OPTIONS');
+    const headOfWrite = await raw(
+      'HEAD /api/v1/token-metadata HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    expect(headOfWrite.status).toBe(405);
+    expect(headOfWrite.headers.allow).toBe('POST, OPTIONS');
+    expectEnvelope(
+      await raw(
+        'POST /api/v1/token-metadata/d_AAAAAAAAAAAAAAAA/finalize HTTP/1.1\r\nHost: x\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      ),
+      400,
+      'invalid_parameter',
+    );
+    // An unknown path under /api/v1 is a 404 whatever the method, its body unread.
+    expectEnvelope(
+      await raw('POST /api/v1/tokens/0x22/nope HTTP/1.1\r\nHost: x\r\nContent-Length: 20000000\r\n\r\n{'),
+      404,
+      'not_found',
+    );
+  });
+
   it('tRPC: writes do not exist over HTTP, POST is 405 and batches past 10 calls are refused, all in tRPC shape', async () => {
     const trpcError = (answer: RawAnswer) => {
       const body = JSON.parse(answer.body) as unknown;

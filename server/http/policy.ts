@@ -57,17 +57,16 @@ const nextApiPaths = new Set([
   '/api/metrics',
 ]);
 
-/** The REST routes as the front needs them: what a (method, path) pair is declared to be. */
+/** The REST routes as the front needs them: what the routes at a path are declared to be. */
 export interface RestRouteLookup {
-  routeOf(
-    method: string,
-    pathname: string,
-  ): { method: Method; rateLimit?: 'uploads' | 'finalize' } | undefined;
+  /** Every declared route whose template matches the (raw) path; none for an unknown path. */
+  routesAt(pathname: string): readonly { method: 'GET' | 'POST'; rateLimit?: 'uploads' | 'finalize' }[];
 }
 
 /**
  * The policy of a request, from its method and decoded path only (never the Host header).
- * Undefined: an unknown path under /api/ or /objects (a JSON 404, not the HTML not-found page).
+ * Undefined: an unknown path under /api/ (REST paths included) or /objects (a JSON 404, not the
+ * HTML not-found page).
  */
 export function requestPolicy(
   method: string,
@@ -96,13 +95,18 @@ export function requestPolicy(
   if (pathname === '/api/devnet/rpc') return { ...read('devnet-rpc'), methods: ['POST'], takesBody: true };
   if (nextApiPaths.has(pathname)) return read('system');
   if (pathname.startsWith('/api/v1/')) {
-    const route = rest.routeOf(method, target.path);
-    const writes = route?.method === 'POST';
+    const routes = rest.routesAt(target.path);
+    if (routes.length === 0) return undefined;
+    // The methods the path's templates declare (HEAD with GET): any other method is a 405 here,
+    // before its body is looked at, so a POST to a read is refused as a method, not as a body.
+    const methods: Method[] = [];
+    if (routes.some((r) => r.method === 'GET')) methods.push('GET', 'HEAD');
+    if (routes.some((r) => r.method === 'POST')) methods.push('POST');
+    const route = routes.find((r) => r.method === (method === 'HEAD' ? 'GET' : method));
     return {
       ...read('rest'),
-      // The REST dispatcher answers 405 with the methods of the matched template itself.
-      methods: ['GET', 'HEAD', 'POST'],
-      takesBody: writes,
+      methods,
+      takesBody: route?.method === 'POST',
       ...(route?.rateLimit ? { writeBucket: route.rateLimit } : {}),
       ...(route?.rateLimit === 'uploads' ? { concurrency: 'uploads' as const } : {}),
     };

@@ -152,10 +152,13 @@ describe('image intake', () => {
     expect(await logoPng(Buffer.from('not an image'), 200)).toBeNull();
   });
 
-  it('rejects more than 5 MB before looking at it', async () => {
-    await expect(processImage(Buffer.alloc(MAX_IMAGE_BYTES + 1))).rejects.toMatchObject({
+  it("rejects more than 5 MB, the spec's SI megabytes (5,000,000 bytes), before looking at it", async () => {
+    expect(MAX_IMAGE_BYTES).toBe(5_000_000);
+    await expect(processImage(Buffer.alloc(5_000_001))).rejects.toMatchObject({
       code: 'payload_too_large',
       status: 413,
     });
+    // 5,000,000 bytes are within the limit: judged as an image (these zeros are none).
+    await expect(processImage(Buffer.alloc(5_000_000))).rejects.toMatchObject({ code: 'invalid_image' });
   });
 });

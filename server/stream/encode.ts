@@ -18,9 +18,18 @@ export const heartbeat = ': ping\n\n';
 /** Tells EventSource how long to wait before reconnecting. */
 export const retryDirective = (ms: number) => `retry: ${ms}\n\n`;
 
-/** The block a client resumes from: Last-Event-ID, else `?since=`; undefined when absent or malformed. */
-export function resumeBlock(lastEventId: string | null, since: string | null): number | undefined {
-  const value = lastEventId ?? since;
-  if (value === null || !/^\d{1,15}$/.test(value)) return undefined;
-  return Number(value);
+/**
+ * Where a client resumes: a block, `'unreadable'` for a Last-Event-ID that is no block number this
+ * stream sent (the client gets `reset`, docs/api.md "Live stream"), or undefined for no resume point.
+ */
+export type ResumePoint = number | 'unreadable' | undefined;
+
+/**
+ * The resume point of a connection: Last-Event-ID, else the `since` the route parsed (a malformed
+ * `since` is a 400 there). Only canonical decimal block numbers are ids this stream sends. An empty
+ * Last-Event-ID is none: EventSource sends the header only when it holds an id.
+ */
+export function resumePoint(lastEventId: string | null, since: number | undefined): ResumePoint {
+  if (lastEventId === null || lastEventId === '') return since;
+  return /^(?:0|[1-9]\d{0,14})$/.test(lastEventId) ? Number(lastEventId) : 'unreadable';
 }

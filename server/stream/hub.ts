@@ -1,7 +1,7 @@
 import { type LiveEvent, passesTokenFilter } from '../../shared/stream/events';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { Database } from '../db/client';
-import { heartbeat } from './encode';
+import { heartbeat, type ResumePoint } from './encode';
 import { readIndexChanges } from './read-changes';
 import { createSubscriber, type Subscriber } from './subscriber';
 
@@ -29,7 +29,7 @@ export interface StreamHub {
    */
   subscribe(options: {
     token: string | undefined;
-    resumeFrom: number | undefined;
+    resumeFrom: ResumePoint;
     signal?: AbortSignal;
   }): Promise<Subscriber | null>;
   /** Subscribers receiving live events (replay done). */
@@ -172,19 +172,21 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
    *
    * @dev A resume always makes progress: the catch-up ends with one event carrying `id:` = the
    * poller's position: `checkpoint` after a replay in detail (or none needed), `reorg` for a
-   * resume point above the index, else `reset` (resume point too old, too many events, or a
-   * replay that would not fit `replayRoom`). The client reads nothing before `subscribe` returns,
+   * resume point above the index, else `reset` (an unreadable Last-Event-ID, a resume point too
+   * old, too many events, or a replay that would not fit `replayRoom`). The client reads nothing before `subscribe` returns,
    * so a replay filling its queue would overflow, that id unread, and EventSource would resume
    * from the same point forever.
    */
-  const join = async (subscriber: Subscriber, resumeFrom: number | undefined) => {
+  const join = async (subscriber: Subscriber, resumeFrom: ResumePoint) => {
     if (subscriber.closed) return;
     // The subscriber holds a slot, so this poller is not stopped while it is open.
     const current = poller ?? startPoller();
     await current.ready;
-    let from = resumeFrom;
-    let ending: 'caught up' | 'reorg' | { reset: string } = 'caught up';
-    for (;;) {
+    let from = resumeFrom === 'unreadable' ? undefined : resumeFrom;
+    // What the client has is unknown, so it refetches; the reset's id gives it a resume point.
+    let ending: 'caught up' | 'reorg' | { reset: string } =
+      resumeFrom === 'unreadable' ? { reset: 'Last-Event-ID is not a block number' } : 'caught up';
+    while (ending === 'caught up') {
       if (subscriber.closed) return;
       const target = current.indexed;
       if (from !== undefined && from > target) {

@@ -22,21 +22,24 @@ export const streamOperation = {
       name: 'since',
       in: 'query',
       required: false,
-      description: 'Resume after this block (as Last-Event-ID does).',
+      description:
+        'Resume after this block (as Last-Event-ID does; Last-Event-ID wins when both are sent). Decimal digits without leading zeros; anything else is `400 invalid_parameter`.',
       schema: { type: 'integer', minimum: 0 },
     },
     {
       name: 'Last-Event-ID',
       in: 'header',
       required: false,
-      description: 'Sent by EventSource on reconnect: the last checkpoint block received.',
-      schema: { type: 'string' },
+      description:
+        'Sent by EventSource on reconnect: the id of the last `checkpoint`, `reorg` or `reset` received (a block number). A value that is no block number this stream sends (not decimal digits without leading zeros) gets one `reset` of the current block instead of a replay, not a 400: EventSource gives up for good on an error answer, and the reset gives it an id to resume from.',
+      schema: { type: 'string', pattern: '^(0|[1-9][0-9]{0,14})$' },
     },
   ],
   responses: {
     '200': { description: 'Event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
     '400': {
-      description: 'Error: `invalid_address`',
+      description:
+        'Error: `invalid_address` (`token`), `invalid_parameter` (`since`, or a parameter given twice)',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     },
     '503': {

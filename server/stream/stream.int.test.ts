@@ -211,6 +211,43 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
     }
   });
 
+  it('a malformed since is 400 invalid_parameter; an unreadable Last-Event-ID gets one reset of the current block', async () => {
+    for (const bad of ['007', '-1', '-0', '1e3', '%2B5', '%205', 'abc', '', '1.5', '1&since=2']) {
+      const response = await fetch(url(`?since=${bad}`));
+      expect(response.status, bad).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await response.json()) as { error: { code: string; details: { field: string }[] } };
+      expect(body.error.code, bad).toBe('invalid_parameter');
+      expect(body.error.details[0]?.field).toBe('since');
+    }
+    // A malformed since is refused even when Last-Event-ID would win: the URL itself is wrong.
+    expect((await fetch(url('?since=01'), { headers: { 'last-event-id': '5' } })).status).toBe(400);
+
+    const head = await stack.waitForIndex();
+    for (const unreadable of ['abc', '007', '-1', '1e3', `${head}x`]) {
+      const stream = await openStream(url(), { 'last-event-id': unreadable });
+      try {
+        expect(stream.response.status).toBe(200);
+        await expect.poll(() => stream.events().length).toBeGreaterThan(0);
+        const [first] = stream.events();
+        expect(first?.type, unreadable).toBe('reset');
+        expect(first?.data.reason).toBe('Last-Event-ID is not a block number');
+        expect(Number(first?.id)).toBeGreaterThanOrEqual(head);
+        expect(first?.data.indexed_through_block).toBe(Number(first?.id));
+      } finally {
+        await stream.close();
+      }
+    }
+    // The reset's id is a resume point: reconnecting with it catches up with a checkpoint.
+    const resumed = await openStream(url(), { 'last-event-id': String(head) });
+    try {
+      await expect.poll(() => resumed.events('checkpoint').length).toBeGreaterThan(0);
+      expect(resumed.events().map((e) => e.type)).not.toContain('reset');
+    } finally {
+      await resumed.close();
+    }
+  });
+
   it('a client that disconnects is released; the connections gauge and the access log show it', async () => {
     const clients = async () => {
       const metrics = await (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventToken, type LiveEvent, passesTokenFilter } from '../../shared/stream/events';
-import { encodeEvent, heartbeat, resumeBlock } from './encode';
+import { encodeEvent, heartbeat, resumePoint } from './encode';
 import { createSubscriber } from './subscriber';
 
 const trade = (token: string, block: number): LiveEvent => ({
@@ -56,13 +56,16 @@ describe('stream encoding', () => {
     expect(heartbeat.startsWith(':')).toBe(true);
   });
 
-  it('resumes from Last-Event-ID, else ?since=, and ignores anything that is not a block number', () => {
-    expect(resumeBlock('120', null)).toBe(120);
-    expect(resumeBlock(null, '7')).toBe(7);
-    expect(resumeBlock('120', '7')).toBe(120);
-    for (const bad of ['', '-1', '1.5', 'abc', '1e3', '9'.repeat(16)])
-      expect(resumeBlock(bad, null)).toBeUndefined();
-    expect(resumeBlock(null, null)).toBeUndefined();
+  it('resumes from Last-Event-ID, else ?since=; a Last-Event-ID that is no block number this stream sends is unreadable', () => {
+    expect(resumePoint('120', undefined)).toBe(120);
+    expect(resumePoint('0', undefined)).toBe(0);
+    expect(resumePoint(null, 7)).toBe(7);
+    expect(resumePoint('120', 7)).toBe(120);
+    // EventSource sends no header without an id; an empty one is no resume point either.
+    expect(resumePoint('', 7)).toBe(7);
+    for (const bad of ['-1', '1.5', 'abc', '1e3', '007', '-0', '+5', ' 5', '0x10', '9'.repeat(16)])
+      expect(resumePoint(bad, 7), bad).toBe('unreadable');
+    expect(resumePoint(null, undefined)).toBeUndefined();
   });
 
   it('names the token of token events only', () => {

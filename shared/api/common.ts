@@ -38,13 +38,26 @@ export const addressParam = withHint(
 );
 
 /**
+ * Canonical decimal text of an integer: the one spelling `String(n)` gives. Leading zeros
+ * (`007`), a sign on zero (`-0`), a plus sign, exponents, spaces and hex are other spellings of
+ * a number, and a parameter that took them would make equal requests look different (docs/api.md,
+ * "Everywhere"). At most 16 digits: past that a JSON number is no longer exact.
+ */
+const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d{0,15})$/;
+
+/** The number a query string's canonical integer text names; anything else is left to fail the schema. */
+function canonicalInteger(value: unknown): unknown {
+  return typeof value === 'string' && CANONICAL_INTEGER.test(value) ? Number(value) : value;
+}
+
+/**
  * An integer parameter that accepts a JSON number (tRPC) or canonical decimal text (query
- * string). "1.5", "1e3", " 7", "0x10" and "" are rejected rather than coerced.
+ * string). "1.5", "1e3", " 7", "0x10", "007", "-0", "+5" and "" are rejected rather than coerced.
  */
 export function integerParam(options: { name: string; min: number; max: number; default: number }) {
   const message = `${options.name} must be an integer from ${options.min} to ${options.max}`;
   const base = z.preprocess(
-    (value) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value),
+    canonicalInteger,
     z
       .number({ error: message })
       .int({ error: message })
@@ -65,7 +78,25 @@ export function unixSecondsParam(name: string, description: string) {
   return withHint(
     z
       .preprocess(
-        (value) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value),
+        canonicalInteger,
+        z
+          .number({ error: message })
+          .int({ error: message })
+          .min(0, { error: message })
+          .max(Number.MAX_SAFE_INTEGER, { error: message }),
+      )
+      .optional(),
+    { type: 'integer', minimum: 0, description },
+  );
+}
+
+/** A block number parameter: canonical decimal text of a non-negative integer. */
+export function blockNumberParam(name: string, description: string) {
+  const message = `${name} must be a block number (a non-negative integer in decimal, no leading zeros)`;
+  return withHint(
+    z
+      .preprocess(
+        canonicalInteger,
         z
           .number({ error: message })
           .int({ error: message })

@@ -1,5 +1,10 @@
 import { parseEther } from 'viem';
-import { draftFieldsSchema, imageFormats, MAX_IMAGE_BYTES } from '@/shared/metadata/draft-fields';
+import {
+  draftFieldsSchema,
+  imageFormats,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_TEXT,
+} from '@/shared/metadata/draft-fields';
 import { WAD } from '../units';
 
 /** What the launch form holds, as typed. */
@@ -66,8 +71,7 @@ export function validateLaunchForm(
     errors.image = 'choose an image file or enter an image URL, not both';
   else if (!values.imageFile && imageUrl === '') errors.image = 'choose an image file or enter an image URL';
   else if (values.imageFile) {
-    if (values.imageFile.size > MAX_IMAGE_BYTES)
-      errors.image = `image must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
+    if (values.imageFile.size > MAX_IMAGE_BYTES) errors.image = `image must be at most ${MAX_IMAGE_TEXT}`;
     else if (values.imageFile.type !== '' && !(values.imageFile.type in imageFormats))
       errors.image = 'image must be PNG, JPEG, WebP or GIF';
   }

@@ -7,8 +7,13 @@ import { isAddress } from '../address';
 /** Contract limits (LaunchFactory.MIN_SUPPLY / MAX_SUPPLY), in base units (18 decimals). */
 export const MIN_INITIAL_SUPPLY = 10n ** 21n;
 export const MAX_INITIAL_SUPPLY = 10n ** 33n;
-/** The spec's image limit (the file as uploaded, and again after re-encoding). */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/**
+ * The spec's image limit, "at most 5 MB", in SI megabytes: 5,000,000 bytes (docs/decisions.md),
+ * for the file as uploaded, and again after re-encoding.
+ */
+export const MAX_IMAGE_BYTES = 5_000_000;
+/** The limit as the spec and the launch form say it. */
+export const MAX_IMAGE_TEXT = `${MAX_IMAGE_BYTES / 1_000_000} MB`;
 /** Image types a draft accepts (judged by content, never by the client's Content-Type). */
 export const imageFormats = {
   'image/png': { extension: 'png' },

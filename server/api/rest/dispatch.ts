@@ -161,8 +161,11 @@ export interface RestDispatcher {
    * cached bytes of an answer are written as they are.
    */
   serveRead(incoming: IncomingMessage, outgoing: ServerResponse, target: ReadTarget): Promise<ReadOutcome>;
-  /** The route a method and path reach, if any (the HTTP front reads its rate-limit bucket). */
-  routeOf(method: string, pathname: string): RestRoute | undefined;
+  /**
+   * The routes whose template matches a raw path, whatever their method: the HTTP front answers
+   * 404 and 405 from them and reads the rate-limit bucket of the one the method reaches.
+   */
+  routesAt(pathname: string): RestRoute[];
 }
 
 export interface RestDispatcherOptions {
@@ -275,7 +278,12 @@ export function createRestDispatcher(
       if (candidates.length === 0) throw new AppError('not_found', `no route ${pathname}`);
       const match = candidates.find((c) => c.entry.route.method === methodOf(method));
       if (!match) {
-        const allow = [...new Set(candidates.map((c) => c.entry.route.method))].join(', ');
+        // As the HTTP front states it (server/http/policy.ts): a read is served to HEAD too.
+        const allow = [
+          ...new Set(
+            candidates.flatMap((c) => (c.entry.route.method === 'GET' ? ['GET', 'HEAD'] : ['POST'])),
+          ),
+        ].join(', ');
         throw new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`, undefined, {
           allow,
         });
@@ -330,8 +338,8 @@ export function createRestDispatcher(
   }
 
   return {
-    routeOf(method, pathname) {
-      return candidatesFor(pathname).find((c) => c.entry.route.method === methodOf(method))?.entry.route;
+    routesAt(pathname) {
+      return candidatesFor(pathname).map((c) => c.entry.route);
     },
     async handle(request) {
       const url = new URL(request.url);

@@ -47,8 +47,61 @@ const errorBodySchema: JsonSchema = {
 };
 
 /**
+ * Headers the HTTP front sends (server/http/rate-limit.ts, rateLimitHeaders): the IETF RateLimit
+ * fields on every answer while a limit is on, Retry-After on every 429 and on a 503 that names
+ * when to come back.
+ */
+const headerComponents = {
+  'Retry-After': {
+    description: 'Seconds to wait before sending the request again.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  RateLimit: {
+    description:
+      'IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers), one item per limit that counted the request: `"<bucket>";r=<requests that may be sent now>;t=<seconds until the bucket is full>`. Absent when the operator turned the limits off.',
+    schema: { type: 'string' },
+    example: '"reads";r=119;t=1',
+  },
+  'RateLimit-Policy': {
+    description:
+      'IETF RateLimit-Policy field, one item per limit: `"<bucket>";q=<requests at once>;w=<seconds the bucket takes to refill>`. Buckets: `reads` (every request), `uploads` and `finalize` (their POST routes). Absent when the operator turned the limits off.',
+    schema: { type: 'string' },
+    example: '"reads";q=120;w=6',
+  },
+} as const;
+
+const ref = (name: keyof typeof headerComponents) => ({ $ref: `#/components/headers/${name}` });
+const rateLimitFields = { RateLimit: ref('RateLimit'), 'RateLimit-Policy': ref('RateLimit-Policy') };
+
+/** Headers of an answer by status: every request is counted by the front's gate. */
+function answerHeaders(status: number): Record<string, unknown> {
+  if (status === 429)
+    return { 'Retry-After': { ...headerComponents['Retry-After'], required: true }, ...rateLimitFields };
+  if (status === 503) return { 'Retry-After': ref('Retry-After'), ...rateLimitFields };
+  return rateLimitFields;
+}
+
+/** An error answer: the envelope, the codes it may carry and the headers of its status. */
+function errorResponse(status: number, codes: readonly ErrorCode[]) {
+  return {
+    description: `Error: ${codes.map((c) => `\`${c}\``).join(', ')}${status === 429 ? ' (wait Retry-After seconds; see RateLimit)' : ''}`,
+    headers: answerHeaders(status),
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        examples: Object.fromEntries(
+          codes.map((code) => [code, { value: { error: { code, message: exampleMessage(code) } } }]),
+        ),
+      },
+    },
+  };
+}
+
+/**
  * The OpenAPI 3.1 document of the declared routes, derived from the same zod schemas the
- * procedures validate with.
+ * procedures validate with. Every operation is public (`security: []`: finalize's proof is a
+ * signature in its body, not an HTTP credential) and every one can answer 429: the front counts
+ * every request against its client's read budget, and writes against their own bucket too.
  */
 export function buildOpenApiDocument(
   routes: readonly RestRoute[],
@@ -71,38 +124,30 @@ export function buildOpenApiDocument(
         schema: rest,
       };
     });
-    // Every request passes the gate (429 past the read budget) and every read runs under the
+    // Every request passes the gate (429 past its client's budget) and every read runs under the
     // statement timeout (503): clients generated from this document must know to back off.
-    const gate: ErrorCode[] = route.method === 'GET' ? ['rate_limited', 'unavailable'] : [];
+    const gate: ErrorCode[] = route.method === 'GET' ? ['rate_limited', 'unavailable'] : ['rate_limited'];
     const errorCodes: ErrorCode[] = [...new Set<ErrorCode>([...route.errors, ...gate, 'internal'])];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorCodes)
       byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+    const success = route.successStatus ?? 200;
     const responses: Record<string, unknown> = {
-      [String(route.successStatus ?? 200)]: {
-        description: route.successStatus === 201 ? 'Created' : 'OK',
+      [String(success)]: {
+        description: success === 201 ? 'Created' : 'OK',
+        headers: answerHeaders(success),
         content: { 'application/json': { schema: toSchema(route.output, 'output') } },
       },
     };
-    for (const [status, codes] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
-      responses[String(status)] = {
-        description: `Error: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-        content: {
-          'application/json': {
-            schema: { $ref: '#/components/schemas/Error' },
-            examples: Object.fromEntries(
-              codes.map((code) => [code, { value: { error: { code, message: exampleMessage(code) } } }]),
-            ),
-          },
-        },
-      };
-    }
+    for (const [status, codes] of [...byStatus.entries()].sort(([a], [b]) => a - b))
+      responses[String(status)] = errorResponse(status, codes);
     paths[route.path] ??= {};
     (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = {
       operationId: route.operationId,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
+      security: [],
       parameters,
       ...(route.requestBody
         ? {
@@ -115,7 +160,18 @@ export function buildOpenApiDocument(
       responses,
     };
   }
-  paths['/api/v1/stream'] = { get: streamOperation };
+  paths['/api/v1/stream'] = {
+    get: {
+      ...streamOperation,
+      security: [],
+      // A stream is a read (the reads bucket) and holds one of its client's stream slots.
+      responses: {
+        ...streamOperation.responses,
+        '429': errorResponse(429, ['rate_limited']),
+        '503': { ...streamOperation.responses['503'], headers: answerHeaders(503) },
+      },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: {
@@ -124,9 +180,15 @@ export function buildOpenApiDocument(
       description:
         'Read API over an indexer of token launches (bonding curves graduating to Uniswap V3). Amounts are integers as decimal text; addresses and hashes are lowercase hex. Token metadata is supplied by creators and unverified; trending order is not an endorsement.',
     },
-    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    // Paths are absolute (`/api/v1/...`): without a configured base, the server is the origin
+    // that serves this document (a relative server URL, OpenAPI 3.1 section 4.8.5).
+    servers: [
+      info.serverUrl
+        ? { url: info.serverUrl, description: 'This deployment' }
+        : { url: '/', description: 'The origin serving this document' },
+    ],
     paths,
-    components: { schemas: { Error: errorBodySchema } },
+    components: { schemas: { Error: errorBodySchema }, headers: headerComponents },
   };
 }
 

@@ -52,17 +52,101 @@ describe.each(backends)('REST /api/v1 on the real Next server (%s)', (backend) =
     expect(body.indexer.indexed_through_block).toBe(500);
   });
 
-  it.each(['0', '101', 'abc', '-1', '1.5', '1001', ''])(
-    'limit=%s answers 400 invalid_parameter with the envelope',
-    async (limit) => {
-      const { status, body, headers } = await get(server, `/api/v1/tokens?limit=${limit}`);
+  // Besides out-of-range and non-numbers: every spelling of a number but its canonical one
+  // (leading zeros, signed zero, a plus sign, an exponent, spaces, hex), percent-encoded as sent.
+  it.each([
+    '0',
+    '101',
+    'abc',
+    '-1',
+    '1.5',
+    '1001',
+    '',
+    '007',
+    '05',
+    '-0',
+    '%2B5',
+    '+5',
+    '1e3',
+    '1e1',
+    '%205',
+    '5%20',
+    '0x10',
+  ])('limit=%s answers 400 invalid_parameter with the envelope', async (limit) => {
+    const { status, body, headers } = await get(server, `/api/v1/tokens?limit=${limit}`);
+    expect(status).toBe(400);
+    expect(headers.get('content-type')).toMatch(/^application\/json/);
+    expect(body.error.code).toBe('invalid_parameter');
+    expect(body.error.message).toContain('limit');
+    expect(body.error.details[0].field).toBe('limit');
+  });
+
+  it.each([
+    ['from', '-0'],
+    ['from', '007'],
+    ['from', '%2B5'],
+    ['from', '1e3'],
+    ['to', '%205'],
+    ['to', '0x10'],
+    ['to', '00'],
+    ['limit', '0168'],
+  ])(
+    'chart %s=%s (not canonical integer text) answers 400 invalid_parameter naming it',
+    async (name, value) => {
+      const { status, body } = await get(
+        server,
+        `/api/v1/tokens/${fixtureAddress('token', 1)}/chart?${name}=${value}`,
+      );
       expect(status).toBe(400);
-      expect(headers.get('content-type')).toMatch(/^application\/json/);
       expect(body.error.code).toBe('invalid_parameter');
-      expect(body.error.message).toContain('limit');
-      expect(body.error.details[0].field).toBe('limit');
+      expect(body.error.details[0].field).toBe(name);
     },
   );
+
+  it('canonical integers still answer: limit=1, limit=100, chart from=0', async () => {
+    expect((await get(server, '/api/v1/tokens?limit=1')).body.items).toHaveLength(1);
+    const chart = await get(
+      server,
+      `/api/v1/tokens/${fixtureAddress('token', 1)}/chart?from=0&to=10&limit=1000`,
+    );
+    expect(chart.status).toBe(200);
+    expect(chart.body.items).toEqual([]);
+  });
+
+  it('tokens/batch: a repeated address counts once towards the 50, whatever its hex case', async () => {
+    const listed = Array.from({ length: TOKEN_COUNT }, (_, i) => fixtureAddress('token', i));
+    const unknown = Array.from({ length: 5 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, 'f')}`);
+    const fifty = [...listed, ...unknown];
+    expect(new Set(fifty).size).toBe(50);
+    const shout = (address: string) => `0x${address.slice(2).toUpperCase()}`;
+    // 50 distinct tokens in 55 entries: repeats as sent and in another case.
+    const entries = [
+      ...fifty,
+      fifty[0],
+      shout(fifty[1] as string),
+      fifty[2],
+      shout(fifty[49] as string),
+      fifty[3],
+    ];
+    const ok = await get(server, `/api/v1/tokens/batch?addresses=${entries.join(',')}`);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const answered = [
+      ...ok.body.items.map((t: Json) => t.address),
+      ...ok.body.excluded,
+      ...ok.body.not_found,
+    ];
+    expect(answered.sort()).toEqual([...fifty].sort());
+    expect(ok.body.items.map((t: Json) => t.address)).toEqual(listed.filter((_, i) => i !== 7));
+    expect(ok.body.excluded).toEqual([fixtureAddress('token', 7)]);
+    expect(ok.body.not_found).toEqual(unknown);
+    // A 51st distinct address is one too many, however many repeats came before it.
+    const tooMany = await get(
+      server,
+      `/api/v1/tokens/batch?addresses=${[...entries, `0x${'ee'.repeat(20)}`].join(',')}`,
+    );
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.code).toBe('invalid_parameter');
+  });
 
   it('limit=100 answers 200 with {items, next_cursor}; default is 20', async () => {
     const full = await get(server, '/api/v1/tokens?limit=100');
@@ -239,7 +323,8 @@ describe.each(backends)('REST /api/v1 on the real Next server (%s)', (backend) =
     expect(missing.body.error.code).toBe('not_found');
     const post = await fetch(`${server.baseUrl}/api/v1/tokens`, { method: 'POST' });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(((await post.json()) as Json).error.code).toBe('method_not_allowed');
   });
 
   it('serves the OpenAPI document and the docs page', async () => {
@@ -249,6 +334,18 @@ describe.each(backends)('REST /api/v1 on the real Next server (%s)', (backend) =
     expect(Object.keys(body.paths)).toEqual(
       expect.arrayContaining(['/api/v1/tokens', '/api/v1/tokens/{address}']),
     );
+    // Every operation is public and can be refused by the gate: 429 with the headers it sends.
+    expect(body.servers).toHaveLength(1);
+    for (const [path, operations] of Object.entries(body.paths as Record<string, Json>)) {
+      for (const [method, operation] of Object.entries(operations as Record<string, Json>)) {
+        expect(operation.security, `${method} ${path}`).toEqual([]);
+        expect(Object.keys(operation.responses['429']?.headers ?? {}).sort(), `${method} ${path}`).toEqual([
+          'RateLimit',
+          'RateLimit-Policy',
+          'Retry-After',
+        ]);
+      }
+    }
     const docs = await fetch(`${server.baseUrl}/docs`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('/api/v1/tokens/{address}');

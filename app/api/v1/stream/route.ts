@@ -1,14 +1,11 @@
-import { z } from 'zod';
 import { errorResponse } from '@/server/api/rest/dispatch';
 import { AppError } from '@/server/errors';
 import { observeRequest } from '@/server/observability/request-log';
-import { resumeBlock, retryDirective } from '@/server/stream/encode';
+import { resumePoint, retryDirective } from '@/server/stream/encode';
 import { getStreamHub } from '@/server/stream/process-hub';
-import { addressParam } from '@/shared/api/common';
+import { streamQuery } from '@/shared/api/stream';
 
 export const dynamic = 'force-dynamic';
-
-const streamQuery = z.object({ token: addressParam.optional() });
 
 /**
  * Server-sent events of launches, trades and graduations as the index advances (docs/api.md,
@@ -20,12 +17,11 @@ export function GET(request: Request) {
     () => '/api/v1/stream',
     async () => {
       try {
-        const url = new URL(request.url);
-        const query = streamQuery.parse({ token: url.searchParams.get('token') ?? undefined });
+        const query = parseStreamQuery(new URL(request.url).searchParams);
         const hub = getStreamHub();
         const subscriber = await hub.subscribe({
           token: query.token,
-          resumeFrom: resumeBlock(request.headers.get('last-event-id'), url.searchParams.get('since')),
+          resumeFrom: resumePoint(request.headers.get('last-event-id'), query.since),
           // The hub closes the subscriber (and frees its slot) when the client goes, even mid-replay.
           signal: request.signal,
         });
@@ -51,4 +47,18 @@ export function GET(request: Request) {
       }
     },
   );
+}
+
+/** The query as the REST routes read theirs: a known parameter given twice is a 400, not a guess. */
+function parseStreamQuery(search: URLSearchParams) {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(streamQuery.shape)) {
+    const values = search.getAll(key);
+    if (values.length > 1)
+      throw new AppError('invalid_parameter', `${key} must be given at most once`, [
+        { field: key, message: 'given more than once' },
+      ]);
+    if (values[0] !== undefined) input[key] = values[0];
+  }
+  return streamQuery.parse(input);
 }
