@@ -10,6 +10,7 @@ import { isAppErrorCode } from '../errors';
 import { createFilesystemStore, type ObjectStore } from '../objects/store';
 import { createDraft } from './create-draft';
 import type { DraftBudget } from './draft-storage';
+import { processImage } from './image';
 import { previewPurge, purgeExpiredDrafts } from './purge-drafts';
 
 const backends = await availableBackends();
@@ -31,6 +32,12 @@ async function image(options: { noise?: boolean; side?: number } = {}) {
   return sharp({ create: { width: side, height: side, channels: 3, background: hex } })
     .png()
     .toBuffer();
+}
+
+/** What an upload of `bytes` stores: the re-encoded image and its share-card thumbnail. */
+async function storedWeight(bytes: Buffer): Promise<number> {
+  const stored = await processImage(bytes);
+  return stored.bytes.length + stored.thumbnail.length;
 }
 
 describe.each(backends)('draft retention and the storage budget (%s)', (backend) => {
@@ -160,10 +167,10 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
     const first = await image({ noise: true, side: 100 });
     const second = await image({ noise: true, side: 100 });
     const third = await image({ noise: true, side: 100 });
-    // Room for two of these images, not three.
+    // Room for two of these images (each stored with its thumbnail), not three.
     const budget: DraftBudget = {
       client: '203.0.113.7',
-      bytes: Math.floor(first.length * 2.5),
+      bytes: Math.floor((await storedWeight(first)) * 2.5),
       ttlMs: DAY,
       purgeIntervalMs: 600_000,
     };
@@ -205,7 +212,7 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
 
   it('counts uploads that race each other once each: concurrent uploads never pass one check together', async () => {
     const images = await Promise.all(Array.from({ length: 6 }, () => image({ noise: true, side: 80 })));
-    const largest = Math.max(...images.map((bytes) => bytes.length));
+    const largest = Math.max(...(await Promise.all(images.map(storedWeight))));
     const budget: DraftBudget = {
       client: '198.51.100.9',
       bytes: largest * 3,
