@@ -25,7 +25,7 @@ describe('parseConfig', () => {
 
   it('bounds every wait by default: pipelines, sends, image DNS and Redis (docs/security.md)', () => {
     const config = parseConfig({}, noFiles);
-    expect(config.http).toMatchObject({ pipelineMax: 4, sendIdleTimeoutMs: 10_000, sendTimeoutMs: 60_000 });
+    expect(config.http).toMatchObject({ pipelineMax: 4, sendTimeoutMs: 60_000 });
     expect(config.imageDns).toEqual({ servers: undefined, timeoutMs: 3_000 });
     expect(config.redisCommandTimeoutMs).toBe(250);
     expect(

@@ -131,7 +131,6 @@ const envSchema = z.object({
   HTTP_BODY_IDLE_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
   HTTP_BODY_TIMEOUT_MS: nonNegativeInt(60_000).pipe(z.number().min(100, 'must be at least 100')),
   HTTP_PIPELINE_MAX: nonNegativeInt(4).pipe(z.number().min(1, 'must be at least 1')),
-  HTTP_SEND_IDLE_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
   HTTP_SEND_TIMEOUT_MS: nonNegativeInt(60_000).pipe(z.number().min(100, 'must be at least 100')),
   IMAGE_DNS_SERVERS: optionalText.pipe(
     z
@@ -261,9 +260,10 @@ export interface Config {
     bodyTimeoutMs: number;
     /** Requests one connection may have in flight; a pipelined request past it is 429 and closes it. */
     pipelineMax: number;
-    /** An answer whose bytes the client does not take for this long is cut (the connection closes). */
-    sendIdleTimeoutMs: number;
-    /** An answer (the event stream excepted) still being sent this long after its head is cut. */
+    /**
+     * An answer (the event stream excepted) still being sent this long after its head is cut:
+     * the connection is destroyed, its buffers and work slot freed.
+     */
     sendTimeoutMs: number;
     uploadsPerClient: number;
     streamsPerClient: number;
@@ -457,7 +457,6 @@ export function parseConfig(
       bodyIdleTimeoutMs: e.HTTP_BODY_IDLE_TIMEOUT_MS,
       bodyTimeoutMs: e.HTTP_BODY_TIMEOUT_MS,
       pipelineMax: e.HTTP_PIPELINE_MAX,
-      sendIdleTimeoutMs: e.HTTP_SEND_IDLE_TIMEOUT_MS,
       sendTimeoutMs: e.HTTP_SEND_TIMEOUT_MS,
       uploadsPerClient: e.UPLOADS_PER_CLIENT,
       streamsPerClient: e.STREAMS_PER_CLIENT,
