@@ -1,15 +1,24 @@
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
+import sharp from 'sharp';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shippedLimits } from '../_test/app-server';
+import { type AppServer, shippedLimits, startAppServer } from '../_test/app-server';
 import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { availableBackends } from '../_test/database';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { type LoopbackDnsServer, startLoopbackDns } from '../_test/dns-server';
 import { rawRequest } from '../_test/raw-http';
+import { redisReachable } from '../_test/redis';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { type StallProxy, startStallProxy } from '../_test/stall-proxy';
+import { parseConfig } from '../config';
+import { objectKeyFor } from '../objects/keys';
 
 const [backend] = await availableBackends();
+if (!(await redisReachable())) throw new Error('the Redis stall case needs a Redis on 127.0.0.1:6379');
 const probeScript = path.resolve(import.meta.dirname, '../_test/latency-probe.ts');
 const ATTACK_MS = 10_000;
 /** For investigating one attack at a time: HOSTILE_ATTACKS=batches,streams (default: all). */
@@ -350,4 +359,250 @@ describe(`hostile clients against one server (${backend})`, () => {
     );
     expect(report.streamTally).toEqual({ 200: 8, 429: 12 });
   }, 180_000);
+
+  it('20,000 pipelined GETs per connection, again each second: every connection cut at once, the reader keeps p99 < 100 ms', async () => {
+    const base = stack.server.baseUrl;
+    await (await fetchFrom(freshLoopbackClient())(`${base}/api/v1/tokens?limit=20`)).arrayBuffer();
+    const warm = await startProbe(base, 30);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const baseline = await warm.stop();
+    const rssBefore = stack.server.residentBytes();
+    let rssMax = rssBefore;
+    const sampler = setInterval(() => {
+      rssMax = Math.max(rssMax, stack.server.residentBytes());
+    }, 200);
+    const probe = await startProbe(base, 30);
+    const attacker = freshLoopbackClient();
+    const floods: { answers: number; closedAfterMs: number }[] = [];
+    const until = Date.now() + ATTACK_MS;
+    while (Date.now() < until) {
+      floods.push(await pipelineFlood(port, '/api/v1/tokens?limit=20', 20_000, attacker));
+      // The refusal says Retry-After: 1; a flooder that honours it comes back each second.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    const result = await probe.stop();
+    clearInterval(sampler);
+    const report = {
+      connections: floods.length,
+      maxAnswers: Math.max(...floods.map((f) => f.answers)),
+      maxClosedAfterMs: Math.round(Math.max(...floods.map((f) => f.closedAfterMs))),
+      baselineP99: percentile(baseline.latencies, 99),
+      probeRequests: result.latencies.length,
+      probeP50: percentile(result.latencies, 50),
+      probeP99: percentile(result.latencies, 99),
+      probeMax: Math.max(...result.latencies),
+      rssGrowthMb: Math.round((rssMax - rssBefore) / 2 ** 20),
+    };
+    console.log('hostile pipelines', JSON.stringify(report));
+    expect(result.failures).toEqual([]);
+    expect(report.connections).toBeGreaterThanOrEqual(5);
+    // Each of the 20,000-request connections: at most its 4 in-flight answers and the 429.
+    expect(report.maxAnswers).toBeLessThanOrEqual(5);
+    expect(report.maxClosedAfterMs).toBeLessThan(1_000);
+    expect(report.probeP99).toBeLessThan(100);
+    expect(rssMax - rssBefore).toBeLessThan(50 * 2 ** 20);
+  }, 120_000);
+});
+
+/**
+ * One connection writes `count` pipelined GETs of `target`; resolves with how many answers came
+ * back and when the server closed the connection.
+ */
+function pipelineFlood(port: number, target: string, count: number, localAddress: string) {
+  return new Promise<{ answers: number; closedAfterMs: number }>((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    const started = performance.now();
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('error', () => {});
+    const timer = setTimeout(() => socket.destroy(), 10_000);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({
+        answers: text.match(/HTTP\/1\.1 \d{3} /g)?.length ?? 0,
+        closedAfterMs: performance.now() - started,
+      });
+    });
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(count));
+  });
+}
+
+describe(`hostile clients against one server: slow readers, resolver and Redis stalls (${backend})`, () => {
+  // Shipped defaults but for the waits under test, shortened so the suite need not wait a minute.
+  const SEND_TIMEOUT_MS = 2_000;
+  const shipped = parseConfig({});
+  let database: TestDatabase;
+  let server: AppServer;
+  let port: number;
+  let dns: LoopbackDnsServer;
+  let redis: StallProxy;
+  let bigObject: string;
+  beforeAll(async () => {
+    if (!backend) throw new Error('no backend');
+    database = await createTestDatabase(backend);
+    const objectsDir = path.join(database.env.DATA_DIR as string, 'objects');
+    mkdirSync(objectsDir, { recursive: true });
+    // 4.5 MB: more than loopback's socket buffers take from a reader that reads nothing.
+    const bytes = randomBytes(4_500_000);
+    bigObject = objectKeyFor(bytes, 'png');
+    writeFileSync(path.join(objectsDir, bigObject), bytes);
+    // Every image_url name is asked of a loopback name server that never answers.
+    dns = await startLoopbackDns({ silent: true });
+    redis = await startStallProxy(6379);
+    server = await startAppServer({
+      ...database.env,
+      ...shippedLimits,
+      OBJECTS_DIR: objectsDir,
+      HTTP_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS),
+      IMAGE_DNS_SERVERS: dns.address,
+      REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+    });
+    port = Number(new URL(server.baseUrl).port);
+    const warmer = fetchFrom(freshLoopbackClient());
+    for (const target of ['/api/v1/tokens?limit=20', `/objects/${bigObject}`, '/api/health'])
+      await (await warmer(`${server.baseUrl}${target}`)).arrayBuffer();
+  }, 180_000);
+  afterAll(async () => {
+    redis?.resume();
+    await server?.stop();
+    await database?.drop();
+    await dns?.close();
+    await redis?.close();
+  });
+
+  it(`32 readers of a 4.5 MB object that never read: all cut at the ${SEND_TIMEOUT_MS / 1000} s send deadline, their slots free, the reader keeps p99 < 100 ms`, async () => {
+    const probe = await startProbe(server.baseUrl, 30);
+    const rssBefore = server.residentBytes();
+    const addresses = [0, 1].map(() => freshLoopbackClient());
+    const started = performance.now();
+    const stalled: { socket: Socket; closedAfterMs?: number; received: number }[] = [];
+    for (let i = 0; i < 32; i++) {
+      const entry: { socket: Socket; closedAfterMs?: number; received: number } = {
+        socket: connect({ port, host: '127.0.0.1', localAddress: addresses[i % 2] as string }),
+        received: 0,
+      };
+      entry.socket.on('data', (chunk: Buffer) => {
+        entry.received += chunk.length;
+      });
+      entry.socket.on('error', () => {});
+      entry.socket.on('close', () => {
+        entry.closedAfterMs = performance.now() - started;
+      });
+      entry.socket.write(`GET /objects/${bigObject} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      entry.socket.pause();
+      stalled.push(entry);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const rssHeld = server.residentBytes();
+    // Each address's 16 work slots are held by its stalled answers: its next read waits for the cut.
+    const next = await Promise.all(
+      addresses.map(async (address) => {
+        const answer = await fetchFrom(address)(`${server.baseUrl}/api/health`);
+        await answer.arrayBuffer();
+        return { status: answer.status, ms: performance.now() - started };
+      }),
+    );
+    for (const entry of stalled) entry.socket.resume();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const result = await probe.stop();
+    const report = {
+      cut: stalled.filter((e) => e.closedAfterMs !== undefined).length,
+      maxReceivedMb: Math.max(...stalled.map((e) => e.received)) / 1e6,
+      nextMs: next.map((n) => Math.round(n.ms)),
+      rssHeldMb: Math.round((rssHeld - rssBefore) / 2 ** 20),
+      rssAfterMb: Math.round((server.residentBytes() - rssBefore) / 2 ** 20),
+      probeP99: percentile(result.latencies, 99),
+      probeMax: Math.max(...result.latencies),
+    };
+    console.log('hostile slow readers', JSON.stringify(report));
+    expect(result.failures).toEqual([]);
+    expect(report.cut).toBe(32);
+    for (const entry of stalled) expect(entry.received).toBeLessThan(4_500_000);
+    for (const answer of next) {
+      expect(answer.status).toBe(200);
+      // Checked every 500 ms: freed between the deadline and the deadline plus one check.
+      expect(answer.ms).toBeGreaterThanOrEqual(SEND_TIMEOUT_MS - 100);
+      expect(answer.ms).toBeLessThan(SEND_TIMEOUT_MS + 500 + 1_000);
+    }
+    expect(result.latencies.length).toBeGreaterThan(50);
+    expect(report.probeP99).toBeLessThan(100);
+  }, 60_000);
+
+  it(`6 image_url uploads whose DNS never answers fail at the ${shipped.imageDns.timeoutMs / 1000} s DNS deadline while an image upload beside them takes < 1 s`, async () => {
+    const upload = (address: string, fields: Record<string, string>, image?: Buffer) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({
+        name: 'Stall Test',
+        symbol: 'STL',
+        initial_supply: (10n ** 27n).toString(),
+        ...fields,
+      }))
+        form.append(name, value);
+      if (image) form.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'logo.png');
+      const started = performance.now();
+      return fetchFrom(address)(`${server.baseUrl}/api/v1/token-metadata`, {
+        method: 'POST',
+        body: form as never,
+      }).then(async (answer) => ({
+        status: answer.status,
+        body: (await answer.json()) as { error?: { code: string; message: string } },
+        ms: performance.now() - started,
+      }));
+    };
+    // Three addresses, two uploads each: the shipped UPLOADS_PER_CLIENT.
+    const stalls = [0, 1, 2].flatMap(() => {
+      const address = freshLoopbackClient();
+      return [0, 1].map((i) =>
+        upload(address, { image_url: `https://stall-${address}-${i}.example/logo.png` }),
+      );
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // getaddrinfo would now hold 4 of libuv's 4 pool threads; sharp and the file write need them.
+    const image = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#2f9e44' } })
+      .png()
+      .toBuffer();
+    const beside = await upload(freshLoopbackClient(), {}, image);
+    const stalled = await Promise.all(stalls);
+    console.log(
+      'hostile resolver stalls',
+      JSON.stringify({ besideMs: Math.round(beside.ms), stalledMs: stalled.map((s) => Math.round(s.ms)) }),
+    );
+    expect(beside.status).toBe(201);
+    expect(beside.ms).toBeLessThan(1_000);
+    for (const answer of stalled) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toEqual({
+        code: 'invalid_image',
+        message: `image_url did not resolve within ${shipped.imageDns.timeoutMs / 1000} s`,
+      });
+      expect(answer.ms).toBeLessThan(shipped.imageDns.timeoutMs + 1_000);
+    }
+    expect(dns.queries.length).toBeGreaterThanOrEqual(12);
+  }, 60_000);
+
+  it(`a Redis that stops answering: every request still answered, none waits more than the ${shipped.redisCommandTimeoutMs} ms command timeout + 250 ms`, async () => {
+    const before = await fetchFrom(freshLoopbackClient())(`${server.baseUrl}/api/v1/tokens?limit=20`);
+    await before.arrayBuffer();
+    expect(before.headers.get('ratelimit')).toMatch(/"reads";r=\d+/);
+    redis.stall();
+    const probe = await startProbe(server.baseUrl, 30);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const result = await probe.stop();
+    redis.resume();
+    const report = {
+      probeRequests: result.latencies.length,
+      probeP50: percentile(result.latencies, 50),
+      probeP99: percentile(result.latencies, 99),
+      probeMax: Math.max(...result.latencies),
+    };
+    console.log('hostile Redis stall', JSON.stringify(report));
+    // Failing open: answered, not refused, not hung.
+    expect(result.failures).toEqual([]);
+    expect(report.probeRequests).toBeGreaterThan(100);
+    expect(report.probeMax).toBeLessThan(shipped.redisCommandTimeoutMs + 250);
+    // Only the check that finds the store hung waits; the next second's do not ask it.
+    expect(report.probeP50).toBeLessThan(50);
+  }, 60_000);
 });
