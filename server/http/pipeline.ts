@@ -59,6 +59,10 @@ export function createPipelineCap(max: number): PipelineCap {
         connection.over++;
         if (connection.over === 1) return 'refuse';
         if (connection.over > max + 1 && !socket.destroyed) socket.destroy();
+        // The rest of the socket's last read is still parsed after it was destroyed: each such
+        // request is ended here without an error, so node's abort of the connection's requests
+        // skips it (an abort builds an error and formats its stack, per request).
+        if (socket.destroyed) incoming.destroy();
         return 'drop';
       }
       connection.open.add(outgoing);

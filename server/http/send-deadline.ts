@@ -5,8 +5,6 @@ export interface SendDeadlines {
   watch(outgoing: ServerResponse): void;
   /** Stops watching an answer that is meant to last (the event stream). */
   exempt(outgoing: ServerResponse): void;
-  /** Answers watched and still open, for tests. */
-  watched(): number;
 }
 
 /**
@@ -54,6 +52,5 @@ export function createSendDeadlines(
     exempt(outgoing) {
       answers.delete(outgoing);
     },
-    watched: () => answers.size,
   };
 }
