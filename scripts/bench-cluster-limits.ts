@@ -78,7 +78,8 @@ if (cluster.isPrimary) {
 } else {
   let limiter: RateLimiter;
   if (store === 'memory') limiter = createMemoryRateLimiter();
-  else if (store === 'redis') limiter = await createRedisRateLimiter(values['redis-url'], 'launchdex:bench:');
+  else if (store === 'redis')
+    limiter = await createRedisRateLimiter(values['redis-url'], { prefix: 'launchdex:bench:' });
   else
     limiter = createWorkerLimits({
       send: (requests) => process.send?.(requests),

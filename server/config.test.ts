@@ -23,6 +23,17 @@ describe('parseConfig', () => {
     expect(config.logLevel).toBe('info');
   });
 
+  it('bounds every wait by default: pipelines, sends, image DNS and Redis (docs/security.md)', () => {
+    const config = parseConfig({}, noFiles);
+    expect(config.http).toMatchObject({ pipelineMax: 4, sendTimeoutMs: 60_000 });
+    expect(config.imageDns).toEqual({ servers: undefined, timeoutMs: 3_000 });
+    expect(config.redisCommandTimeoutMs).toBe(250);
+    expect(
+      parseConfig({ IMAGE_DNS_SERVERS: '1.1.1.1, [2606:4700::1111]:53,127.0.0.1:5353' }, noFiles).imageDns
+        .servers,
+    ).toEqual(['1.1.1.1', '[2606:4700::1111]:53', '127.0.0.1:5353']);
+  });
+
   it('uses postgres.js when DATABASE_URL is set', () => {
     const config = parseConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' }, noFiles);
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/x' });
@@ -49,6 +60,10 @@ describe('parseConfig', () => {
     [{ WEB_WORKERS: '2.5' }, 'WEB_WORKERS'],
     [{ INDEXER_MAX_RESPONSE_MB: '0' }, 'INDEXER_MAX_RESPONSE_MB'],
     [{ INDEXER_MAX_RESPONSE_MB: 'lots' }, 'INDEXER_MAX_RESPONSE_MB'],
+    [{ IMAGE_DNS_SERVERS: 'dns.example' }, 'IMAGE_DNS_SERVERS'],
+    [{ IMAGE_DNS_SERVERS: '1.1.1.1,1.1.1.1:99999' }, 'IMAGE_DNS_SERVERS'],
+    [{ HTTP_PIPELINE_MAX: '0' }, 'HTTP_PIPELINE_MAX'],
+    [{ REDIS_COMMAND_TIMEOUT_MS: '5' }, 'REDIS_COMMAND_TIMEOUT_MS'],
   ])('rejects %j naming %s', (env, variable) => {
     const problems = problemsOf(env);
     expect(problems.map((p) => p.variable)).toContain(variable);

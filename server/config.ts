@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ADDRESS_PATTERN } from '../shared/address';
@@ -59,6 +60,18 @@ const booleanFlag = z
     ctx.addIssue({ code: 'custom', message: 'must be true or false' });
     return z.NEVER;
   });
+
+/** What node:dns `setServers` takes: an IP address, with a port as `1.2.3.4:53` or `[::1]:53`. */
+function isDnsServer(text: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(text);
+  const withPort = /^([\d.]+):(\d{1,5})$/.exec(text);
+  const [host, port] = bracketed
+    ? [bracketed[1], bracketed[2]]
+    : withPort
+      ? [withPort[1], withPort[2]]
+      : [text];
+  return isIP(host ?? '') !== 0 && (port === undefined || (Number(port) >= 1 && Number(port) <= 65_535));
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('development'),
@@ -130,6 +143,19 @@ const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
   HTTP_BODY_IDLE_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
   HTTP_BODY_TIMEOUT_MS: nonNegativeInt(60_000).pipe(z.number().min(100, 'must be at least 100')),
+  HTTP_PIPELINE_MAX: nonNegativeInt(4).pipe(z.number().min(1, 'must be at least 1')),
+  HTTP_SEND_TIMEOUT_MS: nonNegativeInt(60_000).pipe(z.number().min(100, 'must be at least 100')),
+  IMAGE_DNS_SERVERS: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => value.split(',').every((server) => isDnsServer(server.trim())),
+        'must be a comma-separated list of IP addresses, each with an optional port (1.1.1.1, [2606:4700::1111]:53)',
+      )
+      .optional(),
+  ),
+  IMAGE_DNS_TIMEOUT_MS: nonNegativeInt(3_000).pipe(z.number().min(100, 'must be at least 100')),
+  REDIS_COMMAND_TIMEOUT_MS: nonNegativeInt(250).pipe(z.number().min(10, 'must be at least 10')),
   METRICS_TOKEN: optionalText.pipe(
     z.string().min(16, 'must be at least 16 characters (it guards the metrics endpoint)').optional(),
   ),
@@ -199,6 +225,16 @@ export interface Config {
    */
   embeddedIndexer: boolean;
   redisUrl: string | undefined;
+  /**
+   * How long a rate-limit check waits for Redis (REDIS_COMMAND_TIMEOUT_MS) before the request is
+   * let through (fail open, docs/security.md).
+   */
+  redisCommandTimeoutMs: number;
+  /**
+   * The DNS of `image_url` fetches: c-ares queries (never libuv's thread pool) to these servers
+   * (IMAGE_DNS_SERVERS; undefined: the system's resolv.conf servers), cut after `timeoutMs`.
+   */
+  imageDns: { servers: string[] | undefined; timeoutMs: number };
   port: number;
   host: string;
   /**
@@ -244,6 +280,13 @@ export interface Config {
     headersTimeoutMs: number;
     bodyIdleTimeoutMs: number;
     bodyTimeoutMs: number;
+    /** Requests one connection may have in flight; a pipelined request past it is 429 and closes it. */
+    pipelineMax: number;
+    /**
+     * An answer (the event stream excepted) still being sent this long after its head is cut:
+     * the connection is destroyed, its buffers and work slot freed.
+     */
+    sendTimeoutMs: number;
     uploadsPerClient: number;
     streamsPerClient: number;
   };
@@ -409,6 +452,13 @@ export function parseConfig(
     objects,
     embeddedIndexer: e.INDEXER_MODE === 'embedded' || (e.INDEXER_MODE === 'auto' && !e.DATABASE_URL),
     redisUrl: e.REDIS_URL,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    imageDns: {
+      servers: e.IMAGE_DNS_SERVERS?.split(',')
+        .map((server) => server.trim())
+        .filter(Boolean),
+      timeoutMs: e.IMAGE_DNS_TIMEOUT_MS,
+    },
     port: e.PORT,
     host: e.HOST ?? '127.0.0.1',
     publicBaseUrl: e.PUBLIC_BASE_URL ?? localBaseUrl(e.HOST ?? '127.0.0.1', e.PORT),
@@ -436,6 +486,8 @@ export function parseConfig(
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       bodyIdleTimeoutMs: e.HTTP_BODY_IDLE_TIMEOUT_MS,
       bodyTimeoutMs: e.HTTP_BODY_TIMEOUT_MS,
+      pipelineMax: e.HTTP_PIPELINE_MAX,
+      sendTimeoutMs: e.HTTP_SEND_TIMEOUT_MS,
       uploadsPerClient: e.UPLOADS_PER_CLIENT,
       streamsPerClient: e.STREAMS_PER_CLIENT,
     },

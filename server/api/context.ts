@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem';
 import { createChainPublicClient } from '../chain/clients';
 import { getConfig } from '../config';
 import { getDatabase } from '../db';
+import { createDnsResolver } from '../metadata/dns-resolver';
 import { createImageFetcher, type ImageFetcher } from '../metadata/fetch-image';
 import { getObjectStore } from '../objects/store';
 import { getCursorSecret } from './cursor-secret';
@@ -24,7 +25,10 @@ export async function createRequestContext(
   const config = getConfig();
   const { db } = await getDatabase(config);
   const cursorSecret = await getCursorSecret(config, db);
-  slot.__launchdexImageFetcher ??= createImageFetcher();
+  slot.__launchdexImageFetcher ??= createImageFetcher({
+    resolver: createDnsResolver(config.imageDns),
+    dnsTimeoutMs: config.imageDns.timeoutMs,
+  });
   return {
     transport,
     ...(client === undefined ? {} : { client }),

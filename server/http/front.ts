@@ -7,8 +7,10 @@ import { type TrpcCalls, writeRefusal } from './answers';
 import { canonicalAddress, clientAddress } from './client-address';
 import { type ConcurrencyLimiter, createConcurrencyLimiter, createWorkShares } from './concurrency';
 import { CLIENT_HEADER } from './database-share';
+import { createPipelineCap } from './pipeline';
 import { type ErrorShape, type RequestPolicy, type RestRouteLookup, requestPolicy } from './policy';
 import { type RateLimitDecision, type RateLimiter, rateLimitHeaders, takeRateLimit } from './rate-limit';
+import { createSendDeadlines } from './send-deadline';
 import { failRequestBody, finishUnreadBody, serveWithWebHandler } from './web-bridge';
 
 export interface FrontServices {
@@ -119,6 +121,41 @@ export function createFront(services: FrontServices): Front {
   const concurrency = services.concurrency ?? createConcurrencyLimiter();
   const shares = createWorkShares();
   const deadlines = { idleMs: config.http.bodyIdleTimeoutMs, totalMs: config.http.bodyTimeoutMs };
+  const pipelines = createPipelineCap(config.http.pipelineMax);
+  const sends = createSendDeadlines(config.http.sendTimeoutMs);
+  /** Requests past a connection's pipeline cap, per client, charged to its reads in one take. */
+  const overPipelined = new Map<string, number>();
+
+  /** The client's key: its connection's peer (parsed once per connection), or behind trusted proxies, X-Forwarded-For. */
+  function requestClient(incoming: IncomingMessage): string {
+    return config.trustedProxyHops === 0
+      ? peerClient(incoming.socket)
+      : clientAddress(
+          incoming.socket.remoteAddress,
+          incoming.headers['x-forwarded-for'],
+          config.trustedProxyHops,
+        );
+  }
+
+  /**
+   * A request past its connection's pipeline cap costs one read, like any other request: counted
+   * into debt (the client's next requests wait for it), for all of a burst's requests in one take
+   * on the next turn of the event loop rather than one take each.
+   */
+  function chargeOverPipelined(incoming: IncomingMessage): void {
+    // A flood parses hundreds of requests per socket read: its address is parsed once.
+    const client = requestClient(incoming);
+    const count = overPipelined.get(client) ?? 0;
+    overPipelined.set(client, count + 1);
+    if (count > 0) return;
+    const charged = client;
+    setImmediate(() => {
+      const total = overPipelined.get(charged) ?? 0;
+      overPipelined.delete(charged);
+      const taken = takeRateLimit(services.limiter, config, 'reads', charged, total, 'charge');
+      if (taken instanceof Promise) taken.catch(() => {});
+    });
+  }
 
   async function admit(
     outgoing: ServerResponse,
@@ -211,6 +248,35 @@ export function createFront(services: FrontServices): Front {
     if (charged instanceof Promise) await charged;
   }
 
+  /**
+   * The connection's pipeline cap, first of all and synchronously: a request past it is charged
+   * and refused (or dropped) before anything else about it is looked at, at the least cost per
+   * request a pipelined flood can make the server parse. The refusal is about the connection, so
+   * it is the JSON envelope whatever the transport (pipelining clients are scripts, not tRPC).
+   */
+  function withinPipeline(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+    const pipelined = pipelines.enter(incoming, outgoing);
+    if (pipelined === 'serve') return true;
+    chargeOverPipelined(incoming);
+    if (pipelined === 'refuse') {
+      writeRefusal(
+        outgoing,
+        new AppError(
+          'rate_limited',
+          `at most ${config.http.pipelineMax} requests in flight per connection; this connection closes`,
+        ),
+        'envelope',
+        { headers: { 'retry-after': '1' }, close: true, head: incoming.method === 'HEAD' },
+      );
+      if (
+        incoming.headers['transfer-encoding'] !== undefined ||
+        Number(incoming.headers['content-length'] ?? 0) > 0
+      )
+        finishUnreadBody(incoming, outgoing, false);
+    }
+    return false;
+  }
+
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const method = incoming.method ?? 'GET';
     const head = method === 'HEAD';
@@ -230,6 +296,8 @@ export function createFront(services: FrontServices): Front {
       // reset, which can reach the client before it has read the refusal.
       if (hasBody) finishUnreadBody(incoming, outgoing, false);
     };
+
+    sends.watch(outgoing);
 
     const host = incoming.headers.host;
     if (host === undefined ? incoming.httpVersion === '1.1' : host.length > 255 || !hostPattern.test(host))
@@ -254,6 +322,8 @@ export function createFront(services: FrontServices): Front {
     if (!policy) return refuse(new AppError('not_found', `no route ${parsed.path}`));
     shape = policy.errors;
     if (policy.transport === 'trpc') calls = trpcCalls(parsed.decoded, search);
+    // The event stream is meant to last; a reader that stops reading it is dropped by its queue.
+    if (policy.concurrency === 'streams') sends.exempt(outgoing);
 
     const allow = [...policy.methods, 'OPTIONS'].join(', ');
     if (method === 'OPTIONS') return answerOptions(outgoing, allow);
@@ -264,14 +334,7 @@ export function createFront(services: FrontServices): Front {
     if (hasBody && !policy.takesBody)
       return refuse(new AppError('payload_too_large', `${method} ${parsed.path} takes no request body`));
 
-    const client =
-      config.trustedProxyHops === 0
-        ? peerClient(incoming.socket)
-        : clientAddress(
-            incoming.socket.remoteAddress,
-            incoming.headers['x-forwarded-for'],
-            config.trustedProxyHops,
-          );
+    const client = requestClient(incoming);
     if (!(await admit(outgoing, policy, client, refuse))) return;
     if (policy.refuse) return refuse(new AppError('bad_request', policy.refuse));
     // Every handler behind the front sees the client as the gate identified it (tRPC reads take
@@ -307,6 +370,7 @@ export function createFront(services: FrontServices): Front {
       connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs),
     },
     handle(incoming, outgoing) {
+      if (!withinPipeline(incoming, outgoing)) return;
       handle(incoming, outgoing).catch((error: unknown) => {
         getLogger().error({ err: error }, 'HTTP front failed');
         writeRefusal(outgoing, new AppError('internal', 'Internal error'), 'envelope', { close: true });

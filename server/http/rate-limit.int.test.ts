@@ -1,26 +1,10 @@
-import { Redis } from 'ioredis';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from '../_test/app-server';
 import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
 import { createTestDatabase, type TestDatabase } from '../_test/database';
 import { testEnv } from '../_test/env';
-
-async function redisReachable(): Promise<boolean> {
-  const redis = new Redis('redis://127.0.0.1:6379', {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
+import { redisReachable, TEST_REDIS_URL } from '../_test/redis';
 
 const stores: ('memory' | 'redis')[] = ['memory'];
 if (await redisReachable()) stores.push('redis');
@@ -45,7 +29,7 @@ describe.each(stores)('one per-client gate for every transport (%s store)', (sto
       RATE_LIMIT_FINALIZE_PER_MINUTE: '2',
       RATE_LIMIT_READS_PER_MINUTE: '12',
       RATE_LIMIT_READS_BURST: '12',
-      ...(store === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {}),
+      ...(store === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
     };
     [server, proxied] = await Promise.all([
       startAppServer(env),

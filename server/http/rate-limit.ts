@@ -134,17 +134,60 @@ if charge or nextTat - now <= capacity then
 end
 return {0, math.ceil(tat - now), math.ceil(nextTat - now - capacity)}`;
 
+export interface RedisRateLimiterOptions {
+  /** Key prefix of the buckets. */
+  prefix?: string;
+  /** How long one check waits for Redis before the request is let through (default 250 ms). */
+  commandTimeoutMs?: number;
+}
+
 /**
- * The same buckets in Redis, shared by every web instance. When Redis cannot answer, requests
- * are let through (logged): the limiter protects capacity, and an outage of its store should not
- * become an outage of the API.
+ * The same buckets in Redis, shared by every web instance.
+ *
+ * Fails open: when Redis errors or does not answer within `commandTimeoutMs`, the request is let
+ * through (logged once per second). The buckets protect capacity; what protects the process
+ * itself (work shares, upload and stream slots, connection and pipeline caps, deadlines) is
+ * counted in the process and holds without Redis, so an outage of the limiter's store costs
+ * exactness of the rate limits, never the API. After a failure the store is not asked again for
+ * a second, so a stalled Redis costs at most one timeout per second of waiting, not one per
+ * request, and its client never queues more than a second's worth of unanswered checks.
  */
-export async function createRedisRateLimiter(url: string, prefix = 'launchdex:rl:'): Promise<RateLimiter> {
+export async function createRedisRateLimiter(
+  url: string,
+  options: RedisRateLimiterOptions = {},
+): Promise<RateLimiter> {
+  const prefix = options.prefix ?? 'launchdex:rl:';
   const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: false,
+    commandTimeout: options.commandTimeoutMs ?? 250,
+  });
   redis.on('error', () => {});
+  // Commands are not queued while disconnected (they would wait for a Redis that may never
+  // come), so the first requests would find no connection yet: wait for it, or its first failure.
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, 2_000);
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
+  let unavailableUntil = 0;
+  const letThrough = (policy: RateLimitPolicy) => ({
+    allowed: true,
+    remaining: policy.burst,
+    resetMs: 0,
+    retryAfterMs: 0,
+  });
   return {
     async take(key, policy, cost, mode) {
+      if (Date.now() < unavailableUntil) return letThrough(policy);
       const interval = 60_000 / policy.perMinute;
       try {
         const [allowed, backlog, retryAfterMs] = (await redis.eval(
@@ -163,12 +206,18 @@ export async function createRedisRateLimiter(url: string, prefix = 'launchdex:rl
           retryAfterMs,
         };
       } catch (error) {
-        getLogger().warn({ err: error }, 'rate limiter store unavailable; request let through');
-        return { allowed: true, remaining: policy.burst, resetMs: 0, retryAfterMs: 0 };
+        if (Date.now() >= unavailableUntil) {
+          unavailableUntil = Date.now() + STORE_RETRY_MS;
+          getLogger().warn({ err: error }, 'rate limiter store unavailable; requests let through');
+        }
+        return letThrough(policy);
       }
     },
   };
 }
+
+/** How long the Redis store is not asked after it failed or timed out. */
+const STORE_RETRY_MS = 1_000;
 
 const slot = globalThis as typeof globalThis & { __launchdexRateLimiter?: Promise<RateLimiter> };
 
@@ -179,7 +228,7 @@ const slot = globalThis as typeof globalThis & { __launchdexRateLimiter?: Promis
  */
 export function getRateLimiter(config: Config): Promise<RateLimiter> {
   slot.__launchdexRateLimiter ??= config.redisUrl
-    ? createRedisRateLimiter(config.redisUrl)
+    ? createRedisRateLimiter(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs })
     : cluster.isWorker
       ? Promise.resolve(getWorkerLimits().rateLimiter)
       : Promise.resolve(createMemoryRateLimiter());

@@ -1,11 +1,17 @@
-import { lookup } from 'node:dns/promises';
 import { Agent, buildConnector, request } from 'undici';
 import { AppError, isAppError } from '../errors';
+import { createDnsResolver } from './dns-resolver';
 import { MAX_IMAGE_BYTES } from './image';
 import { checkImageUrl, hostOf, pinPublicAddress, type ResolvedAddress, type Resolver } from './ssrf';
 
 export interface ImageFetcherOptions {
+  /** Default: c-ares queries to the system's name servers (server/metadata/dns-resolver.ts). */
   resolver?: Resolver;
+  /**
+   * Deadline of each DNS resolution (default 3 s), inside the fetch's own: a name whose answers
+   * do not all arrive in time is `invalid_image` ("did not resolve within"), its queries cancelled.
+   */
+  dnsTimeoutMs?: number;
   /**
    * Where a TCP connection to a pinned (already checked) address really goes. Production: the
    * address itself. Tests map public test addresses to loopback servers, so no test ever opens a
@@ -21,19 +27,11 @@ export interface ImageFetcherOptions {
 
 export type ImageFetcher = (url: string) => Promise<Buffer>;
 
-/** The system resolver: every A and AAAA answer, for the policy to judge all of them. */
-export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
-    address: a.address,
-    family: a.family === 6 ? 6 : 4,
-  }));
-
 const failed = (message: string) => new AppError('invalid_image', message);
 
 /**
  * `work`, unless `signal` aborts first: then `late()` is thrown at once and the work's eventual
- * outcome is ignored. For steps that take no signal of their own (an injected resolver, and
- * node's getaddrinfo, which cannot be cancelled).
+ * outcome is ignored. For steps that may not heed a signal of their own (an injected resolver).
  */
 function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, late: () => Error): Promise<T> {
   if (signal.aborted) return Promise.reject(late());
@@ -58,10 +56,11 @@ function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, late: () => Er
  * resolution per hop judged in full, the connection pinned to the checked address, every
  * redirect (at most 3) checked again, https → http refused, total time and bytes capped. The one
  * deadline (`timeoutMs`, default 10 s) covers the whole fetch: every DNS resolution, connection,
- * redirect and byte of the body.
+ * redirect and byte of the body; each resolution also has its own (`dnsTimeoutMs`, default 3 s).
  */
 export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetcher {
-  const resolver = options.resolver ?? systemResolver;
+  const dnsTimeoutMs = options.dnsTimeoutMs ?? 3_000;
+  const resolver = options.resolver ?? createDnsResolver({ timeoutMs: dnsTimeoutMs });
   const route = options.route ?? ((pinned, port) => ({ host: pinned.address, port }));
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxBytes ?? MAX_IMAGE_BYTES;
@@ -72,8 +71,9 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
     let current = rawUrl;
     for (let hop = 0; hop <= maxRedirects; hop++) {
       const url = checkImageUrl(current);
-      const pinned = await beforeDeadline(pinPublicAddress(url, resolver), signal, () =>
-        failed(`image_url did not resolve within ${timeoutMs / 1000} s`),
+      const dnsSignal = AbortSignal.any([signal, AbortSignal.timeout(dnsTimeoutMs)]);
+      const pinned = await beforeDeadline(pinPublicAddress(url, resolver, dnsSignal), dnsSignal, () =>
+        failed(`image_url did not resolve within ${(signal.aborted ? timeoutMs : dnsTimeoutMs) / 1000} s`),
       );
       const port = Number(url.port || 443);
       const target = route(pinned, port);

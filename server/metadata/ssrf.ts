@@ -7,8 +7,11 @@ export interface ResolvedAddress {
   family: 4 | 6;
 }
 
-/** Resolves a host name to all its A and AAAA answers; injected so tests never touch DNS. */
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+/**
+ * Resolves a host name to all its A and AAAA answers; injected so tests never touch DNS. When
+ * `signal` aborts (the caller's deadline passed), the resolution may stop: its outcome is ignored.
+ */
+export type Resolver = (hostname: string, signal?: AbortSignal) => Promise<ResolvedAddress[]>;
 
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
@@ -69,7 +72,11 @@ export function hostOf(url: URL): string {
  * choice), and a failed resolution refuses too (fail closed). The caller connects to the
  * returned address only, so a second, rebinding answer can never be used.
  */
-export async function pinPublicAddress(url: URL, resolver: Resolver): Promise<ResolvedAddress> {
+export async function pinPublicAddress(
+  url: URL,
+  resolver: Resolver,
+  signal?: AbortSignal,
+): Promise<ResolvedAddress> {
   const host = hostOf(url);
   if (ipaddr.isValid(host)) {
     if (!isPublicAddress(host)) throw forbidden('image_url points to a non-public address');
@@ -77,7 +84,7 @@ export async function pinPublicAddress(url: URL, resolver: Resolver): Promise<Re
   }
   let answers: ResolvedAddress[];
   try {
-    answers = await resolver(host);
+    answers = await resolver(host, signal);
   } catch {
     throw forbidden(`could not resolve ${host}`);
   }

@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * What to do with a request given what its connection already has in flight: `serve` it;
+ * `refuse` it (the first past the cap: answered 429, and the connection closes after that
+ * answer); `drop` it (past the cap after the refusal: never answered, the connection is closing).
+ */
+export type PipelineVerdict = 'serve' | 'refuse' | 'drop';
+
+export interface PipelineCap {
+  /** Counts `incoming` on its connection until `outgoing` closes. */
+  enter(incoming: IncomingMessage, outgoing: ServerResponse): PipelineVerdict;
+}
+
+interface Connection {
+  /** Answers served on this connection that have not closed yet. */
+  open: Set<ServerResponse>;
+  /** Requests past the cap so far. */
+  over: number;
+}
+
+/**
+ * At most `max` requests in flight per connection (HTTP/1.1 pipelining). node:http parses every
+ * request a client pipelines and answers them in order, so one connection writing thousands of
+ * requests at once would have all of them parsed, admitted and queued. Past the cap the
+ * connection is finished instead: the first request over it is refused (the answers before it
+ * still go out, then the connection closes), and once `max` more arrive behind that refusal, the
+ * client is not reading what it asked for and the connection is destroyed at once: at most one
+ * read of the socket (64 KiB) is ever parsed past the cap.
+ *
+ * @dev A pause of the socket cannot hold the line alone: node resumes reading whenever an answered
+ * request's unread remainder is dumped, so the bound is kept by closing, not by pausing.
+ * @dev When a connection closes, node 20 leaves the answers still queued behind its current one
+ * without a `close` event (later versions abort them), and whatever waits for that event (a work
+ * slot, an upload slot, Next.js's render) would wait forever: they are closed here.
+ */
+export function createPipelineCap(max: number): PipelineCap {
+  const connections = new WeakMap<Socket, Connection>();
+  const connectionOf = (socket: Socket): Connection => {
+    const connection = connections.get(socket);
+    if (connection) return connection;
+    const created: Connection = { open: new Set(), over: 0 };
+    connections.set(socket, created);
+    socket.once('close', () => {
+      for (const outgoing of created.open) {
+        if (outgoing.socket || outgoing.destroyed) continue;
+        outgoing.destroy();
+        outgoing.emit('close');
+      }
+    });
+    return created;
+  };
+  return {
+    enter(incoming, outgoing) {
+      const socket = incoming.socket;
+      const connection = connectionOf(socket);
+      if (connection.over > 0 || connection.open.size >= max) {
+        connection.over++;
+        if (connection.over === 1) return 'refuse';
+        if (connection.over > max + 1 && !socket.destroyed) socket.destroy();
+        // The rest of the socket's last read is still parsed after it was destroyed: each such
+        // request is ended here without an error, so node's abort of the connection's requests
+        // skips it (an abort builds an error and formats its stack, per request).
+        if (socket.destroyed) incoming.destroy();
+        return 'drop';
+      }
+      connection.open.add(outgoing);
+      outgoing.once('close', () => connection.open.delete(outgoing));
+      return 'serve';
+    },
+  };
+}
