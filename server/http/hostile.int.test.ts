@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -10,13 +10,13 @@ import { type AppServer, shippedLimits, startAppServer } from '../_test/app-serv
 import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { type LoopbackDnsServer, startLoopbackDns } from '../_test/dns-server';
+import { storeLargeObject } from '../_test/large-object';
 import { rawRequest } from '../_test/raw-http';
 import { redisReachable } from '../_test/redis';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
 import { type StallProxy, startStallProxy } from '../_test/stall-proxy';
 import { parseConfig } from '../config';
 import { MAX_IMAGE_BYTES } from '../metadata/image';
-import { objectKeyFor } from '../objects/keys';
 import { excludeToken, includeToken } from '../tokens/moderation';
 
 const [backend] = await availableBackends();
@@ -594,23 +594,18 @@ describe(`hostile clients against one server: slow readers, resolver and Redis s
   let port: number;
   let dns: LoopbackDnsServer;
   let redis: StallProxy;
-  let bigObject: { key: string; length: number };
+  let bigObject: { key: string; length: number; dir: string };
   beforeAll(async () => {
     if (!backend) throw new Error('no backend');
     database = await createTestDatabase(backend);
-    const objectsDir = path.join(database.env.DATA_DIR as string, 'objects');
-    mkdirSync(objectsDir, { recursive: true });
-    // 4.5 MB: more than loopback's socket buffers take from a reader that reads nothing.
-    const bytes = randomBytes(4_500_000);
-    bigObject = { key: objectKeyFor(bytes, 'png'), length: bytes.length };
-    writeFileSync(path.join(objectsDir, bigObject.key), bytes);
+    bigObject = storeLargeObject(database.env.DATA_DIR as string);
     // Every image_url name is asked of a loopback name server that never answers.
     dns = await startLoopbackDns({ silent: true });
     redis = await startStallProxy(6379);
     server = await startAppServer({
       ...database.env,
       ...shippedLimits,
-      OBJECTS_DIR: objectsDir,
+      OBJECTS_DIR: bigObject.dir,
       HTTP_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS),
       IMAGE_DNS_SERVERS: dns.address,
       REDIS_URL: `redis://127.0.0.1:${redis.port}`,

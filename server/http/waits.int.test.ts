@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, shippedLimits, startAppServer } from '../_test/app-server';
 import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
-import { objectKeyFor } from '../objects/keys';
+import { storeLargeObject } from '../_test/large-object';
 
 const [backend] = await availableBackends();
 
@@ -54,21 +51,16 @@ describe(`connections and waits (${backend})`, () => {
   let database: TestDatabase;
   let server: AppServer;
   let port: number;
-  let bigObject: { key: string; size: number };
+  let bigObject: { key: string; length: number; dir: string };
 
   beforeAll(async () => {
     if (!backend) throw new Error('no backend');
     database = await createTestDatabase(backend);
-    const objectsDir = path.join(database.env.DATA_DIR as string, 'objects');
-    mkdirSync(objectsDir, { recursive: true });
-    // 4.5 MB: more than loopback's socket buffers take from a reader that reads nothing (~2-4 MB).
-    const bytes = randomBytes(4_500_000);
-    bigObject = { key: objectKeyFor(bytes, 'png'), size: bytes.length };
-    writeFileSync(path.join(objectsDir, bigObject.key), bytes);
+    bigObject = storeLargeObject(database.env.DATA_DIR as string);
     server = await startAppServer({
       ...database.env,
       ...shippedLimits,
-      OBJECTS_DIR: objectsDir,
+      OBJECTS_DIR: bigObject.dir,
       // The budget is not what stops a pipeline here: it only shows what the pipeline cost.
       RATE_LIMIT_READS_PER_MINUTE: '6000',
       RATE_LIMIT_READS_BURST: String(READS_BURST),
@@ -165,6 +157,6 @@ describe(`connections and waits (${backend})`, () => {
       const check = () => (closedAt !== undefined ? resolve() : setTimeout(check, 20));
       check();
     });
-    expect(received).toBeLessThan(bigObject.size);
+    expect(received).toBeLessThan(bigObject.length);
   });
 });

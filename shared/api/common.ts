@@ -74,25 +74,19 @@ export function integerParam(options: { name: string; min: number; max: number; 
 
 /** Non-negative integer without an upper bound that matters (Unix seconds). */
 export function unixSecondsParam(name: string, description: string) {
-  const message = `${name} must be a non-negative integer (Unix seconds)`;
-  return withHint(
-    z
-      .preprocess(
-        canonicalInteger,
-        z
-          .number({ error: message })
-          .int({ error: message })
-          .min(0, { error: message })
-          .max(Number.MAX_SAFE_INTEGER, { error: message }),
-      )
-      .optional(),
-    { type: 'integer', minimum: 0, description },
-  );
+  return nonNegativeIntegerParam(`${name} must be a non-negative integer (Unix seconds)`, description);
 }
 
 /** A block number parameter: canonical decimal text of a non-negative integer. */
 export function blockNumberParam(name: string, description: string) {
-  const message = `${name} must be a block number (a non-negative integer in decimal, no leading zeros)`;
+  return nonNegativeIntegerParam(
+    `${name} must be a block number (a non-negative integer in decimal, no leading zeros)`,
+    description,
+  );
+}
+
+/** An optional non-negative safe integer, in canonical decimal text only, refused with `message`. */
+function nonNegativeIntegerParam(message: string, description: string) {
   return withHint(
     z
       .preprocess(
