@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { getLogger } from '../logger';
+import { recordRequest, requestIdFrom } from '../observability/request-log';
 import { type TrpcCalls, writeRefusal } from './answers';
 import { canonicalAddress, clientAddress } from './client-address';
 import { type ConcurrencyLimiter, createConcurrencyLimiter, createWorkShares } from './concurrency';
@@ -278,6 +279,7 @@ export function createFront(services: FrontServices): Front {
   }
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const started = performance.now();
     const method = incoming.method ?? 'GET';
     const head = method === 'HEAD';
     let shape: ErrorShape = 'envelope';
@@ -319,7 +321,14 @@ export function createFront(services: FrontServices): Front {
     if (typeof parsed === 'string') return refuse(new AppError('bad_request', parsed));
     const search = new URLSearchParams(parsed.search);
     const policy = requestPolicy(method, parsed, search, services.rest);
-    if (!policy) return refuse(new AppError('not_found', `no route ${parsed.path}`));
+    if (!policy) {
+      // Answered here rather than by the dispatcher, an unknown API path is still an API request:
+      // it gets its X-Request-Id, access log line and latency under the `unmatched` route.
+      const requestId = requestIdFrom(firstHeader(incoming.headers['x-request-id']));
+      refuse(new AppError('not_found', `no route ${parsed.path}`), { 'x-request-id': requestId });
+      recordRequest(requestId, method, 'unmatched', 404, started);
+      return;
+    }
     shape = policy.errors;
     if (policy.transport === 'trpc') calls = trpcCalls(parsed.decoded, search);
     // The event stream is meant to last; a reader that stops reading it is dropped by its queue.
@@ -394,6 +403,10 @@ export function createFront(services: FrontServices): Front {
       );
     },
   };
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 const peerClients = new WeakMap<Socket, string>();
