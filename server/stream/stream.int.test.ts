@@ -212,7 +212,20 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
   });
 
   it('a malformed since is 400 invalid_parameter; an unreadable Last-Event-ID gets one reset of the current block', async () => {
-    for (const bad of ['007', '-1', '-0', '1e3', '%2B5', '%205', 'abc', '', '1.5', '1&since=2', '5-', '5-07']) {
+    for (const bad of [
+      '007',
+      '-1',
+      '-0',
+      '1e3',
+      '%2B5',
+      '%205',
+      'abc',
+      '',
+      '1.5',
+      '1&since=2',
+      '5-',
+      '5-07',
+    ]) {
       const response = await fetch(url(`?since=${bad}`));
       expect(response.status, bad).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
