@@ -1,0 +1,275 @@
+import { parseResumeToken, type ResumeToken } from '../../../shared/api/stream';
+import type { ChainView } from '../oracle/chain-view';
+import type { Difference } from '../oracle/compare';
+import type { Oracle } from '../oracle/model';
+import { type Json, walkPages } from '../oracle/walk';
+import { AppliedStream, parseFrames } from '../stream-client';
+
+/**
+ * The chaos runs' stream consumer: one client of `GET /api/v1/stream` that holds the stream
+ * through a whole seed, written as docs/api.md tells a client to be. It applies every event,
+ * drops what a `reorg` replaced, refetches over the REST API on `reset`, and reconnects with its
+ * last id whenever the connection ends: the server restarting, an `overflow`, or its own
+ * disconnects. At the end what it holds must equal the oracle's launches, trades and graduations.
+ */
+export interface StreamConsumer {
+  readonly applied: AppliedStream;
+  readonly stats: {
+    connections: number;
+    /** Connections it dropped itself. */
+    disconnects: number;
+    /** Connections that ended otherwise (server gone, overflow). */
+    dropped: number;
+    refetches: number;
+  };
+  /** Follows the stream of this server from now on (a restart: the new process). */
+  attach(baseUrl: string | undefined): void;
+  /** Drops the connection now; it reconnects with its last id after `pauseMs`. */
+  disconnect(pauseMs: number): void;
+  /** Resolves once its last id is at `position` or later (both its block and its seq). */
+  reach(position: ResumeToken, timeoutMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `from`: the id it starts with, as if it held everything through that point (no id: it holds
+ * nothing and starts at the stream's current block).
+ */
+export function startStreamConsumer(from?: string): StreamConsumer {
+  const applied = new AppliedStream();
+  applied.lastId = from;
+  const start = from === undefined ? undefined : parseResumeToken(from);
+  if (start) applied.block = start.block;
+  const stats = { connections: 0, disconnects: 0, dropped: 0, refetches: 0 };
+  let baseUrl: string | undefined;
+  let stopped = false;
+  let connection: AbortController | undefined;
+  let pauseUntil = 0;
+  let wake: (() => void) | undefined;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  /** What the REST API holds through `block`, in the shape of the stream's events. */
+  const refetch = async (base: string) => {
+    stats.refetches++;
+    const tokens = (await walkPages(base, '/api/v1/tokens', 100)).items;
+    applied.events.clear();
+    for (const token of tokens) {
+      const address = String(token.address);
+      const activity = async (kind: string) =>
+        (await walkPages(base, `/api/v1/tokens/${address}/activity?kind=${kind}`, 100)).items;
+      for (const launch of await activity('launch'))
+        applied.apply({
+          type: 'launch',
+          id: undefined,
+          data: {
+            address,
+            name: token.name,
+            symbol: token.symbol,
+            creator: token.creator,
+            created_at: token.created_at,
+            block_number: launch.block_number,
+            transaction_hash: launch.transaction_hash,
+            log_index: launch.log_index,
+          },
+        });
+      for (const trade of (await walkPages(base, `/api/v1/tokens/${address}/trades`, 100)).items)
+        applied.apply({ type: 'trade', id: undefined, data: { ...trade, token_address: address } });
+      for (const graduation of await activity('graduation'))
+        applied.apply({
+          type: 'graduation',
+          id: undefined,
+          data: {
+            token_address: address,
+            pool_address: (graduation.data as Json).pool,
+            block_number: graduation.block_number,
+            block_timestamp: graduation.block_timestamp,
+            transaction_hash: graduation.transaction_hash,
+            log_index: graduation.log_index,
+          },
+        });
+    }
+    // The stream resumes from the reset's block: anything later the pages showed may yet be
+    // replaced without a reorg this client would be sent.
+    applied.dropUncovered();
+  };
+
+  /** One connection, read until it ends; a reset is refetched before the next one. */
+  const follow = async (base: string, abort: AbortController) => {
+    applied.dropUncovered();
+    const headers: Record<string, string> = applied.lastId ? { 'last-event-id': applied.lastId } : {};
+    const response = await fetch(`${base}/api/v1/stream`, { headers, signal: abort.signal });
+    if (response.status !== 200 || !response.body) {
+      await response.body?.cancel();
+      throw new Error(`stream answered ${response.status}`);
+    }
+    stats.connections++;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    let reset = false;
+    for await (const chunk of response.body) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      const parsed = parseFrames(buffer);
+      buffer = parsed.rest;
+      for (const frame of parsed.frames) if (applied.apply(frame) === 'reset') reset = true;
+      if (reset) {
+        // Refetched outside the connection: events after the reset are resent on resume.
+        abort.abort();
+        break;
+      }
+    }
+    if (reset) await refetch(base);
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      const base = baseUrl;
+      const wait = pauseUntil - Date.now();
+      if (!base || wait > 0) {
+        await sleep(base ? wait : 1_000);
+        continue;
+      }
+      const abort = new AbortController();
+      connection = abort;
+      try {
+        await follow(base, abort);
+      } catch {
+        // The server went away, refused or was aborted: reconnect as EventSource would.
+      }
+      if (connection === abort && !abort.signal.aborted) stats.dropped++;
+      connection = undefined;
+      if (!stopped && pauseUntil <= Date.now()) await sleep(100);
+    }
+  })();
+
+  return {
+    applied,
+    stats,
+    attach(next) {
+      baseUrl = next;
+      connection?.abort();
+      wake?.();
+    },
+    disconnect(pauseMs) {
+      if (!connection) return;
+      stats.disconnects++;
+      pauseUntil = Date.now() + pauseMs;
+      connection.abort();
+    },
+    async reach(position, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      const at = () => parseResumeToken(applied.lastId ?? '');
+      for (;;) {
+        const held = at();
+        if (held && held.block >= position.block && (held.seq ?? -1) >= (position.seq ?? 0)) return;
+        if (Date.now() > deadline)
+          throw new Error(
+            `the stream consumer holds ${applied.lastId}, not ${position.block}-${position.seq}`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async stop() {
+      stopped = true;
+      connection?.abort();
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+/** Where the stream of `baseUrl` stands: the id of the checkpoint a new connection starts with. */
+export async function streamPosition(baseUrl: string): Promise<ResumeToken> {
+  const abort = new AbortController();
+  const response = await fetch(`${baseUrl}/api/v1/stream`, { signal: abort.signal });
+  if (!response.body) throw new Error(`stream answered ${response.status}`);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for await (const chunk of response.body) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      const parsed = parseFrames(buffer);
+      buffer = parsed.rest;
+      const first = parsed.frames.find((frame) => frame.type === 'checkpoint');
+      const position = first?.id === undefined ? undefined : parseResumeToken(first.id);
+      if (position) return position;
+    }
+  } finally {
+    abort.abort();
+  }
+  throw new Error('the stream ended without a checkpoint');
+}
+
+/** Sorted keys with every field compared: a difference names what differs. */
+const trade = (data: Json) =>
+  JSON.stringify(Object.fromEntries(Object.entries(data).sort(([a], [b]) => a.localeCompare(b))));
+const launch = (d: Json) =>
+  [d.address, d.name, d.symbol, d.creator, d.block_number, d.transaction_hash, d.log_index].join('|');
+const graduation = (d: Json) =>
+  [d.token_address, d.pool_address, d.block_number, d.transaction_hash, d.log_index].join('|');
+
+/**
+ * What the consumer holds against the oracle: launches and graduations from the canonical chain's
+ * logs, trades as the oracle lists them. One difference per kind that differs.
+ */
+export function compareConsumerWithOracle(
+  applied: AppliedStream,
+  oracle: Oracle,
+  view: ChainView,
+): Difference[] {
+  const expected = {
+    launch: view.logs
+      .filter((log) => log.eventName === 'TokenLaunched' && log.address === view.factory)
+      .map((log) =>
+        launch({
+          address: log.args.token,
+          name: log.args.name,
+          symbol: log.args.symbol,
+          creator: log.args.creator,
+          block_number: log.blockNumber,
+          transaction_hash: log.transactionHash,
+          log_index: log.logIndex,
+        }),
+      ),
+    trade: oracle.tokenAddresses.flatMap((address) =>
+      oracle.trades(address).map((item) => trade({ ...item, token_address: address })),
+    ),
+    graduation: view.logs
+      .filter((log) => log.eventName === 'Graduated' && log.address === view.factory)
+      .map((log) =>
+        graduation({
+          token_address: log.args.token,
+          pool_address: log.args.pool,
+          block_number: log.blockNumber,
+          transaction_hash: log.transactionHash,
+          log_index: log.logIndex,
+        }),
+      ),
+  };
+  const held = {
+    launch: applied.of('launch').map(launch),
+    trade: applied.of('trade').map(trade),
+    graduation: applied.of('graduation').map(graduation),
+  };
+  const differences: Difference[] = [];
+  for (const kind of ['launch', 'trade', 'graduation'] as const) {
+    const want = [...expected[kind]].sort();
+    const have = [...held[kind]].sort();
+    const missing = want.filter((item) => !have.includes(item));
+    const extra = have.filter((item) => !want.includes(item));
+    if (missing.length > 0 || extra.length > 0 || want.length !== have.length)
+      differences.push({
+        path: 'GET /api/v1/stream (chaos consumer)',
+        message: `${kind}s: ${have.length} held, ${want.length} canonical`,
+        expected: missing.slice(0, 3),
+        actual: extra.slice(0, 3),
+      });
+  }
+  return differences;
+}
