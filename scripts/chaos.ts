@@ -70,11 +70,12 @@ for (const seed of seeds) {
       `${result.differences.length} differences, ${result.seconds.toFixed(1)} s`,
   );
   const stream = result.stream;
-  console.log(
-    `${clock()} seed ${seed} stream consumer: ${stream.events} events in ${stream.connections} connections ` +
-      `(${stream.disconnects} own disconnects, ${stream.webRestarts} web restarts, ${stream.dropped} dropped), ` +
-      `${stream.reorgs} reorgs (lowest kept block ${stream.lowestReorg ?? '-'}), ${stream.resets} resets, ${stream.refetches} refetches`,
-  );
+  if (!values['no-stream'])
+    console.log(
+      `${clock()} seed ${seed} stream consumer: ${stream.events} events in ${stream.connections} connections ` +
+        `(${stream.disconnects} own disconnects, ${stream.webRestarts} web restarts, ${stream.dropped} dropped), ` +
+        `${stream.reorgs} reorgs (lowest kept block ${stream.lowestReorg ?? '-'}), ${stream.resets} resets, ${stream.refetches} refetches`,
+    );
   if (result.differences.length > 0) {
     failed.push(seed);
     console.log(describeDifference(result.differences[0] as (typeof result.differences)[number]));
