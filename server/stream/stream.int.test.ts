@@ -196,6 +196,17 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
         .filter((e) => e.data.address === token || e.data.token_address === token);
       expect(replayed.map((e) => e.type)).toEqual(['launch', 'trade', 'trade']);
       expect(resumed.events('checkpoint')[0]?.data.indexed_through_block).toBeGreaterThanOrEqual(head);
+      // The id it ends with is a resume id; `since` takes it as Last-Event-ID does.
+      const id = resumed.events('checkpoint')[0]?.id ?? '';
+      expect(id).toMatch(/^\d+-\d+$/);
+      const again = await openStream(url(`?since=${id}`));
+      try {
+        await expect.poll(() => again.events('checkpoint').length).toBeGreaterThan(0);
+        expect(again.events().filter((e) => e.type !== 'checkpoint')).toEqual([]);
+        expect(again.events('checkpoint')[0]?.data.indexed_through_block).toBe(Number(id.split('-')[0]));
+      } finally {
+        await again.close();
+      }
     } finally {
       await resumed.close();
     }
