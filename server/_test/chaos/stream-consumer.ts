@@ -45,6 +45,8 @@ export function startStreamConsumer(from?: string): StreamConsumer {
   let stopped = false;
   let connection: AbortController | undefined;
   let pauseUntil = 0;
+  // A reset not yet refetched: nothing is resumed, and no position reached, before it succeeded.
+  let refetchDue = false;
   let wake: (() => void) | undefined;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -100,8 +102,8 @@ export function startStreamConsumer(from?: string): StreamConsumer {
     applied.dropUncovered();
   };
 
-  /** One connection, read until it ends; a reset is refetched before the next one. */
-  const follow = async (base: string, abort: AbortController) => {
+  /** One connection, read until it ends or a `reset` arrives (true: refetch before the next). */
+  const follow = async (base: string, abort: AbortController): Promise<boolean> => {
     applied.dropUncovered();
     const headers: Record<string, string> = applied.lastId ? { 'last-event-id': applied.lastId } : {};
     const response = await fetch(`${base}/api/v1/stream`, { headers, signal: abort.signal });
@@ -112,19 +114,15 @@ export function startStreamConsumer(from?: string): StreamConsumer {
     stats.connections++;
     const decoder = new TextDecoder();
     let buffer = '';
-    let reset = false;
     for await (const chunk of response.body) {
       buffer += decoder.decode(chunk as Uint8Array, { stream: true });
       const parsed = parseFrames(buffer);
       buffer = parsed.rest;
-      for (const frame of parsed.frames) if (applied.apply(frame) === 'reset') reset = true;
-      if (reset) {
-        // Refetched outside the connection: events after the reset are resent on resume.
-        abort.abort();
-        break;
-      }
+      // Refetched outside the connection (leaving the loop cancels it): what follows the reset
+      // is sent again on resume from its id.
+      for (const frame of parsed.frames) if (applied.apply(frame) === 'reset') return true;
     }
-    if (reset) await refetch(base);
+    return false;
   };
 
   const loop = (async () => {
@@ -138,11 +136,15 @@ export function startStreamConsumer(from?: string): StreamConsumer {
       const abort = new AbortController();
       connection = abort;
       try {
-        await follow(base, abort);
+        if (refetchDue) {
+          await refetch(base);
+          refetchDue = false;
+        }
+        refetchDue = await follow(base, abort);
       } catch {
         // The server went away, refused or was aborted: reconnect as EventSource would.
       }
-      if (connection === abort && !abort.signal.aborted) stats.dropped++;
+      if (connection === abort && !abort.signal.aborted && !refetchDue) stats.dropped++;
       connection = undefined;
       if (!stopped && pauseUntil <= Date.now()) await sleep(100);
     }
@@ -167,7 +169,8 @@ export function startStreamConsumer(from?: string): StreamConsumer {
       const at = () => parseResumeToken(applied.lastId ?? '');
       for (;;) {
         const held = at();
-        if (held && held.block >= position.block && (held.seq ?? -1) >= (position.seq ?? 0)) return;
+        if (!refetchDue && held && held.block >= position.block && (held.seq ?? -1) >= (position.seq ?? 0))
+          return;
         if (Date.now() > deadline)
           throw new Error(
             `the stream consumer holds ${applied.lastId}, not ${position.block}-${position.seq}`,
