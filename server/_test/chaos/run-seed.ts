@@ -330,10 +330,10 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       throw new Error(`seed ${options.seed}: the index did not settle: ${error.message}`);
     });
     result.head = head;
-    // Its last id must be where a new connection to the settled index starts: an id as high from
-    // before the settle (an old fork's blocks at the same height) is not enough.
+    // Its last id must be where a new connection to the settled index starts (block and seq): an
+    // id as high from before the settle (an old fork's blocks at the same height) is not enough.
     if (consumer) {
-      await consumer.reach(await streamPosition(server.baseUrl), 60_000);
+      await consumer.reach(await streamPosition(server.baseUrl, head, 30_000), 60_000);
       await consumer.stop();
     }
     log(`  comparing at block ${head}`);
@@ -344,7 +344,12 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     result.answers = comparison.answers;
     result.requests = comparison.requests;
     result.differences = [
-      ...(consumer ? compareConsumerWithOracle(consumer.applied, oracle, view) : []),
+      ...(consumer
+        ? compareConsumerWithOracle(consumer.applied, oracle, view).map((difference) => ({
+            ...difference,
+            message: `${difference.message}; its stream:\n    ${consumer?.trace.join('\n    ')}`,
+          }))
+        : []),
       ...comparison.differences,
     ];
     return result;

@@ -14,6 +14,8 @@ import { AppliedStream, parseFrames } from '../stream-client';
  */
 export interface StreamConsumer {
   readonly applied: AppliedStream;
+  /** Connections, reorgs, resets and checkpoints as they came (not each event): for a failing seed. */
+  readonly trace: string[];
   readonly stats: {
     connections: number;
     /** Connections it dropped itself. */
@@ -41,6 +43,8 @@ export function startStreamConsumer(from?: string): StreamConsumer {
   const start = from === undefined ? undefined : parseResumeToken(from);
   if (start) applied.block = start.block;
   const stats = { connections: 0, disconnects: 0, dropped: 0, refetches: 0 };
+  const trace: string[] = [];
+  let pendingEvents = 0;
   let baseUrl: string | undefined;
   let stopped = false;
   let connection: AbortController | undefined;
@@ -112,6 +116,7 @@ export function startStreamConsumer(from?: string): StreamConsumer {
       throw new Error(`stream answered ${response.status}`);
     }
     stats.connections++;
+    trace.push(`connect ${base.slice(-5)} from ${applied.lastId} holding ${applied.events.size}`);
     const decoder = new TextDecoder();
     let buffer = '';
     for await (const chunk of response.body) {
@@ -120,7 +125,16 @@ export function startStreamConsumer(from?: string): StreamConsumer {
       buffer = parsed.rest;
       // Refetched outside the connection (leaving the loop cancels it): what follows the reset
       // is sent again on resume from its id.
-      for (const frame of parsed.frames) if (applied.apply(frame) === 'reset') return true;
+      for (const frame of parsed.frames) {
+        if (frame.type === 'launch' || frame.type === 'trade' || frame.type === 'graduation') pendingEvents++;
+        else {
+          trace.push(
+            `${pendingEvents} events, ${frame.type} ${frame.id ?? ''} ${JSON.stringify(frame.data)}`,
+          );
+          pendingEvents = 0;
+        }
+        if (applied.apply(frame) === 'reset') return true;
+      }
     }
     return false;
   };
@@ -152,6 +166,7 @@ export function startStreamConsumer(from?: string): StreamConsumer {
 
   return {
     applied,
+    trace,
     stats,
     attach(next) {
       baseUrl = next;
@@ -187,8 +202,26 @@ export function startStreamConsumer(from?: string): StreamConsumer {
   };
 }
 
-/** Where the stream of `baseUrl` stands: the id of the checkpoint a new connection starts with. */
-export async function streamPosition(baseUrl: string): Promise<ResumeToken> {
+/**
+ * Where the stream of `baseUrl` stands once it has caught up with `block`: the id of the
+ * checkpoint a new connection starts with. A new connection gets the poller's last position,
+ * up to a poll behind the index, so it is asked again until that reaches `block`.
+ */
+export async function streamPosition(
+  baseUrl: string,
+  block: number,
+  timeoutMs: number,
+): Promise<ResumeToken> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const position = await firstCheckpoint(baseUrl);
+    if (position.block >= block) return position;
+    if (Date.now() > deadline) throw new Error(`the stream stands at ${position.block}, not ${block}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function firstCheckpoint(baseUrl: string): Promise<ResumeToken> {
   const abort = new AbortController();
   const response = await fetch(`${baseUrl}/api/v1/stream`, { signal: abort.signal });
   if (!response.body) throw new Error(`stream answered ${response.status}`);
