@@ -1,13 +1,15 @@
 /**
- * `npm run chaos -- [--seeds N] [--from S] [--seed S] [--backend postgres|pglite] [--limits 1,7,100] [--json FILE]`
+ * `npm run chaos -- [--seeds N] [--from S] [--seed S] [--backend postgres|pglite] [--limits 1,7,100] [--no-stream] [--json FILE]`
  *
  * Seeded chaos runs (server/_test/chaos/run-seed.ts): each seed draws a launchpad scenario with
  * reorgs, indexer SIGKILLs and RPC faults, lets the index settle and compares every read answer
- * of the API, every list page by page, with the oracle computed from the canonical chain. Seeds
+ * of the API, every list page by page, with the oracle computed from the canonical chain, and
+ * what a stream consumer holding `/api/v1/stream` through the seed applied. Seeds
  * `--from` … `--from + N - 1` (default 1 … 5), or only `--seed S` (to replay a failing seed).
  * PostgreSQL is `TEST_POSTGRES_URL` (default postgres://postgres@127.0.0.1:5432/postgres; a fresh
  * database per seed, dropped after), PGlite when PostgreSQL is not reachable or with
  * `--backend pglite`. Needs `npx next build` (the settle phase runs the production server).
+ * `--no-stream` leaves the stream consumer out (to tell a stream failure from an index one).
  * Prints a line per seed and a summary; exits 1 when any answer differs.
  */
 import { writeFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     backend: { type: 'string' },
     limits: { type: 'string', default: '1,7,100' },
     json: { type: 'string' },
+    'no-stream': { type: 'boolean', default: false },
   },
 });
 
@@ -46,7 +49,13 @@ for (const seed of seeds) {
   console.log(`${clock()} seed ${seed}`);
   let result: ChaosResult;
   try {
-    result = await runChaosSeed({ seed, backend, limits, log: (line) => console.log(`${clock()} ${line}`) });
+    result = await runChaosSeed({
+      seed,
+      backend,
+      limits,
+      stream: !values['no-stream'],
+      log: (line) => console.log(`${clock()} ${line}`),
+    });
   } catch (error) {
     failed.push(seed);
     console.log(`${clock()} seed ${seed} FAILED to run: ${(error as Error).stack ?? error}`);
@@ -60,6 +69,13 @@ for (const seed of seeds) {
       `head ${result.head}, ${result.answers} answers in ${result.requests} requests, ` +
       `${result.differences.length} differences, ${result.seconds.toFixed(1)} s`,
   );
+  const stream = result.stream;
+  if (!values['no-stream'])
+    console.log(
+      `${clock()} seed ${seed} stream consumer: ${stream.events} events in ${stream.connections} connections ` +
+        `(${stream.disconnects} own disconnects, ${stream.webRestarts} web restarts, ${stream.dropped} dropped), ` +
+        `${stream.reorgs} reorgs (lowest kept block ${stream.lowestReorg ?? '-'}), ${stream.resets} resets, ${stream.refetches} refetches`,
+    );
   if (result.differences.length > 0) {
     failed.push(seed);
     console.log(describeDifference(result.differences[0] as (typeof result.differences)[number]));
@@ -82,6 +98,8 @@ const summary = {
   answers: sum((r) => r.answers),
   requests: sum((r) => r.requests),
   differences: sum((r) => r.differences.length),
+  streamReorgs: sum((r) => r.stream.reorgs),
+  streamConnections: sum((r) => r.stream.connections),
   seconds: Math.round((Date.now() - started) / 1000),
 };
 console.log(`${clock()} summary ${JSON.stringify(summary)}`);

@@ -3,10 +3,22 @@ import { type Database, selectRows } from './client';
 import { frozenSql } from './frozen-sql';
 import { CHECKPOINT_ID } from './schema';
 
+/** Anything that runs SQL: the database or a transaction of it. */
+type Executor = Pick<Database, 'execute'>;
+
 /**
  * The indexer's checkpoint, in one place: the indexer writes it with every projection change
- * (withCheckpointLock); readers take it in the same statement as the data it accompanies.
+ * (withCheckpointLock, then advanceCheckpoint or rewindCheckpoint); readers take it in the same
+ * statement as the data it accompanies. Every move of it is logged in `index_changes` in the same
+ * transaction, so a reader can tell what happened between two of its reads, rollbacks included.
  */
+
+/**
+ * Entries of `index_changes` kept. A reader whose last position is older (a resume token from
+ * far back) is told to refetch. At one write per block this is hours of blocks, well past the
+ * stream's 1,000-block resume window.
+ */
+export const INDEX_CHANGES_KEPT = 10_000;
 
 /** The last block whose effects every projection holds, written with them in one transaction. */
 export interface Checkpoint {
@@ -76,3 +88,110 @@ export async function readIndexedThroughBlock(db: Database): Promise<number> {
 export const indexedHeadTimestampSql = frozenSql(
   sql`(select block_timestamp from indexer_checkpoint where id = ${CHECKPOINT_ID})`,
 );
+
+/**
+ * Appends one entry to `index_changes` and drops the oldest beyond INDEX_CHANGES_KEPT. Only
+ * called with the checkpoint row locked (withCheckpointLock), so `seq` is gap-free and entries
+ * are numbered in commit order.
+ */
+async function logIndexChange(
+  t: Executor,
+  change: { kind: 'advance' | 'rollback'; fromBlock: number; toBlock: number; blockHash: string | null },
+): Promise<void> {
+  await t.execute(sql`insert into index_changes (seq, kind, from_block, to_block, block_hash)
+    select coalesce(max(seq), 0) + 1, ${change.kind}, ${change.fromBlock}, ${change.toBlock}, ${change.blockHash} from index_changes`);
+  await t.execute(
+    sql`delete from index_changes where seq <= (select max(seq) from index_changes) - ${INDEX_CHANGES_KEPT}`,
+  );
+}
+
+/**
+ * Moves the checkpoint forward to `head` after a write of blocks `fromBlock`..head, in the
+ * write's transaction (holding the checkpoint lock), and logs the advance.
+ */
+export async function advanceCheckpoint(
+  t: Executor,
+  chainId: number,
+  fromBlock: number,
+  head: Checkpoint,
+): Promise<void> {
+  await t.execute(sql`insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, updated_at)
+    values (${CHECKPOINT_ID}, ${chainId}, ${head.indexedThroughBlock}, ${head.blockHash}, ${head.blockTimestamp}, now())
+    on conflict (id) do update set indexed_through_block = excluded.indexed_through_block, block_hash = excluded.block_hash,
+      block_timestamp = excluded.block_timestamp, updated_at = excluded.updated_at`);
+  await logIndexChange(t, {
+    kind: 'advance',
+    fromBlock,
+    toBlock: head.indexedThroughBlock,
+    blockHash: head.blockHash,
+  });
+}
+
+/**
+ * Moves the checkpoint back from `fromBlock` to `target` (undefined: to before the first indexed
+ * block, `targetBlock`), in the rollback's transaction, and logs the rollback with the lowest
+ * block it kept: readers of the log learn of it even when the index is past `fromBlock` again
+ * by their next read.
+ */
+export async function rewindCheckpoint(
+  t: Executor,
+  fromBlock: number,
+  target: Checkpoint | undefined,
+  targetBlock: number,
+): Promise<void> {
+  if (target) {
+    await t.execute(sql`update indexer_checkpoint set indexed_through_block = ${target.indexedThroughBlock},
+      block_hash = ${target.blockHash}, block_timestamp = ${target.blockTimestamp}, updated_at = now()
+      where id = ${CHECKPOINT_ID}`);
+  } else {
+    await t.execute(sql`delete from indexer_checkpoint where id = ${CHECKPOINT_ID}`);
+  }
+  await logIndexChange(t, {
+    kind: 'rollback',
+    fromBlock,
+    toBlock: target?.indexedThroughBlock ?? targetBlock,
+    blockHash: target?.blockHash ?? null,
+  });
+}
+
+/** Where the index stands: its checkpoint block and the last `index_changes` entry (0: none yet). */
+export interface IndexPosition {
+  block: number;
+  seq: number;
+}
+
+/** The checkpoint and the log's position, read in one statement (one snapshot). */
+export async function readIndexPosition(db: Database): Promise<IndexPosition> {
+  const [row] = await selectRows<{ block: string | number; seq: string | number }>(
+    db,
+    sql`select ${indexedThroughBlockSql} as block, coalesce((select max(seq) from index_changes), 0) as seq`,
+  );
+  return { block: Number(row?.block ?? 0), seq: Number(row?.seq ?? 0) };
+}
+
+export interface RollbacksBetween {
+  /** The lowest block a rollback of entries (after, through] kept; null when none rolled back. */
+  lowestKept: number | null;
+  /** False when entries after `after` were pruned: what happened since is unknown. */
+  known: boolean;
+}
+
+/** The rollbacks logged after entry `after` up to entry `through`. */
+export async function readRollbacksBetween(
+  db: Database,
+  after: number,
+  through: number,
+): Promise<RollbacksBetween> {
+  if (after >= through) return { lowestKept: null, known: true };
+  const [row] = await selectRows<{ oldest: string | number | null; lowest: string | number | null }>(
+    db,
+    sql`select (select min(seq) from index_changes) as oldest,
+               (select min(to_block) from index_changes
+                 where seq > ${after} and seq <= ${through} and kind = 'rollback') as lowest`,
+  );
+  const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+  return {
+    lowestKept: row?.lowest === null || row?.lowest === undefined ? null : Number(row.lowest),
+    known: oldest !== null && oldest <= after + 1,
+  };
+}

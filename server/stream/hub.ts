@@ -1,5 +1,6 @@
+import { formatResumeToken } from '../../shared/api/stream';
 import { type LiveEvent, passesTokenFilter } from '../../shared/stream/events';
-import { readIndexedThroughBlock } from '../db/checkpoint';
+import { type IndexPosition, readIndexPosition, readRollbacksBetween } from '../db/checkpoint';
 import type { Database } from '../db/client';
 import { heartbeat, type ResumePoint } from './encode';
 import { readIndexChanges } from './read-changes';
@@ -32,6 +33,12 @@ export interface StreamHub {
     resumeFrom: ResumePoint;
     signal?: AbortSignal;
   }): Promise<Subscriber | null>;
+  /**
+   * Polls the index now, when anyone listens: resolves once a poll that started after the call
+   * has finished (what it found sent). A resume from an id newer than this poller's position
+   * waits for one; tests drive the poller with it.
+   */
+  refresh(): Promise<void>;
   /** Subscribers receiving live events (replay done). */
   readonly subscribers: number;
   /** Slots held: every subscriber not yet closed, replaying or live. */
@@ -42,19 +49,83 @@ export interface StreamHub {
 
 /** The checkpoint poller of one busy period (from the first slot taken to the last released). */
 interface Poller {
-  /** Resolves once `indexed` holds the checkpoint read at start; rejects if it could not be read. */
+  /** Resolves once `position` holds the index's position read at start; rejects if unreadable. */
   readonly ready: Promise<void>;
-  /** The block every live subscriber has been sent everything up to. */
-  readonly indexed: number;
+  /**
+   * What every live subscriber has been sent everything up to: the index at this block, as of
+   * this entry of its change log. Replaced (a new object) whenever it moves.
+   */
+  readonly position: IndexPosition;
+  /** See StreamHub.refresh. */
+  refresh(): Promise<void>;
   stop(): void;
+}
+
+/** What takes a client from one index position to another. */
+type CatchUp =
+  | { events: LiveEvent[] }
+  /** More events than the limit: the client refetches instead. */
+  | { skipped: 'truncated' }
+  /** The change log no longer reaches back to `from` (pruned, or another database's): unknown. */
+  | { skipped: 'unknown' };
+
+const checkpointAt = (position: IndexPosition): LiveEvent => ({
+  type: 'checkpoint',
+  data: { indexed_through_block: position.block },
+  id: formatResumeToken(position.block, position.seq),
+});
+
+const resetAt = (position: IndexPosition, reason: string): LiveEvent => ({
+  type: 'reset',
+  data: { indexed_through_block: position.block, reason },
+  id: formatResumeToken(position.block, position.seq),
+});
+
+/**
+ * The events that take a client holding everything through `from.block`, as of log entry
+ * `from.seq`, to `to`: a `reorg` when a rollback logged in between kept less than it holds (its
+ * id: the block kept, as of `to.seq`), then the events of the blocks after the lowest block
+ * kept. The closing checkpoint is the caller's.
+ *
+ * @dev The log is read before the events, possibly in an earlier snapshot than theirs: events of
+ * a rollback committed in between land above the block it kept, and the next catch-up, from
+ * `to.seq`, signals that rollback with that block. A client is never left holding them.
+ */
+async function readCatchUp(
+  db: Database,
+  from: IndexPosition,
+  to: IndexPosition,
+  limit: number,
+): Promise<CatchUp> {
+  if (from.seq > to.seq) return { skipped: 'unknown' };
+  const rollbacks = await readRollbacksBetween(db, from.seq, to.seq);
+  if (!rollbacks.known) return { skipped: 'unknown' };
+  // The index standing below what the client holds is a rollback too, logged or not (a bare
+  // block id above the index, a checkpoint written by hand).
+  const kept = Math.min(from.block, to.block, rollbacks.lowestKept ?? from.block);
+  const events: LiveEvent[] = [];
+  if (kept < from.block)
+    events.push({
+      type: 'reorg',
+      data: { indexed_through_block: kept },
+      id: formatResumeToken(kept, to.seq),
+    });
+  if (to.block > kept) {
+    const changes = await readIndexChanges(db, kept, to.block, limit);
+    if (changes.truncated) return { skipped: 'truncated' };
+    events.push(...changes.events);
+  }
+  return { events };
 }
 
 /**
  * Fans the index's progress out to every connected stream of this process. One poller reads the
- * checkpoint every `pollMs` while anyone listens; when it advances it reads the new blocks'
- * launches, trades and graduations once and sends each subscriber what concerns it, then a
- * checkpoint. It reads only PostgreSQL, so N web instances and a separate indexer need no
- * broker between them.
+ * index's position (checkpoint and change-log entry) every `pollMs` while anyone listens; when it
+ * moved it reads the rollbacks logged since its last poll and the launches, trades and
+ * graduations of the blocks after the lowest block still as it was, once, and sends each
+ * subscriber what concerns it: `reorg` first when a rollback reached below what was sent (even
+ * when the index is past it again by then), then the events, then a checkpoint. It reads only
+ * PostgreSQL, so N web instances and a separate indexer need no broker between them.
  *
  * @dev Slots are counted by construction: taken in `subscribe` right before the subscriber is
  * created, released in its `onClose`, which the subscriber calls exactly once on every way it
@@ -78,45 +149,53 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
 
   /** Starts the poller of a busy period and makes it `poller`. */
   const startPoller = (): Poller => {
-    let indexed = 0;
+    let position: IndexPosition = { block: 0, seq: 0 };
     let stopped = false;
-    let busy = false;
+    let running: Promise<void> | undefined;
+    let next: Promise<void> | undefined;
     let pollTimer: ReturnType<typeof setInterval> | undefined;
     let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
 
-    const poll = async () => {
-      if (busy || stopped) return;
-      busy = true;
+    const pollOnce = async () => {
       try {
         const db = await options.db();
-        const current = await readIndexedThroughBlock(db);
+        const now = await readIndexPosition(db);
+        if (stopped || (now.seq === position.seq && now.block === position.block)) return;
+        const caught = await readCatchUp(db, position, now, maxEvents);
         if (stopped) return;
-        const previous = indexed;
-        if (current > previous) {
-          const changes = await readIndexChanges(db, previous, current, maxEvents);
-          if (stopped) return;
-          // Fan-out and the new position are one synchronous step: a subscriber added after it
-          // replays up to `indexed` and misses nothing.
-          indexed = current;
-          broadcast(
-            changes.truncated
-              ? [
-                  {
-                    type: 'reset',
-                    data: { indexed_through_block: current, reason: 'too many events at once' },
-                  },
-                ]
-              : [...changes.events, { type: 'checkpoint', data: { indexed_through_block: current } }],
-          );
-        } else if (current < previous) {
-          indexed = current;
-          broadcast([{ type: 'reorg', data: { indexed_through_block: current } }]);
-        }
+        // Fan-out and the new position are one synchronous step: a subscriber added after it
+        // replays up to `position` and misses nothing.
+        position = now;
+        broadcast(
+          'events' in caught
+            ? [...caught.events, checkpointAt(now)]
+            : [
+                resetAt(
+                  now,
+                  caught.skipped === 'truncated'
+                    ? 'too many events at once'
+                    : 'index changes since the last poll are unknown',
+                ),
+              ],
+        );
       } catch (error) {
         if (!stopped) options.onError?.(error);
-      } finally {
-        busy = false;
       }
+    };
+    // One poll at a time; a caller arriving during one gets the next, which reads after it came.
+    const poll = (): Promise<void> => {
+      if (!running) {
+        const started = pollOnce().finally(() => {
+          if (running === started) running = undefined;
+        });
+        running = started;
+        return started;
+      }
+      next ??= running.then(() => {
+        next = undefined;
+        return poll();
+      });
+      return next;
     };
 
     const stop = () => {
@@ -130,18 +209,19 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
       get ready() {
         return ready;
       },
-      get indexed() {
-        return indexed;
+      get position() {
+        return position;
       },
+      refresh: () => (stopped ? Promise.resolve() : ready.then(poll)),
       stop,
     };
     // Registered before its first read: a client that leaves during that read (the last one)
     // stops it, and no timers start for nobody.
     poller = started;
     ready = (async () => {
-      const start = await readIndexedThroughBlock(await options.db());
+      const start = await readIndexPosition(await options.db());
       if (stopped) return;
-      indexed = start;
+      position = start;
       pollTimer = setInterval(() => void poll(), options.pollMs);
       heartbeatTimer = setInterval(() => {
         for (const subscriber of live) subscriber.sendRaw(heartbeat);
@@ -170,66 +250,70 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
    * `live`. Returns early as soon as the subscriber is closed: its slot is already released and
    * nothing more is read for it.
    *
-   * @dev A resume always makes progress: the catch-up ends with one event carrying `id:` = the
-   * poller's position: `checkpoint` after a replay in detail (or none needed), `reorg` for a
-   * resume point above the index, else `reset` (an unreadable Last-Event-ID, a resume point too
-   * old, too many events, or a replay that would not fit `replayRoom`). The client reads nothing before `subscribe` returns,
-   * so a replay filling its queue would overflow, that id unread, and EventSource would resume
-   * from the same point forever.
+   * @dev A resume always makes progress: the catch-up ends with one event carrying the poller's
+   * position as its id: `checkpoint` after a replay in detail (a `reorg` first when blocks the
+   * client holds were rolled back since its id, or its bare block id is above the index), else
+   * `reset` (an unreadable Last-Event-ID, a resume point too old or unknown, too many events, or
+   * a replay that would not fit `replayRoom`). The client reads nothing before `subscribe`
+   * returns, so a replay filling its queue would overflow, that id unread, and EventSource would
+   * resume from the same point forever.
    */
   const join = async (subscriber: Subscriber, resumeFrom: ResumePoint) => {
     if (subscriber.closed) return;
     // The subscriber holds a slot, so this poller is not stopped while it is open.
     const current = poller ?? startPoller();
     await current.ready;
-    let from = resumeFrom === 'unreadable' ? undefined : resumeFrom;
     // What the client has is unknown, so it refetches; the reset's id gives it a resume point.
-    let ending: 'caught up' | 'reorg' | { reset: string } =
-      resumeFrom === 'unreadable' ? { reset: 'Last-Event-ID is not a block number' } : 'caught up';
-    while (ending === 'caught up') {
-      if (subscriber.closed) return;
-      const target = current.indexed;
-      if (from !== undefined && from > target) {
-        ending = 'reorg';
-        break;
+    let reset: string | undefined =
+      resumeFrom === 'unreadable' ? 'Last-Event-ID is not a stream id' : undefined;
+    let from: IndexPosition | undefined;
+    if (resumeFrom !== undefined && resumeFrom !== 'unreadable') {
+      if (resumeFrom.seq === undefined) {
+        // A bare block id (an earlier version's): resumed as then, without a rollback check.
+        from = { block: resumeFrom.block, seq: current.position.seq };
+      } else {
+        // An id newer than this poller's position (another instance ahead of it): look again.
+        if (resumeFrom.seq > current.position.seq) await current.refresh();
+        if (subscriber.closed) return;
+        if (resumeFrom.seq > current.position.seq) reset = 'resume point unknown to this index';
+        else from = { block: resumeFrom.block, seq: resumeFrom.seq };
       }
-      if (from === undefined || from >= target) break;
-      if (target - from > maxResume) {
-        ending = { reset: 'resume point too old' };
+    }
+    while (reset === undefined && from !== undefined) {
+      if (subscriber.closed) return;
+      const target = current.position;
+      if (from.block === target.block && from.seq === target.seq) break;
+      if (target.block - from.block > maxResume) {
+        reset = 'resume point too old';
         break;
       }
       const db = await options.db();
       if (subscriber.closed) return;
-      const changes = await readIndexChanges(db, from, target, maxEvents);
+      const caught = await readCatchUp(db, from, target, maxEvents);
       if (subscriber.closed) return;
-      if (changes.truncated) {
-        ending = { reset: 'too many events to replay' };
+      if (!('events' in caught)) {
+        reset = caught.skipped === 'truncated' ? 'too many events to replay' : 'resume point too old';
         break;
       }
-      const replay = changes.events.filter((event) => passesTokenFilter(event, subscriber.token));
+      const replay = caught.events.filter((event) => passesTokenFilter(event, subscriber.token));
       // Counted with what earlier rounds queued and the closing event.
       if (subscriber.queued + replay.length + 1 > replayRoom) {
-        ending = { reset: 'replay too large for the client queue' };
+        reset = 'replay too large for the client queue';
         break;
       }
       for (const event of replay) if (!subscriber.send(event)) return;
       from = target;
-      if (current.indexed === target) break;
+      if (current.position === target) break;
     }
     // Read in the same synchronous step as `live.add`: the poller's later broadcasts reach this
-    // subscriber, and everything up to `position` was sent, or is what `reset`/`reorg` refetch.
-    const position = { indexed_through_block: current.indexed };
-    subscriber.send(
-      ending === 'caught up'
-        ? { type: 'checkpoint', data: position }
-        : ending === 'reorg'
-          ? { type: 'reorg', data: position }
-          : { type: 'reset', data: { ...position, reason: ending.reset } },
-    );
+    // subscriber, and everything up to `position` was sent, or is what `reset` refetches.
+    const position = current.position;
+    subscriber.send(reset === undefined ? checkpointAt(position) : resetAt(position, reset));
     if (!subscriber.closed) live.add(subscriber);
   };
 
   return {
+    refresh: () => poller?.refresh() ?? Promise.resolve(),
     get subscribers() {
       return live.size;
     },

@@ -1,11 +1,12 @@
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseResumeToken } from '../../shared/api/stream';
 import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { DatabaseHandle } from '../db/client';
 import { indexToHead } from '../indexer/_test/harness';
-import { retryDirective } from './encode';
+import { resumePoint, retryDirective } from './encode';
 import { createStreamHub, type StreamHub } from './hub';
 import { readIndexChanges } from './read-changes';
 import type { Subscriber } from './subscriber';
@@ -46,7 +47,7 @@ function parseFrames(text: string): Frame[] {
     if (!type) continue;
     frames.push({
       type,
-      id: /^id: (\d+)$/m.exec(block)?.[1],
+      id: /^id: (\S+)$/m.exec(block)?.[1],
       data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? '{}') as Record<string, unknown>,
     });
   }
@@ -98,14 +99,22 @@ describe.each(backends)('stream resume (%s)', (backend) => {
    * One connection as the route makes it (subscribe, then the `retry:` directive) and as
    * EventSource reads it: every event queued for it, and the last `id:` it would send back.
    */
-  async function connect(on: StreamHub, resumeFrom: number | undefined, token?: string) {
-    const subscriber = await on.subscribe({ token, resumeFrom });
+  async function connect(on: StreamHub, lastEventId: string | undefined, token?: string) {
+    const subscriber = await on.subscribe({ token, resumeFrom: resumePoint(lastEventId ?? null, undefined) });
     if (!subscriber) throw new Error('no slot');
     subscriber.sendRaw(retryDirective(3_000));
     expect(subscriber.closed, 'the catch-up itself never overflows').toBe(false);
     const frames = await readQueued(subscriber);
-    const ids = frames.flatMap((f) => (f.id === undefined ? [] : [Number(f.id)]));
-    return { subscriber, frames, types: frames.map((f) => f.type), lastEventId: ids.at(-1) };
+    const ids = frames.flatMap((f) => (f.id === undefined ? [] : [f.id]));
+    const last = ids.at(-1);
+    return {
+      subscriber,
+      frames,
+      types: frames.map((f) => f.type),
+      lastEventId: last,
+      /** The block of the last id. */
+      lastBlock: last === undefined ? undefined : parseResumeToken(last)?.block,
+    };
   }
 
   async function launch(name: string) {
@@ -136,13 +145,13 @@ describe.each(backends)('stream resume (%s)', (backend) => {
     expect(head - resumeFrom).toBeLessThanOrEqual(1_000);
 
     const streams = hub();
-    const first = await connect(streams, resumeFrom);
+    const first = await connect(streams, String(resumeFrom));
     expect(first.types).toEqual(['reset']);
     expect(first.frames[0]?.data).toEqual({
       indexed_through_block: head,
       reason: 'replay too large for the client queue',
     });
-    expect(first.lastEventId).toBe(head);
+    expect(first.lastBlock).toBe(head);
     // The connection goes on live after its reset.
     expect(streams.subscribers).toBe(1);
     first.subscriber.close();
@@ -151,7 +160,8 @@ describe.each(backends)('stream resume (%s)', (backend) => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const again = await connect(streams, first.lastEventId);
       expect(again.types).toEqual(['checkpoint']);
-      expect(again.lastEventId).toBe(head);
+      expect(again.lastBlock).toBe(head);
+      expect(again.lastEventId).toBe(first.lastEventId);
       again.subscriber.close();
     }
     expect(streams.slots).toBe(0);
@@ -160,7 +170,7 @@ describe.each(backends)('stream resume (%s)', (backend) => {
 
   it('a client reset on resume receives the following advances in detail', async () => {
     const streams = hub();
-    const resumed = await connect(streams, chain.deployment.startBlock);
+    const resumed = await connect(streams, String(chain.deployment.startBlock));
     expect(resumed.types).toEqual(['reset']);
     const head = await buy(await launch('Resume Live'), 1);
     const frames: Frame[] = [];
@@ -168,7 +178,7 @@ describe.each(backends)('stream resume (%s)', (backend) => {
       .poll(
         async () => {
           frames.push(...(await readQueued(resumed.subscriber)));
-          return frames.at(-1)?.id === String(head);
+          return parseResumeToken(frames.at(-1)?.id ?? '')?.block === head;
         },
         { timeout: 10_000 },
       )
@@ -185,34 +195,35 @@ describe.each(backends)('stream resume (%s)', (backend) => {
     const head = await buy(launched, 2);
 
     // Two trades and the checkpoint: 3 chunks fit half of a queue of 6, not half of 5.
-    const fits = await connect(hub(6), before);
+    const fits = await connect(hub(6), String(before));
     expect(fits.types).toEqual(['trade', 'trade', 'checkpoint']);
-    expect(fits.lastEventId).toBe(head);
+    expect(fits.lastBlock).toBe(head);
     fits.subscriber.close();
-    const over = await connect(hub(5), before);
+    const over = await connect(hub(5), String(before));
     expect(over.types).toEqual(['reset']);
-    expect(over.lastEventId).toBe(head);
+    expect(over.lastBlock).toBe(head);
     over.subscriber.close();
 
     // token= counts only what it keeps: from the start of the chain, this token has its launch
     // and two trades, while the whole stream has far more than the queue.
     const token = launched.toLowerCase();
-    const own = await connect(hub(8), chain.deployment.startBlock, token);
+    const own = await connect(hub(8), String(chain.deployment.startBlock), token);
     expect(own.types).toEqual(['launch', 'trade', 'trade', 'checkpoint']);
     expect(
       own.frames.slice(0, 3).every((f) => f.data.address === token || f.data.token_address === token),
     ).toBe(true);
     own.subscriber.close();
-    const whole = await connect(hub(8), chain.deployment.startBlock);
+    const whole = await connect(hub(8), String(chain.deployment.startBlock));
     expect(whole.types).toEqual(['reset']);
     whole.subscriber.close();
   });
 
-  it('a resume point above the index gets one reorg carrying the current block as its id', async () => {
+  it('a bare block id above the index gets a reorg to the current block, then its checkpoint', async () => {
     const head = await readIndexedThroughBlock(handle.db);
-    const ahead = await connect(hub(), head + 5);
-    expect(ahead.types).toEqual(['reorg']);
-    expect(ahead.lastEventId).toBe(head);
+    const ahead = await connect(hub(), String(head + 5));
+    expect(ahead.types).toEqual(['reorg', 'checkpoint']);
+    expect(ahead.frames[0]?.data).toEqual({ indexed_through_block: head });
+    expect(ahead.lastBlock).toBe(head);
     ahead.subscriber.close();
   });
 });

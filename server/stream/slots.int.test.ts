@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResumeToken } from '../../shared/api/stream';
 import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { readIndexedThroughBlock } from '../db/checkpoint';
@@ -53,17 +54,18 @@ const eventTypes = (text: string) => [...text.matchAll(/^event: (\w+)$/gm)].map(
 describe.each(backends)('stream slots (%s)', (backend) => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
-  let resumeFrom: number;
+  // A bare block id, as earlier versions sent: resumed without a rollback check.
+  let resumeFrom: ResumeToken;
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
     handle = await database.open();
     await indexToHead(handle.db, chain);
-    resumeFrom = chain.deployment.startBlock;
+    resumeFrom = { block: chain.deployment.startBlock, seq: undefined };
     // The replay from there is larger than a client's queue: such a resume gets `reset`.
     const replay = await readIndexChanges(
       handle.db,
-      resumeFrom,
+      resumeFrom.block,
       await readIndexedThroughBlock(handle.db),
       5_000,
     );

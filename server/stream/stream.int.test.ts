@@ -196,6 +196,17 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
         .filter((e) => e.data.address === token || e.data.token_address === token);
       expect(replayed.map((e) => e.type)).toEqual(['launch', 'trade', 'trade']);
       expect(resumed.events('checkpoint')[0]?.data.indexed_through_block).toBeGreaterThanOrEqual(head);
+      // The id it ends with is a resume id; `since` takes it as Last-Event-ID does.
+      const id = resumed.events('checkpoint')[0]?.id ?? '';
+      expect(id).toMatch(/^\d+-\d+$/);
+      const again = await openStream(url(`?since=${id}`));
+      try {
+        await expect.poll(() => again.events('checkpoint').length).toBeGreaterThan(0);
+        expect(again.events().filter((e) => e.type !== 'checkpoint')).toEqual([]);
+        expect(again.events('checkpoint')[0]?.data.indexed_through_block).toBe(Number(id.split('-')[0]));
+      } finally {
+        await again.close();
+      }
     } finally {
       await resumed.close();
     }
@@ -212,7 +223,20 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
   });
 
   it('a malformed since is 400 invalid_parameter; an unreadable Last-Event-ID gets one reset of the current block', async () => {
-    for (const bad of ['007', '-1', '-0', '1e3', '%2B5', '%205', 'abc', '', '1.5', '1&since=2']) {
+    for (const bad of [
+      '007',
+      '-1',
+      '-0',
+      '1e3',
+      '%2B5',
+      '%205',
+      'abc',
+      '',
+      '1.5',
+      '1&since=2',
+      '5-',
+      '5-07',
+    ]) {
       const response = await fetch(url(`?since=${bad}`));
       expect(response.status, bad).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -224,22 +248,25 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
     expect((await fetch(url('?since=01'), { headers: { 'last-event-id': '5' } })).status).toBe(400);
 
     const head = await stack.waitForIndex();
-    for (const unreadable of ['abc', '007', '-1', '1e3', `${head}x`]) {
+    let resetId = '';
+    for (const unreadable of ['abc', '007', '-1', '1e3', `${head}x`, `${head}-`, `${head}-01`]) {
       const stream = await openStream(url(), { 'last-event-id': unreadable });
       try {
         expect(stream.response.status).toBe(200);
         await expect.poll(() => stream.events().length).toBeGreaterThan(0);
         const [first] = stream.events();
         expect(first?.type, unreadable).toBe('reset');
-        expect(first?.data.reason).toBe('Last-Event-ID is not a block number');
-        expect(Number(first?.id)).toBeGreaterThanOrEqual(head);
-        expect(first?.data.indexed_through_block).toBe(Number(first?.id));
+        expect(first?.data.reason).toBe('Last-Event-ID is not a stream id');
+        expect(first?.id).toMatch(/^\d+-\d+$/);
+        expect(Number(first?.id?.split('-')[0])).toBeGreaterThanOrEqual(head);
+        expect(first?.data.indexed_through_block).toBe(Number(first?.id?.split('-')[0]));
+        resetId = first?.id ?? '';
       } finally {
         await stream.close();
       }
     }
     // The reset's id is a resume point: reconnecting with it catches up with a checkpoint.
-    const resumed = await openStream(url(), { 'last-event-id': String(head) });
+    const resumed = await openStream(url(), { 'last-event-id': resetId });
     try {
       await expect.poll(() => resumed.events('checkpoint').length).toBeGreaterThan(0);
       expect(resumed.events().map((e) => e.type)).not.toContain('reset');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatResumeToken, parseResumeToken, streamQuery } from '../../shared/api/stream';
 import { eventToken, type LiveEvent, passesTokenFilter } from '../../shared/stream/events';
 import { encodeEvent, heartbeat, resumePoint } from './encode';
 import { createSubscriber } from './subscriber';
@@ -56,16 +57,54 @@ describe('stream encoding', () => {
     expect(heartbeat.startsWith(':')).toBe(true);
   });
 
-  it('resumes from Last-Event-ID, else ?since=; a Last-Event-ID that is no block number this stream sends is unreadable', () => {
-    expect(resumePoint('120', undefined)).toBe(120);
-    expect(resumePoint('0', undefined)).toBe(0);
-    expect(resumePoint(null, 7)).toBe(7);
-    expect(resumePoint('120', 7)).toBe(120);
+  it('resumes from Last-Event-ID, else ?since=; a Last-Event-ID that is no id this stream sends is unreadable', () => {
+    expect(resumePoint('120-7', undefined)).toEqual({ block: 120, seq: 7 });
+    expect(resumePoint('0-0', undefined)).toEqual({ block: 0, seq: 0 });
+    // Bare block ids of earlier versions resume without a rollback check.
+    expect(resumePoint('120', undefined)).toEqual({ block: 120, seq: undefined });
+    expect(resumePoint('0', undefined)).toEqual({ block: 0, seq: undefined });
+    const since = { block: 7, seq: 3 };
+    expect(resumePoint(null, since)).toBe(since);
+    expect(resumePoint('120-9', since)).toEqual({ block: 120, seq: 9 });
     // EventSource sends no header without an id; an empty one is no resume point either.
-    expect(resumePoint('', 7)).toBe(7);
-    for (const bad of ['-1', '1.5', 'abc', '1e3', '007', '-0', '+5', ' 5', '0x10', '9'.repeat(16)])
-      expect(resumePoint(bad, 7), bad).toBe('unreadable');
+    expect(resumePoint('', since)).toBe(since);
+    for (const bad of [
+      '-1',
+      '1.5',
+      'abc',
+      '1e3',
+      '007',
+      '-0',
+      '+5',
+      ' 5',
+      '0x10',
+      '9'.repeat(16),
+      '5-',
+      '-5',
+      '5-07',
+      '5-1-2',
+      '5--1',
+      `5-${'9'.repeat(16)}`,
+      '5_1',
+    ])
+      expect(resumePoint(bad, since), bad).toBe('unreadable');
     expect(resumePoint(null, undefined)).toBeUndefined();
+  });
+
+  it('ids are <block>-<seq>, read back as they were written; since takes the same ids or is a 400', () => {
+    expect(formatResumeToken(120, 7)).toBe('120-7');
+    expect(parseResumeToken(formatResumeToken(999_999_999_999_999, 999_999_999_999_999))).toEqual({
+      block: 999_999_999_999_999,
+      seq: 999_999_999_999_999,
+    });
+    expect(
+      encodeEvent({ type: 'reorg', data: { indexed_through_block: 40 }, id: formatResumeToken(40, 9) }),
+    ).toBe('event: reorg\nid: 40-9\ndata: {"indexed_through_block":40}\n\n');
+    expect(streamQuery.parse({ since: '40-9' }).since).toEqual({ block: 40, seq: 9 });
+    expect(streamQuery.parse({ since: '40' }).since).toEqual({ block: 40, seq: undefined });
+    expect(streamQuery.parse({}).since).toBeUndefined();
+    for (const bad of ['', '40-', '040-1', '40-01', '-40', '40-9-1'])
+      expect(streamQuery.safeParse({ since: bad }).success, bad).toBe(false);
   });
 
   it('names the token of token events only', () => {

@@ -40,16 +40,23 @@ export interface GraduationEventData {
   log_index: number;
 }
 
+/**
+ * `id` is the SSE id of checkpoint, reorg and reset (the resume token, docs/api.md "Live
+ * stream"): what EventSource sends back as Last-Event-ID. Not part of `data`.
+ */
 export type LiveEvent =
   | { type: 'launch'; data: LaunchEventData }
   | { type: 'trade'; data: TradeEventData }
   | { type: 'graduation'; data: GraduationEventData }
   /** The index advanced to this block; every event of the blocks up to it was sent before. */
-  | { type: 'checkpoint'; data: { indexed_through_block: number } }
-  /** The index moved back (a chain reorganization was repaired): refetch what is on screen. */
-  | { type: 'reorg'; data: { indexed_through_block: number } }
+  | { type: 'checkpoint'; data: { indexed_through_block: number }; id?: string }
+  /**
+   * Blocks after this one were replaced (a chain reorganization was repaired): drop every event
+   * of a later block; the canonical ones follow, then a checkpoint.
+   */
+  | { type: 'reorg'; data: { indexed_through_block: number }; id?: string }
   /** Events were skipped (too many at once, or a resume from too far back): refetch. */
-  | { type: 'reset'; data: { indexed_through_block: number; reason: string } }
+  | { type: 'reset'; data: { indexed_through_block: number; reason: string }; id?: string }
   /** The client fell too far behind and is disconnected; it reconnects and resumes. */
   | { type: 'overflow'; data: { reason: string } };
 

@@ -12,6 +12,12 @@ import { compareWithOracle, type Difference } from '../oracle/compare';
 import { buildOracle } from '../oracle/model';
 import { type FaultProxy, type FaultRates, startFaultProxy } from '../rpc-fault-proxy';
 import { waitForIndexedHead } from '../stack';
+import {
+  compareConsumerWithOracle,
+  type StreamConsumer,
+  startStreamConsumer,
+  streamPosition,
+} from './stream-consumer';
 
 /**
  * One seeded chaos scenario, in the spirit of Ponder's simulation tests: a fresh chain with
@@ -24,12 +30,20 @@ import { waitForIndexedHead } from '../stack';
  * The seed decides the scenario (sizes, every action, reorg depths and replacements, when kills
  * and reorgs happen, fault rates); where a kill lands inside the indexer's work is wall-clock
  * timing, so a seed replays the same chain but not always the same interleaving.
+ *
+ * A stream consumer (stream-consumer.ts) holds `GET /api/v1/stream` through the seed: on
+ * PostgreSQL from a web process started beside the indexer, which is restarted once at a seeded
+ * step, while the consumer also drops its own connection now and then and resumes with its last
+ * id; then from the settle server. What it applied is compared with the oracle too. (One PGlite
+ * directory takes one process, the indexer's, so on PGlite it follows the settle server only.)
  */
 export interface ChaosOptions {
   seed: number;
   backend: Backend;
   /** Page sizes every list is walked at. */
   limits?: number[];
+  /** The stream consumer (default on); off, a seed runs as before it existed. */
+  stream?: boolean;
   log?: (line: string) => void;
 }
 
@@ -49,6 +63,18 @@ export interface ChaosResult {
   answers: number;
   requests: number;
   differences: Difference[];
+  /** The stream consumer's connections and what they carried. */
+  stream: {
+    connections: number;
+    disconnects: number;
+    dropped: number;
+    webRestarts: number;
+    reorgs: number;
+    lowestReorg: number | null;
+    resets: number;
+    refetches: number;
+    events: number;
+  };
   seconds: number;
 }
 
@@ -92,8 +118,24 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     answers: 0,
     requests: 0,
     differences: [],
+    stream: {
+      connections: 0,
+      disconnects: 0,
+      dropped: 0,
+      webRestarts: 0,
+      reorgs: 0,
+      lowestReorg: null,
+      resets: 0,
+      refetches: 0,
+      events: 0,
+    },
     seconds: 0,
   };
+  // The consumer's own choices draw from a stream of their own: the scenario of a seed stays
+  // what it was without a consumer.
+  const consumerRandom = createRandom(options.seed * 104_729 + 3);
+  let consumer: StreamConsumer | undefined;
+  let web: AppServer | undefined;
   const stopIndexer = async () => {
     const child = indexer;
     indexer = undefined;
@@ -125,6 +167,30 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
         });
         child.once('exit', () => resolve());
       });
+    };
+    const appEnv = {
+      ...database.env,
+      RPC_URL: live.anvil.rpcUrl,
+      CHAIN_ID: '31337',
+      FACTORY_ADDRESS: live.deployment.contracts.factory,
+      START_BLOCK: String(live.deployment.startBlock),
+      STREAM_POLL_MS: '100',
+      // A small queue in some seeds: large advances overflow it, and resumes get `reset`.
+      STREAM_MAX_QUEUED: String(consumerRandom.pick([64, 1_000])),
+    };
+    /** The web process beside the indexer, its stream followed by the consumer (PostgreSQL). */
+    // It holds nothing yet: everything from the deployment on, as of before the first change.
+    if (options.stream !== false) consumer = startStreamConsumer(`${live.deployment.startBlock - 1}-0`);
+    const startWeb = async () => {
+      if (options.backend !== 'postgres' || options.stream === false) return;
+      web = await startAppServer({ ...appEnv, INDEXER_MODE: 'off' });
+      consumer?.attach(web.baseUrl);
+    };
+    const stopWeb = async () => {
+      consumer?.attach(undefined);
+      const stopping = web;
+      web = undefined;
+      await stopping?.stop();
     };
     const simulator = createSimulator({
       client: live.client,
@@ -224,10 +290,17 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     await live.client.test.mine({ blocks: 1 });
     floor = Number(await live.client.getBlockNumber());
     await startIndexer();
+    await startWeb();
     // At least one reorg and one kill per seed, at seeded positions; more at random.
     const reorgAt = random.int(steps / 4, steps - 1);
     const killAt = random.int(1, steps - 1);
+    const webRestartAt = consumerRandom.int(Math.floor(steps / 4), steps - 1);
     for (let i = 0; i < steps; i++) {
+      if (web && i === webRestartAt) {
+        await stopWeb();
+        result.stream.webRestarts++;
+        await startWeb();
+      } else if (consumerRandom.chance(0.04)) consumer?.disconnect(consumerRandom.int(0, 1_500));
       const roll = random.next();
       if (i === reorgAt || roll < 0.015) await reorg();
       if (i === killAt || roll > 0.98) {
@@ -242,6 +315,8 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     await new Promise((resolve) => setTimeout(resolve, random.int(200, 2_000)));
     await stopIndexer();
     result.kills++;
+    if (web) result.stream.webRestarts++;
+    await stopWeb();
     const { forwarded: _, ...faults } = proxy.counts;
     result.faults = faults;
     await proxy.close();
@@ -249,31 +324,47 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
 
     // Settle: the production server with its embedded indexer, straight to the node.
     log('  settling');
-    server = await startAppServer({
-      ...database.env,
-      RPC_URL: live.anvil.rpcUrl,
-      CHAIN_ID: '31337',
-      FACTORY_ADDRESS: live.deployment.contracts.factory,
-      START_BLOCK: String(deployBlock),
-      INDEXER_MODE: 'embedded',
-      INDEXER_POLL_MS: '100',
-    });
+    server = await startAppServer({ ...appEnv, INDEXER_MODE: 'embedded', INDEXER_POLL_MS: '100' });
+    consumer?.attach(server.baseUrl);
     const head = await waitForIndexedHead(server, live, 120_000).catch((error: Error) => {
       throw new Error(`seed ${options.seed}: the index did not settle: ${error.message}`);
     });
     result.head = head;
+    // Its last id must be where a new connection to the settled index starts (block and seq): an
+    // id as high from before the settle (an old fork's blocks at the same height) is not enough.
+    if (consumer) {
+      await consumer.reach(await streamPosition(server.baseUrl, head, 30_000), 60_000);
+      await consumer.stop();
+    }
     log(`  comparing at block ${head}`);
-    const oracle = buildOracle({
-      view: await readChainView(live.client, live.deployment.contracts, deployBlock),
-    });
+    const view = await readChainView(live.client, live.deployment.contracts, deployBlock);
+    const oracle = buildOracle({ view });
     result.canonicalLaunches = oracle.tokenAddresses.length;
     const comparison = await compareWithOracle(server.baseUrl, oracle, { limits: options.limits });
     result.answers = comparison.answers;
     result.requests = comparison.requests;
-    result.differences = comparison.differences;
+    result.differences = [
+      ...(consumer
+        ? compareConsumerWithOracle(consumer.applied, oracle, view).map((difference) => ({
+            ...difference,
+            message: `${difference.message}; its stream:\n    ${consumer?.trace.join('\n    ')}`,
+          }))
+        : []),
+      ...comparison.differences,
+    ];
     return result;
   } finally {
+    if (consumer) {
+      await consumer.stop();
+      Object.assign(result.stream, consumer.stats, {
+        reorgs: consumer.applied.counts.reorgs,
+        lowestReorg: consumer.applied.lowestReorg ?? null,
+        resets: consumer.applied.counts.resets,
+        events: consumer.applied.counts.events,
+      });
+    }
     await stopIndexer();
+    await web?.stop();
     await server?.stop();
     await proxy?.close();
     await database?.drop();

@@ -60,6 +60,24 @@ export const indexerCheckpoint = pgTable('indexer_checkpoint', {
 export const CHECKPOINT_ID = 'main';
 
 /**
+ * The index's changes in the order they committed: one row per checkpoint move, an `advance`
+ * (a write of blocks from_block..to_block) or a `rollback` (from the checkpoint at from_block
+ * back to to_block: every row of a later block went). Written in the transaction that moves the
+ * checkpoint (server/db/checkpoint.ts), `seq` gap-free under its lock, so a reader comparing two
+ * sequence numbers knows every rollback between them and the lowest block it kept: the live
+ * stream's reorg signal and resume tokens (docs/decisions.md). The last entries only are kept.
+ */
+export const indexChanges = pgTable('index_changes', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey(),
+  kind: text('kind').$type<'advance' | 'rollback'>().notNull(),
+  fromBlock: blockNumber('from_block').notNull(),
+  toBlock: blockNumber('to_block').notNull(),
+  /** The hash of `to_block`; null for a rollback to before the first indexed block. */
+  blockHash: hex('block_hash'),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * The undo journal: one row per write of blocks a reorg may still replace (within the finality
  * depth of the head), with the checkpoint it started from. A rollback undoes whole writes,
  * newest first, back to that checkpoint (server/indexer/reorg/rollback.ts).

@@ -8,10 +8,9 @@ import {
   stagingTable,
   textArray,
 } from '../../db/bulk';
-import { type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
+import { advanceCheckpoint, type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
-import { CHECKPOINT_ID } from '../../db/schema';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
 import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
@@ -206,10 +205,7 @@ async function writeHolding(
     );
     await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
     await pruneJournal(t, plan.to - context.finalityDepth);
-    await t.execute(sql`insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, updated_at)
-      values (${CHECKPOINT_ID}, ${context.chainId}, ${head.indexedThroughBlock}, ${head.blockHash}, ${head.blockTimestamp}, now())
-      on conflict (id) do update set indexed_through_block = excluded.indexed_through_block, block_hash = excluded.block_hash,
-        block_timestamp = excluded.block_timestamp, updated_at = excluded.updated_at`);
+    await advanceCheckpoint(t, context.chainId, plan.from, head);
     await bumpReadVersion(t);
   });
   return { status: 'applied', checkpoint: head };

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { textArray } from '../../db/bulk';
-import { withCheckpointLock } from '../../db/checkpoint';
+import { rewindCheckpoint, withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
-import { CHECKPOINT_ID } from '../../db/schema';
 import { journaledTables, restoreBefore, writesAbove } from '../project/journal';
 import { ReorgTooDeepError } from './find-ancestor';
 
@@ -54,13 +53,7 @@ export async function rollbackTo(db: Database, ancestor: number): Promise<Rollba
     }
     await t.execute(sql`delete from projection_writes where seq >= ${undo.firstSeq}`);
     await t.execute(sql`delete from recent_blocks where number > ${target}`);
-    if (undo.target) {
-      await t.execute(sql`update indexer_checkpoint set indexed_through_block = ${undo.target.indexedThroughBlock},
-        block_hash = ${undo.target.blockHash}, block_timestamp = ${undo.target.blockTimestamp}, updated_at = now()
-        where id = ${CHECKPOINT_ID}`);
-    } else {
-      await t.execute(sql`delete from indexer_checkpoint where id = ${CHECKPOINT_ID}`);
-    }
+    await rewindCheckpoint(t, checkpoint.indexedThroughBlock, undo.target, target);
     await bumpReadVersion(t);
     return {
       ancestor: target,
