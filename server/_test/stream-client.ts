@@ -34,6 +34,26 @@ export function parseFrames(buffer: string): { frames: Frame[]; rest: string } {
   return { frames, rest };
 }
 
+/**
+ * Reads what an in-process subscriber holds for its reader (its bytes and how many events are
+ * queued), leaving the stream open.
+ */
+export async function readQueued(subscriber: {
+  stream: ReadableStream<Uint8Array>;
+  readonly queued: number;
+}): Promise<Frame[]> {
+  const reader = subscriber.stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (subscriber.queued > 0) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  reader.releaseLock();
+  return parseFrames(text).frames;
+}
+
 /** An event as the consumer holds it: its block (what a reorg drops by) and its data. */
 export interface Held {
   block: number;

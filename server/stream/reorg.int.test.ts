@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResumeToken } from '../../shared/api/stream';
 import { DEPLOYER, fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
-import { AppliedStream, parseFrames } from '../_test/stream-client';
+import { AppliedStream, readQueued } from '../_test/stream-client';
 import { bondingCurveAbi } from '../chain/abis';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { indexToHead } from '../indexer/_test/harness';
 import { resumePoint } from './encode';
 import { createStreamHub, type StreamHub } from './hub';
-import type { Subscriber } from './subscriber';
 
 /*
  * Rule: every reorg is signalled (docs/api.md, "Live stream", Reorgs). A rollback and the
@@ -34,20 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await chain?.stop();
 });
-
-/** Reads what the subscriber holds for its reader, leaving the stream open. */
-async function readQueued(subscriber: Subscriber) {
-  const reader = subscriber.stream.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (subscriber.queued > 0) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value);
-  }
-  reader.releaseLock();
-  return parseFrames(text).frames;
-}
 
 describe.each(backends)('stream across reorgs (%s)', (backend) => {
   let database: TestDatabase;

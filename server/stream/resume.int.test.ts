@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResumeToken } from '../../shared/api/stream';
 import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { type Frame, readQueued } from '../_test/stream-client';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { DatabaseHandle } from '../db/client';
 import { indexToHead } from '../indexer/_test/harness';
 import { resumePoint, retryDirective } from './encode';
 import { createStreamHub, type StreamHub } from './hub';
 import { readIndexChanges } from './read-changes';
-import type { Subscriber } from './subscriber';
 
 /*
  * Rule: a resume always makes progress (docs/api.md, "Live stream", Resume). A replay is sent in
@@ -32,41 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await chain?.stop();
 });
-
-interface Frame {
-  type: string;
-  id: string | undefined;
-  data: Record<string, unknown>;
-}
-
-/** Server-sent events as EventSource parses them; `retry:` and comments carry no event. */
-function parseFrames(text: string): Frame[] {
-  const frames: Frame[] = [];
-  for (const block of text.split('\n\n')) {
-    const type = /^event: (\w+)$/m.exec(block)?.[1];
-    if (!type) continue;
-    frames.push({
-      type,
-      id: /^id: (\S+)$/m.exec(block)?.[1],
-      data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? '{}') as Record<string, unknown>,
-    });
-  }
-  return frames;
-}
-
-/** Reads what the subscriber holds for its reader, leaving the stream open. */
-async function readQueued(subscriber: Subscriber): Promise<Frame[]> {
-  const reader = subscriber.stream.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (subscriber.queued > 0) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value);
-  }
-  reader.releaseLock();
-  return parseFrames(text);
-}
 
 describe.each(backends)('stream resume (%s)', (backend) => {
   let database: TestDatabase;
