@@ -60,7 +60,12 @@ export function useCurveVenue(
         : quote?.ok && quote.graduates
           ? 'This buy reaches the graduation threshold and graduates the token.'
           : undefined,
-    quoteProblem: quote && !quote.ok ? refusals[quote.refusal] : undefined,
+    quoteProblem:
+      quote && !quote.ok
+        ? refusals[quote.refusal]
+        : quoting && state.isError && !state.data
+          ? 'Could not read the curve’s state from the chain; trying again.'
+          : undefined,
     async send(side, amount, minimumOut, deadline, onStep) {
       if (!address) throw new Error('The curve of this token is not known yet; try again.');
       onStep('Confirm the trade in your wallet…');
