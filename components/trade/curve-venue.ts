@@ -11,6 +11,8 @@ import type { PublicChain } from '@/shared/chain/public-chain';
 import { readCurveState } from '@/shared/chain/read-curve-state';
 import { minedBlock, type Side, type Venue } from './venue';
 
+const STATE_MAX_AGE_MS = 10_000;
+
 const refusals: Record<CurveRefusal, string> = {
   graduated: 'This token has just graduated: reload the page to trade it on its Uniswap V3 pool.',
   'too-small': 'This amount is too small to trade on the curve.',
@@ -19,7 +21,7 @@ const refusals: Record<CurveRefusal, string> = {
 
 /**
  * The bonding curve as a venue. Quotes come from the curve's state (read at one block, again
- * every two seconds) through the contract's own arithmetic (shared/chain/curve-quote.ts), not
+ * every two seconds while an amount is entered) through the contract's own arithmetic (shared/chain/curve-quote.ts), not
  * from its `quoteBuy` view: the view ignores the graduation cap, and a minimum out taken from it
  * made the buy that graduates a token revert. Selling needs no approval: the curve may take its
  * own token.
@@ -37,22 +39,25 @@ export function useCurveVenue(
     args: [p.token],
   });
   const address = curve.data;
+  const quoting = p.amount !== null && p.amount > 0n;
+  // Every reader's page carries the panel: the curve is polled only while an amount is entered.
   const state = useQuery({
     queryKey: ['curve-state', chain.chainId, address],
     queryFn: () => {
       if (!client || !address) throw new Error('no curve to read');
       return readCurveState(client, address);
     },
-    enabled: Boolean(client && address),
+    enabled: Boolean(client && address) && quoting,
     refetchInterval: 2_000,
   });
-  const feeBps = state.data ? Number(state.data.protocolFeeBps + state.data.creatorFeeBps) : 0;
-  const quoting = p.amount !== null && p.amount > 0n;
-  const quote = quoting && state.data ? quoteCurveTrade(state.data, p.side, p.amount ?? 0n) : undefined;
+  // State left from an earlier amount may be minutes old: no quote from it until it is read again.
+  const current = state.data && Date.now() - state.dataUpdatedAt < STATE_MAX_AGE_MS ? state.data : undefined;
+  const feeBps = current ? Number(current.protocolFeeBps + current.creatorFeeBps) : 0;
+  const quote = quoting && current ? quoteCurveTrade(current, p.side, p.amount ?? 0n) : undefined;
 
   return {
     quote: quote?.ok ? quote.out : undefined,
-    quoting: quoting && state.isPending,
+    quoting: quoting && !current && !state.isError,
     feeNote: `Curve fees ${formatBps(feeBps)}, included.`,
     quoteNote:
       quote?.ok && quote.capped
@@ -63,7 +68,7 @@ export function useCurveVenue(
     quoteProblem:
       quote && !quote.ok
         ? refusals[quote.refusal]
-        : quoting && state.isError && !state.data
+        : quoting && state.isError && !current
           ? 'Could not read the curve’s state from the chain; trying again.'
           : undefined,
     async send(side, amount, minimumOut, deadline, onStep) {
