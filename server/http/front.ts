@@ -19,7 +19,7 @@ export interface FrontServices {
   limiter: RateLimiter;
   /** Upload and stream slots per client; default: counted in this process (a cluster worker's are its primary's). */
   concurrency?: ConcurrencyLimiter;
-  /** Next.js's request handler: pages, tRPC, objects, the stream, health. */
+  /** Next.js's request handler: pages and their assets, nothing else. */
   next: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
   /** The REST dispatcher: `/api/v1/**` except the stream and the OpenAPI document. */
   rest: RestRouteLookup & {
@@ -31,9 +31,18 @@ export interface FrontServices {
       target: { path: string; search: string; query: URLSearchParams; client: string },
     ): Promise<'hit' | 'joined' | 'miss' | 'uncached' | 'none'>;
   };
-  /** The devnet JSON-RPC proxy (a POST with a body, so it gets the front's body deadlines). */
-  devnetRpc: (request: Request) => Promise<Response>;
+  /**
+   * The other transports, served by this process's modules rather than by Next.js (one copy of
+   * each module, docs/architecture.md). The devnet RPC is a POST with a body, so it gets the
+   * front's body deadlines; the stream is written as it is produced.
+   */
+  web: Record<WebTransport, (request: Request) => Promise<Response>>;
+  /** Development only: Next's hot-reload WebSocket. Without it, upgrades are refused. */
+  upgrade?: (incoming: IncomingMessage, socket: Socket, head: Buffer) => Promise<void>;
 }
+
+/** Transports answered by a web (fetch-style) handler of the process. */
+export type WebTransport = 'trpc' | 'objects' | 'stream' | 'system' | 'devnet-rpc';
 
 export interface Front {
   /** The `request` listener of the node:http server. */
@@ -363,8 +372,15 @@ export function createFront(services: FrontServices): Front {
     const pathAndQuery = `${parsed.path}${parsed.search}`;
     if (policy.transport === 'rest')
       return serveWithWebHandler(incoming, outgoing, pathAndQuery, (r) => services.rest.handle(r), deadlines);
-    if (policy.transport === 'devnet-rpc')
-      return serveWithWebHandler(incoming, outgoing, pathAndQuery, services.devnetRpc, deadlines);
+    if (policy.transport !== 'page' && policy.transport !== 'asset')
+      return serveWithWebHandler(
+        incoming,
+        outgoing,
+        pathAndQuery,
+        services.web[policy.transport],
+        deadlines,
+        policy.transport === 'stream',
+      );
     // Next sees the same canonical path the policy was decided on.
     incoming.url = pathAndQuery;
     return services.next(incoming, outgoing);
@@ -398,9 +414,11 @@ export function createFront(services: FrontServices): Front {
       server.on('connect', (_request: IncomingMessage, socket: Socket) =>
         writeRawRefusal(socket, 405, 'method_not_allowed', 'CONNECT is not served here'),
       );
-      server.on('upgrade', (_request: IncomingMessage, socket: Socket) =>
-        writeRawRefusal(socket, 400, 'bad_request', 'protocol upgrades are not served here'),
-      );
+      const { upgrade } = services;
+      server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+        if (upgrade) void upgrade(request, socket, head).catch(() => socket.destroy());
+        else writeRawRefusal(socket, 400, 'bad_request', 'protocol upgrades are not served here');
+      });
     },
   };
 }

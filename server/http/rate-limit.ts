@@ -219,7 +219,7 @@ export async function createRedisRateLimiter(
 /** How long the Redis store is not asked after it failed or timed out. */
 const STORE_RETRY_MS = 1_000;
 
-const slot = globalThis as typeof globalThis & { __launchdexRateLimiter?: Promise<RateLimiter> };
+const slot: { rateLimiter?: Promise<RateLimiter> } = {};
 
 /**
  * The process's limiter: Redis when REDIS_URL is set (shared by every instance); in a worker of
@@ -227,12 +227,12 @@ const slot = globalThis as typeof globalThis & { __launchdexRateLimiter?: Promis
  * whose connections land on different workers still has one bucket); else this process's memory.
  */
 export function getRateLimiter(config: Config): Promise<RateLimiter> {
-  slot.__launchdexRateLimiter ??= config.redisUrl
+  slot.rateLimiter ??= config.redisUrl
     ? createRedisRateLimiter(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs })
     : cluster.isWorker
       ? Promise.resolve(getWorkerLimits().rateLimiter)
       : Promise.resolve(createMemoryRateLimiter());
-  return slot.__launchdexRateLimiter;
+  return slot.rateLimiter;
 }
 
 /**

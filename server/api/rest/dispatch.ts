@@ -178,28 +178,28 @@ export interface RestDispatcherOptions {
   reads?: () => Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
 }
 
-const readsSlot = globalThis as typeof globalThis & {
-  __launchdexReads?: Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
-  __launchdexReadStats?: () => (ReadCacheStats & { bytes: number; entries: number }) | undefined;
+const readsSlot = {} as {
+  reads?: Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
+  readStats?: () => (ReadCacheStats & { bytes: number; entries: number }) | undefined;
 };
 
-/** The process's read cache over the configured database (one per process, shared by copies). */
+/** The process's read cache over the configured database (one per process). */
 function processReads() {
-  readsSlot.__launchdexReads ??= (async () => {
+  readsSlot.reads ??= (async () => {
     const config = getConfig();
     if (config.readCacheBytes === 0) return undefined;
     const { db } = await getDatabase(config);
     const cache = createReadCache(config.readCacheBytes);
-    readsSlot.__launchdexReadStats = () => ({ ...cache.stats, bytes: cache.bytes, entries: cache.entries });
+    readsSlot.readStats = () => ({ ...cache.stats, bytes: cache.bytes, entries: cache.entries });
     registerMetricProbes({ readCache: processReadCacheStats });
     return { version: createReadVersion(db), cache };
   })();
-  return readsSlot.__launchdexReads;
+  return readsSlot.reads;
 }
 
 /** Counts of the process's read cache (metrics), once it exists. */
 export function processReadCacheStats(): (ReadCacheStats & { bytes: number; entries: number }) | undefined {
-  return readsSlot.__launchdexReadStats?.();
+  return readsSlot.readStats?.();
 }
 
 /**
