@@ -40,13 +40,10 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   await app.prepare();
 
   const worker = cluster.isWorker;
-  const workerLimits = worker
-    ? (await import('../server/http/cluster/worker-limits')).getWorkerLimits()
-    : undefined;
   const front = createFront({
     config,
     limiter: house.limiter,
-    ...(workerLimits ? { concurrency: workerLimits.concurrency } : {}),
+    ...(house.concurrency ? { concurrency: house.concurrency } : {}),
     next: app.getRequestHandler(),
     rest: house.rest,
     web: house.web,

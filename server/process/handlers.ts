@@ -4,6 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { TRPC_MAX_BATCH } from '../../shared/api/limits';
 import { streamQuery } from '../../shared/api/stream';
 import { createRequestContext } from '../api/context';
+import { CLIENT_HEADER } from '../api/database-share';
 import { errorResponse } from '../api/rest/dispatch';
 import { buildOpenApiDocument } from '../api/rest/openapi';
 import { restRoutes } from '../api/rest/registry';
@@ -12,12 +13,12 @@ import { proxyDevnetRpc } from '../chain/devnet-rpc-proxy';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { checkHealth, checkReadiness } from '../health';
-import { CLIENT_HEADER } from '../http/database-share';
 import { getLogger } from '../logger';
 import { serveObject } from '../objects/serve';
 import type { ObjectStore } from '../objects/store';
 import { scrapeMetrics } from '../observability/cluster-metrics';
 import { observeRequest } from '../observability/request-log';
+import { routes, type SystemPath } from '../routes';
 import { resumePoint, retryDirective } from '../stream/encode';
 import type { StreamHub } from '../stream/hub';
 
@@ -50,7 +51,7 @@ export function createWebHandlers(services: {
   objects: ObjectStore;
 }): WebHandlers {
   const { config, hub, objects } = services;
-  const system: Record<string, WebHandler> = {
+  const system: Record<SystemPath, WebHandler> = {
     '/api/health': async () => {
       const health = await checkHealth();
       return Response.json(health, {
@@ -95,18 +96,19 @@ export function createWebHandlers(services: {
         request,
         () => '/objects/{key}',
         async () => {
-          const key = new URL(request.url).pathname.slice('/objects/'.length);
+          const key = new URL(request.url).pathname.slice(routes.objectsPrefix.length);
           return serveObject(request, key.includes('/') ? '' : decodeURIComponent(key), objects);
         },
       ),
     stream: (request) =>
       observeRequest(
         request,
-        () => '/api/v1/stream',
+        () => routes.stream,
         () => streamResponse(request, hub),
       ),
     system: (request) => {
-      const handler = system[new URL(request.url).pathname];
+      const path = new URL(request.url).pathname;
+      const handler = Object.hasOwn(system, path) ? system[path as SystemPath] : undefined;
       return handler
         ? handler(request)
         : Promise.resolve(errorResponse(new AppError('not_found', 'no route')));

@@ -4,13 +4,15 @@ import { restDispatcher } from '../api/rest/registry';
 import type { Config } from '../config';
 import { type DatabaseHandle, getDatabase } from '../db';
 import type { PageServices } from '../handover';
-import { getRateLimiter, type RateLimiter } from '../http/rate-limit';
+import type { ConcurrencyLimiter } from '../http/concurrency';
+import type { RateLimiter } from '../http/rate-limit';
 import { getLogger } from '../logger';
 import { getObjectStore, type ObjectStore } from '../objects/store';
 import { startBackgroundWork } from '../startup';
 import type { StreamHub } from '../stream/hub';
 import { getStreamHub } from '../stream/process-hub';
 import { createWebHandlers, type WebHandlers } from './handlers';
+import { createLimits } from './limits';
 import { createPageServices } from './pages';
 
 /**
@@ -23,6 +25,8 @@ export interface ServerProcess {
   logger: Logger;
   database: DatabaseHandle;
   limiter: RateLimiter;
+  /** Upload and stream slots per client, when another process counts them (a cluster primary). */
+  concurrency?: ConcurrencyLimiter;
   hub: StreamHub;
   objects: ObjectStore;
   /** `/api/v1/**` except the stream and the OpenAPI document. */
@@ -40,9 +44,9 @@ export interface ServerProcess {
  */
 export async function startServerProcess(config: Config): Promise<ServerProcess> {
   await startBackgroundWork();
-  const [database, limiter, objects] = await Promise.all([
+  const [database, limits, objects] = await Promise.all([
     getDatabase(config),
-    getRateLimiter(config),
+    createLimits(config),
     getObjectStore(config.objects),
   ]);
   const hub = getStreamHub();
@@ -50,7 +54,7 @@ export async function startServerProcess(config: Config): Promise<ServerProcess>
     config,
     logger: getLogger(),
     database,
-    limiter,
+    ...limits,
     hub,
     objects,
     rest: restDispatcher,

@@ -1,6 +1,5 @@
-import { getConfig } from '../config';
-import { WEB_WORKERS_ENV } from './cluster/worker-count';
-import { createWorkShares, type WorkShares } from './concurrency';
+import { getConfig, WEB_WORKERS_ENV } from '../config';
+import { createWorkShares, type WorkShares } from './work-shares';
 
 const slot: { databaseShares?: WorkShares } = {};
 
