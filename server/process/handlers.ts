@@ -3,12 +3,12 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import packageJson from '../../package.json' with { type: 'json' };
 import { TRPC_MAX_BATCH } from '../../shared/api/limits';
 import { streamQuery } from '../../shared/api/stream';
-import { createRequestContext } from '../api/context';
 import { CLIENT_HEADER } from '../api/database-share';
 import { errorResponse } from '../api/rest/dispatch';
 import { buildOpenApiDocument } from '../api/rest/openapi';
 import { restRoutes } from '../api/rest/registry';
 import { appRouter } from '../api/root';
+import type { Context } from '../api/trpc';
 import { proxyDevnetRpc } from '../chain/devnet-rpc-proxy';
 import type { Config } from '../config';
 import { AppError } from '../errors';
@@ -49,8 +49,9 @@ export function createWebHandlers(services: {
   config: Config;
   hub: StreamHub;
   objects: ObjectStore;
+  context: Context;
 }): WebHandlers {
-  const { config, hub, objects } = services;
+  const { config, hub, objects, context } = services;
   const system: Record<SystemPath, WebHandler> = {
     '/api/health': async () => {
       const health = await checkHealth();
@@ -81,8 +82,13 @@ export function createWebHandlers(services: {
             endpoint: '/api/trpc',
             req: request,
             router: appRouter,
-            createContext: () =>
-              createRequestContext('http', request.headers.get(CLIENT_HEADER) ?? undefined),
+            // The process's context, as an outside caller (over HTTP) and as the front's client.
+            createContext: async (): Promise<Context> => {
+              const client = request.headers.get(CLIENT_HEADER);
+              return client === null
+                ? { ...context, transport: 'http' }
+                : { ...context, transport: 'http', client };
+            },
             maxBatchSize: TRPC_MAX_BATCH,
             onError: ({ error, path }) => {
               if (error.code === 'INTERNAL_SERVER_ERROR')

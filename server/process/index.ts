@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
+import { createRequestContext } from '../api/context';
 import type { RestDispatcher } from '../api/rest/dispatch';
 import { restDispatcher } from '../api/rest/registry';
+import type { Context } from '../api/trpc';
 import type { Config } from '../config';
 import { type DatabaseHandle, getDatabase } from '../db';
 import type { PageServices } from '../handover';
@@ -29,6 +31,8 @@ export interface ServerProcess {
   concurrency?: ConcurrencyLimiter;
   hub: StreamHub;
   objects: ObjectStore;
+  /** The procedures' context: process-wide services only, so one object serves every call. */
+  context: Context;
   /** `/api/v1/**` except the stream and the OpenAPI document. */
   rest: RestDispatcher;
   /** tRPC, objects, the stream, health/ready/metrics/OpenAPI, the devnet RPC. */
@@ -50,6 +54,7 @@ export async function startServerProcess(config: Config): Promise<ServerProcess>
     getObjectStore(config.objects),
   ]);
   const hub = getStreamHub();
+  const context = await createRequestContext();
   return {
     config,
     logger: getLogger(),
@@ -57,8 +62,9 @@ export async function startServerProcess(config: Config): Promise<ServerProcess>
     ...limits,
     hub,
     objects,
+    context,
     rest: restDispatcher,
-    web: createWebHandlers({ config, hub, objects }),
-    pages: createPageServices(config),
+    web: createWebHandlers({ config, hub, objects, context }),
+    pages: createPageServices(config, context),
   };
 }

@@ -1,6 +1,6 @@
-import { createRequestContext } from '../api/context';
 import { errorResponse } from '../api/rest/dispatch';
 import { createCaller } from '../api/root';
+import type { Context } from '../api/trpc';
 import { publicChainOf } from '../chain/public-chain';
 import type { Config } from '../config';
 import { AppError, isAppErrorCode } from '../errors';
@@ -9,11 +9,11 @@ import { cardLogo, cardVersion, processLogoSources, shareCardCache } from '../to
 import { openApiDocument } from './handlers';
 
 /** What the pages get from this process (handed over by scripts/serve.ts, read by server/handover.ts). */
-export function createPageServices(config: Config): PageServices {
+export function createPageServices(config: Config, context: Context): PageServices {
   return {
     chain: publicChainOf(config),
     publicBaseUrl: config.publicBaseUrl,
-    caller: async () => createCaller(await createRequestContext()),
+    caller: async () => createCaller(context),
     isErrorCode: isAppErrorCode,
     errorResponse: (code, message) => errorResponse(new AppError(code, message)),
     openApiDocument,
