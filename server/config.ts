@@ -574,6 +574,3 @@ export function getConfig(): Config {
   cached ??= parseConfig(process.env);
   return cached;
 }
-
-/** Set by the primary in each worker's environment: how many web workers the instance runs. */
-export const WEB_WORKERS_ENV = 'LAUNCHDEX_WEB_WORKERS';

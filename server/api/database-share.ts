@@ -1,5 +1,8 @@
-import { getConfig, WEB_WORKERS_ENV } from '../config';
+import { getConfig } from '../config';
 import { createWorkShares, type WorkShares } from './work-shares';
+
+/** Set by the cluster primary in each worker's environment: how many web workers the instance runs. */
+export const WEB_WORKERS_ENV = 'LAUNCHDEX_WEB_WORKERS';
 
 const slot: { databaseShares?: WorkShares } = {};
 

@@ -1,4 +1,4 @@
-import { WEB_WORKERS_ENV } from '../../config';
+import { WEB_WORKERS_ENV } from '../../api/database-share';
 /** How many web processes `npm run serve` runs, and what to tell the operator about it. */
 export interface WebWorkerPlan {
   workers: number;
