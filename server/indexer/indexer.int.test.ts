@@ -8,6 +8,7 @@ import { createPartitionKeeper } from '../db/partitions';
 import { expectedFromLedger } from './_test/expected-from-ledger';
 import { chainConfigFor, dumpProjections, indexToHead, silentLogger } from './_test/harness';
 import { topics } from './decode/events';
+import { IndexerError } from './errors';
 import { createIndexer } from './indexer';
 import { applyBatch, readCheckpoint } from './project/apply-batch';
 import { createBalanceBook, loadBalances } from './project/balance-book';
@@ -16,7 +17,8 @@ import type { TokenState } from './project/state';
 import { writePlan } from './project/write';
 import { createRpcClient, type RpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';
-import { fetchRange, type RangeData } from './sync/fetch-range';
+import { fetchRange } from './sync/fetch-range';
+import type { RangeData } from './sync/range-algebra';
 
 const backends = await availableBackends();
 let chain: TestChain;
@@ -385,10 +387,13 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
         await b.db.execute(tamper);
         const before = indexer.status.indexedThroughBlock ?? 0;
         let error: unknown;
-        while (indexer.status.indexedThroughBlock !== realHead && error === undefined)
-          await indexer.step().catch((e: unknown) => {
-            error = e;
-          });
+        while (indexer.status.indexedThroughBlock !== realHead && error === undefined) {
+          const result = await indexer.step();
+          if (result.kind === 'halted') error = result.error;
+        }
+        // The step says it halted, and why, and that the loop is to retry it after a wait.
+        expect(error).toBeInstanceOf(IndexerError);
+        expect((error as IndexerError).retry).toBe('later');
         expect(String(error)).toMatch(message);
         // Nothing of the failed write is visible: the checkpoint is that of the writes before it.
         const after = await readCheckpoint(b.db);
@@ -554,7 +559,7 @@ describe.each(backends)('a write that appends while the one before it commits (%
       );
       expect(await appended()).toEqual({ trades: 0, events: 0 });
       // The range does not continue the index (nothing is indexed yet).
-      await expect(writePlan(b.db, context, second, { after: Promise.resolve() })).rejects.toThrow(
+      await expect(writePlan(b.db, context, second, { after: Promise.resolve(undefined) })).rejects.toThrow(
         /batch starts at/,
       );
       expect(await appended()).toEqual({ trades: 0, events: 0 });
@@ -572,13 +577,21 @@ describe.each(backends)('a write that appends while the one before it commits (%
         ...last,
         first: { ...(last.first as NonNullable<BatchPlan['first']>), parentHash: `0x${'ab'.repeat(32)}` },
       };
-      const refused = await writePlan(b.db, context, orphan, { after: Promise.resolve() });
+      const refused = await writePlan(b.db, context, orphan, { after: Promise.resolve(undefined) });
       expect(refused.status).toBe('reorg');
       expect(await appended()).toEqual(before);
+      // The write before found that reorg: this one, which builds on it, is refused the same way.
+      const following = await writePlan(b.db, context, last, { after: Promise.resolve(refused) });
+      expect(following).toEqual(refused);
+      expect(await appended()).toEqual(before);
       // Already covered: skipped before appending anything.
-      expect((await writePlan(b.db, context, second, { after: Promise.resolve() })).status).toBe('skipped');
+      expect((await writePlan(b.db, context, second, { after: Promise.resolve(undefined) })).status).toBe(
+        'skipped',
+      );
 
-      expect((await writePlan(b.db, context, last, { after: Promise.resolve() })).status).toBe('applied');
+      expect((await writePlan(b.db, context, last, { after: Promise.resolve(undefined) })).status).toBe(
+        'applied',
+      );
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
     } finally {
       await a.close();

@@ -11,6 +11,7 @@ import {
 import { advanceCheckpoint, type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
+import { WriteConflictError } from '../errors';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
 import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
@@ -76,13 +77,6 @@ const stateAssignments = Object.keys(tokenStateColumns)
   .map((column) => `"${column}" = x."${column}"`)
   .join(', ');
 
-/** A write that took its appends early but may not commit: the result it returns instead. */
-class NotApplied extends Error {
-  constructor(readonly result: Exclude<WriteResult, { status: 'applied' }>) {
-    super(result.status);
-  }
-}
-
 /**
  * Writes one folded range and moves the checkpoint, in one transaction. Appends go in by COPY;
  * balances, candles and creators are merged onto the stored rows by the database, so nothing
@@ -99,26 +93,36 @@ export async function writePlan(
   db: Database,
   context: ProjectionContext,
   plan: BatchPlan,
-  options: { journal?: boolean; after?: Promise<unknown> } = {},
+  options: { journal?: boolean; after?: Promise<WriteResult | undefined> } = {},
 ): Promise<WriteResult> {
   const { after } = options;
   if (!after)
     return withCheckpointLock(db, (t, checkpoint) =>
       writeHolding(t, checkpoint, context, plan, options, false),
     );
+  // What a write that took its appends early returns instead of committing: rolling back its
+  // transaction is the only way to drop them, and drizzle's rollback() is a throw.
+  let refused: Exclude<WriteResult, { status: 'applied' }> | undefined;
   try {
     return await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
       const seen = await readCheckpoint(t);
       if (seen && seen.indexedThroughBlock >= plan.to) return { status: 'skipped' } as const;
       await appendRows(t, plan);
-      await after;
-      const result = await writeHolding(t, await readCheckpoint(t, true), context, plan, options, true);
-      if (result.status !== 'applied') throw new NotApplied(result);
+      const before = await after;
+      // The write before found a reorg: this range does not build on the index either.
+      const result =
+        before?.status === 'reorg'
+          ? before
+          : await writeHolding(t, await readCheckpoint(t, true), context, plan, options, true);
+      if (result.status !== 'applied') {
+        refused = result;
+        tx.rollback();
+      }
       return result;
     });
   } catch (error) {
-    if (error instanceof NotApplied) return error.result;
+    if (refused) return refused;
     throw error;
   }
 }
@@ -142,7 +146,7 @@ async function writeHolding(
   if (checkpoint && checkpoint.indexedThroughBlock >= plan.to) return { status: 'skipped' };
   const expectedFrom = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
   if (plan.from !== expectedFrom)
-    throw new Error(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
+    throw new WriteConflictError(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
   if (checkpoint && plan.first && plan.first.parentHash !== checkpoint.blockHash)
     return { status: 'reorg', checkpoint };
 
@@ -363,7 +367,7 @@ async function expectRows(t: Database, expected: number, statement: SQL) {
     sql`with done as (${statement} returning 1) select count(*)::int as n from done`,
   );
   if (row?.n !== expected)
-    throw new Error(
+    throw new WriteConflictError(
       `balances changed under the indexer: ${row?.n ?? 0} of ${expected} rows held the balance it folded from`,
     );
 }
