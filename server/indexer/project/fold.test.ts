@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
+import { balanceKind } from '../../db/schema';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
 import type { BlockHeader, RangeData } from '../sync/range-algebra';
 import { createBalanceBook } from './balance-book';
 import { eventDataJson, foldRange, type ProjectionContext, touchedTokens } from './fold';
-import { balanceKind, type TokenState, tokenFromLaunch } from './state';
+import { type TokenState, tokenFromLaunch } from './state';
 
 const context: ProjectionContext = {
   chainId: 31337,

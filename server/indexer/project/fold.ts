@@ -1,4 +1,4 @@
-import { candleIntervals } from '../../db/schema';
+import { balanceKind, candleIntervals } from '../../db/schema';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
 import { type BlockHeader, type RangeData, tokenOfPool } from '../sync/range-algebra';
 import type { BalanceView, StoredBalance } from './balance-book';
@@ -7,7 +7,6 @@ import {
   applyGraduation,
   applySwap,
   BURN_ADDRESS,
-  balanceKind,
   bucketStart,
   type Candle,
   type TokenState,
