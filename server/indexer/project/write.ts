@@ -11,12 +11,23 @@ import {
 import { advanceCheckpoint, type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
+import {
+  balances,
+  candles,
+  chainEvents,
+  creators,
+  recentBlocks,
+  tokenSearchTerms,
+  tokens,
+  trades,
+} from '../../db/schema';
+import { bulkColumns, columnNames } from '../../db/table-columns';
 import { WriteConflictError } from '../errors';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
 import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
 import type { TokenState } from './state';
-import { tokenStateColumns, tokenStateRow } from './token-rows';
+import { indexerTokenColumns, tokenStateColumns, tokenStateRow } from './token-rows';
 
 /** What writing a plan did: applied, already covered by the checkpoint, or refused as a reorg. */
 export type WriteResult =
@@ -36,41 +47,13 @@ async function timed<T>(phase: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-const provenanceNames = [
-  'block_number',
-  'block_hash',
-  'block_timestamp',
-  'transaction_hash',
-  'transaction_index',
-  'log_index',
-] as const;
-const tradeNames = [
-  ...provenanceNames,
-  'token_address',
-  'trader',
-  'side',
-  'source',
-  'token_amount',
-  'reserve_amount',
-  'curve_value',
-  'protocol_fee',
-  'creator_fee',
-  'price',
-];
-const eventNames = [...provenanceNames, 'token_address', 'kind', 'data'];
-const candleColumns = {
-  token_address: 'text',
-  interval_seconds: 'integer',
-  bucket_start: 'bigint',
-  open: 'numeric',
-  high: 'numeric',
-  low: 'numeric',
-  close: 'numeric',
-  volume: 'numeric',
-  trades: 'integer',
-  last_block_number: 'bigint',
-  last_log_index: 'integer',
-} satisfies Record<string, ColumnType>;
+// Column lists read from the schema: the fold writes COPY lines in the schema's column order.
+const tradeNames = columnNames(trades);
+const eventNames = columnNames(chainEvents);
+const candleColumns = bulkColumns(candles);
+const creatorColumns = bulkColumns(creators);
+const recentBlockColumns = bulkColumns(recentBlocks);
+const balanceNames = columnNames(balances);
 /** Holder counts move with the balances, in SQL (the fold does not read balances). */
 const stateAssignments = Object.keys(tokenStateColumns)
   .filter((column) => column !== 'address' && column !== 'holders')
@@ -198,7 +181,7 @@ async function writeHolding(
     await bulkInsert(
       t,
       'recent_blocks',
-      { number: 'bigint', hash: 'text', parent_hash: 'text', timestamp: 'bigint' },
+      recentBlockColumns,
       plan.headers.map((h) => ({
         number: h.number,
         hash: h.hash,
@@ -215,31 +198,14 @@ async function writeHolding(
   return { status: 'applied', checkpoint: head };
 }
 
+/** A launched token's row: every column of `tokens` the indexer writes (a column left out of the row fails the insert or stays null). */
+const launchColumns = bulkColumns(tokens, indexerTokenColumns);
+
 async function insertLaunches(t: Database, plan: BatchPlan) {
   await bulkInsert(
     t,
     'tokens',
-    {
-      ...tokenStateColumns,
-      name: 'text',
-      symbol: 'text',
-      name_search: 'text',
-      symbol_search: 'text',
-      decimals: 'smallint',
-      total_supply: 'numeric',
-      metadata_hash: 'text',
-      created_block: 'bigint',
-      created_block_hash: 'text',
-      created_at: 'bigint',
-      created_transaction_hash: 'text',
-      created_transaction_index: 'integer',
-      created_log_index: 'integer',
-      curve_address: 'text',
-      creator: 'text',
-      curve_supply: 'numeric',
-      protocol_fee_bps: 'integer',
-      creator_fee_bps: 'integer',
-    },
+    launchColumns,
     plan.launches.map(({ event, createdAt }) => ({
       ...tokenStateRow(plan.states.get(event.token) as TokenState),
       name: event.name,
@@ -266,7 +232,7 @@ async function insertLaunches(t: Database, plan: BatchPlan) {
   await bulkInsert(
     t,
     'token_search_terms',
-    { term: 'text', token_address: 'text', kind: 'smallint' },
+    bulkColumns(tokenSearchTerms),
     plan.launches.flatMap(({ event }) =>
       searchTermsFor(event.name, event.symbol).map(({ term, kind }) => ({
         term,
@@ -315,7 +281,7 @@ async function writeBalances(t: Database, plan: BatchPlan, seq: number | undefin
     );
     await recordBefore(t, seq, journaledTables.balances, keys);
   }
-  await copyLines(t, 'balances', ['token_address', 'wallet', 'balance', 'kind'], created);
+  await copyLines(t, 'balances', balanceNames, created);
   if (changed.length > 0) {
     const source = await stagedRelation(t, 'balance_changes', balanceChangeColumns, changed);
     await expectRows(
@@ -435,14 +401,7 @@ async function mergeCreators(t: Database, plan: BatchPlan, seq: number | undefin
   await bulkInsert(
     t,
     'creators',
-    {
-      address: 'text',
-      tokens_launched: 'integer',
-      tokens_graduated: 'integer',
-      first_launch_at: 'bigint',
-      last_launch_at: 'bigint',
-      total_volume: 'numeric',
-    },
+    creatorColumns,
     [...plan.creators].map(([address, d]) => ({
       address,
       tokens_launched: d.launched,
