@@ -6,7 +6,13 @@ import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { createPartitionKeeper } from '../db/partitions';
 import { expectedFromLedger } from './_test/expected-from-ledger';
-import { chainConfigFor, dumpProjections, indexToHead, silentLogger } from './_test/harness';
+import {
+  chainConfigFor,
+  dumpProjections,
+  indexToHead,
+  silentLogger,
+  withTwoDatabases,
+} from './_test/harness';
 import { topics } from './decode/events';
 import { IndexerError } from './errors';
 import { createIndexer } from './indexer';
@@ -206,13 +212,7 @@ describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
 
 describe('indexer batch size does not change the result', () => {
   it('one big range, many small ranges and ranges cut by answer size give identical projections', async () => {
-    const [backend] = backends;
-    if (!backend) throw new Error('no backend');
-    const big = await createTestDatabase(backend);
-    const small = await createTestDatabase(backend);
-    const a = await big.open();
-    const b = await small.open();
-    try {
+    await withTwoDatabases(backends[0], async (a, b) => {
       // One range whose activity is asked in block slices at once, against ranges of three
       // blocks each asked in one request.
       await indexToHead(a.db, chain, { initialRange: 50_000, rangeSlices: 4 });
@@ -222,7 +222,7 @@ describe('indexer batch size does not change the result', () => {
       // the ranges shrink until theirs fit (a single block is always read whole), and the result
       // is the same.
       await b.db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-        chain_events, balances, candles, creators, projection_writes, projection_journal`);
+      chain_events, balances, candles, creators, projection_writes, projection_journal`);
       const refusing = createRpcClient({ url: chain.anvil.rpcUrl, maxResponseBytes: 16_384 });
       const capped = await indexToHead(b.db, chain, {
         initialRange: 50_000,
@@ -238,7 +238,7 @@ describe('indexer batch size does not change the result', () => {
       const unbounded = createRpcClient({ url: chain.anvil.rpcUrl });
       const bounded = createRpcClient({ url: chain.anvil.rpcUrl, maxResponseBytes: 16_384 });
       await b.db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-        chain_events, balances, candles, creators, projection_writes, projection_journal`);
+      chain_events, balances, candles, creators, projection_writes, projection_journal`);
       const streamed = await indexToHead(b.db, chain, {
         initialRange: 50_000,
         client: {
@@ -250,12 +250,7 @@ describe('indexer batch size does not change the result', () => {
       });
       expect(streamed.status.streamedParts).toBeGreaterThan(5);
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    } finally {
-      await a.close();
-      await b.close();
-      await big.drop();
-      await small.drop();
-    }
+    });
   });
 });
 
@@ -441,13 +436,7 @@ describe.each(backends)('balances kept in memory between ranges (%s)', (backend)
 
 describe('looking emitters up instead of naming every address does not change the result', () => {
   it('an index built in many steps, past the listed limit, equals one built naming every address', async () => {
-    const [backend] = backends;
-    if (!backend) throw new Error('no backend');
-    const named = await createTestDatabase(backend);
-    const looked = await createTestDatabase(backend);
-    const a = await named.open();
-    const b = await looked.open();
-    try {
+    await withTwoDatabases(backends[0], async (a, b) => {
       await indexToHead(a.db, chain);
       // The node's head rises 25 blocks per poll, so each step starts a new feed over tokens and
       // pools that are only in the database; with a limit of 0 they are looked up, not named.
@@ -472,22 +461,13 @@ describe('looking emitters up instead of naming every address does not change th
       while (stepped.status.indexedThroughBlock !== realHead) await stepped.step();
       expect(topicOnlyRequests).toBeGreaterThan(10);
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    } finally {
-      await a.close();
-      await b.close();
-      await named.drop();
-      await looked.drop();
-    }
+    });
   });
 });
 
 describe.each(backends)('a write that appends while the one before it commits (%s)', (backend) => {
   it('commits after that one, and rolls back whole when it fails or the range does not follow the index', async () => {
-    const reference = await createTestDatabase(backend);
-    const target = await createTestDatabase(backend);
-    const a = await reference.open();
-    const b = await target.open();
-    try {
+    await withTwoDatabases(backend, async (a, b) => {
       await indexToHead(a.db, chain);
       const stored = await selectRows<{ address: string; pool_address: string | null }>(
         a.db,
@@ -593,11 +573,6 @@ describe.each(backends)('a write that appends while the one before it commits (%
         'applied',
       );
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    } finally {
-      await a.close();
-      await b.close();
-      await reference.drop();
-      await target.drop();
-    }
+    });
   });
 });
