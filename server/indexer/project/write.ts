@@ -1,18 +1,10 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { normalizeSearchText, searchTermsFor } from '../../../shared/search-text';
-import {
-  bulkInsert,
-  type ColumnType,
-  copyLines,
-  jsonRecordset,
-  stagingTable,
-  textArray,
-} from '../../db/bulk';
+import { bulkInsert, copyLines, jsonRecordset, stagedRelation, textArray } from '../../db/bulk';
 import { advanceCheckpoint, type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
-import { type Database, selectRows } from '../../db/client';
+import type { Database } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import {
-  balances,
   candles,
   chainEvents,
   creators,
@@ -28,6 +20,7 @@ import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from
 import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
 import type { TokenState } from './state';
 import { indexerTokenColumns, tokenStateColumns, tokenStateRow } from './token-rows';
+import { writeBalances } from './write-balances';
 
 /** What writing a plan did: applied, already covered by the checkpoint, or refused as a reorg. */
 export type WriteResult =
@@ -53,7 +46,6 @@ const eventNames = columnNames(chainEvents);
 const candleColumns = bulkColumns(candles);
 const creatorColumns = bulkColumns(creators);
 const recentBlockColumns = bulkColumns(recentBlocks);
-const balanceNames = columnNames(balances);
 /** Holder counts move with the balances, in SQL (the fold does not read balances). */
 const stateAssignments = Object.keys(tokenStateColumns)
   .filter((column) => column !== 'address' && column !== 'holders')
@@ -252,92 +244,6 @@ async function insertLaunches(t: Database, plan: BatchPlan) {
     from metadata_drafts d where d.bound_token_address = t.address and t.address = any(${textArray(fresh)})`);
 }
 
-/**
- * Writes the range's balance changes. The fold knows each row before and after (balance-book.ts),
- * so nothing is read back: new rows are appended by COPY, changed rows set and emptied rows
- * deleted (holder counts are row counts), and holder counts move by the fold's difference.
- * Sets and deletes only match a row still holding the balance the fold started from: a book out
- * of step with the database fails the write, and the indexer clears it and reads again (a new
- * row that exists fails on the primary key). A wallet's kind only changes when it becomes a
- * token's pool, at graduation: the holder counts of graduating tokens are recounted.
- */
-async function writeBalances(t: Database, plan: BatchPlan, seq: number | undefined) {
-  const created: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
-  for (const { token, wallet, before, after, kind } of plan.balances) {
-    if (before === null) {
-      if (after !== 0n) created.push(`${token}\t${wallet}\t${after}\t${kind}`);
-    } else if (after === 0n) removed.push(`${token}\t${wallet}\t${before.balance}`);
-    else if (after !== before.balance || kind !== before.kind)
-      changed.push(`${token}\t${wallet}\t${before.balance}\t${after}\t${kind}`);
-  }
-  if (seq !== undefined) {
-    const keys = await stagedRelation(
-      t,
-      'balance_keys',
-      { token_address: 'text', wallet: 'text' },
-      plan.balances.map((b) => `${b.token}\t${b.wallet}`),
-    );
-    await recordBefore(t, seq, journaledTables.balances, keys);
-  }
-  await copyLines(t, 'balances', balanceNames, created);
-  if (changed.length > 0) {
-    const source = await stagedRelation(t, 'balance_changes', balanceChangeColumns, changed);
-    await expectRows(
-      t,
-      changed.length,
-      sql`update balances b set balance = s.after, kind = s.kind from ${source}
-           where b.token_address = s.token_address and b.wallet = s.wallet and b.balance = s.before`,
-    );
-  }
-  if (removed.length > 0) {
-    const source = await stagedRelation(t, 'balance_removals', balanceRemovalColumns, removed);
-    await expectRows(
-      t,
-      removed.length,
-      sql`delete from balances b using ${source}
-           where b.token_address = s.token_address and b.wallet = s.wallet and b.balance = s.before`,
-    );
-  }
-  if (plan.holderChanges.size > 0) {
-    const rows = [...plan.holderChanges].map(([address, change]) => ({ address, change }));
-    await t.execute(sql`update tokens t set holders = t.holders + x.change
-      from ${jsonRecordset(rows, { address: 'text', change: 'integer' })} where t.address = x.address`);
-  }
-  const graduated = plan.newPools.map(({ token }) => token);
-  if (graduated.length > 0) {
-    await t.execute(sql`update tokens t set holders = (select count(*) from balances b
-        where b.token_address = t.address and b.kind = 0 and b.balance > 0)
-      where t.address = any(${textArray(graduated)})`);
-  }
-}
-
-const balanceChangeColumns = {
-  token_address: 'text',
-  wallet: 'text',
-  before: 'numeric',
-  after: 'numeric',
-  kind: 'smallint',
-} satisfies Record<string, ColumnType>;
-const balanceRemovalColumns = {
-  token_address: 'text',
-  wallet: 'text',
-  before: 'numeric',
-} satisfies Record<string, ColumnType>;
-
-/** Runs an UPDATE or DELETE that must touch exactly `expected` rows. */
-async function expectRows(t: Database, expected: number, statement: SQL) {
-  const [row] = await selectRows<{ n: number }>(
-    t,
-    sql`with done as (${statement} returning 1) select count(*)::int as n from done`,
-  );
-  if (row?.n !== expected)
-    throw new WriteConflictError(
-      `balances changed under the indexer: ${row?.n ?? 0} of ${expected} rows held the balance it folded from`,
-    );
-}
-
 /** Merges the range's per-bucket aggregates onto the stored candles (open stays the first). */
 async function mergeCandles(t: Database, plan: BatchPlan, seq: number | undefined) {
   const source = await stagedRelation(
@@ -362,32 +268,6 @@ async function mergeCandles(t: Database, plan: BatchPlan, seq: number | undefine
         volume = candles.volume + excluded.volume, trades = candles.trades + excluded.trades,
         last_block_number = excluded.last_block_number, last_log_index = excluded.last_log_index`,
   );
-}
-
-/** Below this many rows one statement with the rows as a parameter beats a staging table. */
-const STAGE_THRESHOLD = 500;
-
-/**
- * Rows given as COPY lines, as a relation named `s` for the next statement: a staging table
- * filled by COPY when there are many, else the lines themselves as a text-array parameter.
- */
-async function stagedRelation(
-  t: Database,
-  name: string,
-  columns: Record<string, ColumnType>,
-  lines: string[],
-): Promise<SQL> {
-  const names = Object.keys(columns);
-  if (lines.length < STAGE_THRESHOLD) {
-    const fields = names
-      .map((column, i) => `(string_to_array(line, E'\\t'))[${i + 1}]::${columns[column]} as "${column}"`)
-      .join(', ');
-    return sql`(select ${sql.raw(fields)} from unnest(${textArray(lines)}) as line) s`;
-  }
-  const definition = names.map((column) => `"${column}" ${columns[column]} not null`).join(', ');
-  const stage = await stagingTable(t, name, `(${definition})`);
-  await copyLines(t, stage, names, lines);
-  return sql.raw(`"${stage}" s`);
 }
 
 async function mergeCreators(t: Database, plan: BatchPlan, seq: number | undefined) {
