@@ -5,6 +5,7 @@ import { createPartitionKeeper } from '../db/partitions';
 import { createProjectionCaches } from './caches';
 import { loadProjectionContext } from './context';
 import { asIndexerError, type IndexerError } from './errors';
+import { runLoop, syncToHead } from './loop';
 import { createPipeline } from './pipeline';
 import { createProgressReporter, type IndexerLogger } from './progress';
 import type { ProjectionContext } from './project/fold';
@@ -74,15 +75,13 @@ export type StepResult =
   /** The step stopped on `error`; its `retry` says whether and when to go on. */
   | { kind: 'halted'; error: IndexerError };
 
-/** Longest wait between retries of failing steps. */
-const MAX_BACKOFF_MS = 30_000;
-
 /**
  * The indexer: backfills from the start block, then follows the head by polling. Each range is
  * projected in one transaction together with the checkpoint, so a crash anywhere resumes from
  * the last committed block with no gap and no duplicate. The parts: the projection context
  * (context.ts), the caches that run ahead of the database (caches.ts), the fetch-fold-write
- * pipeline (pipeline.ts), progress lines (progress.ts); this module steps and loops.
+ * pipeline (pipeline.ts), progress lines (progress.ts), what each outcome leads to (loop.ts);
+ * this module takes one step and says what it did.
  * @example const indexer = createIndexer({ db, rpc, chain, logger }); await indexer.run(signal);
  */
 export function createIndexer(options: IndexerOptions) {
@@ -213,60 +212,14 @@ export function createIndexer(options: IndexerOptions) {
     }
   }
 
+  const loop = { step, logger, pollIntervalMs, sleep };
   return {
     status,
     step,
-    /**
-     * Indexes until the checkpoint reaches the current head. A failure the loop would wait out
-     * (`retry: later`) or never retry is thrown: callers are tests and tools that want to know.
-     */
-    async syncToHead(): Promise<void> {
-      for (;;) {
-        const result = await step();
-        if (result.kind === 'halted') {
-          if (result.error.retry !== 'now') throw result.error;
-          logger.warn({}, `${result.error.message}; retrying`);
-          continue;
-        }
-        if (result.kind === 'idle' && result.reason === 'head-behind')
-          await sleep(Math.min(pollIntervalMs, 100));
-        const caughtUp =
-          result.kind === 'idle'
-            ? result.reason === 'at-head'
-            : result.kind === 'advanced' && result.caughtUp;
-        // Confirm: one more step sees no new blocks and no reorg at the tip.
-        if (caughtUp) {
-          const confirm = await step();
-          if (confirm.kind === 'idle' && confirm.reason === 'at-head') return;
-          if (confirm.kind === 'advanced' && confirm.caughtUp) return;
-          if (confirm.kind === 'halted' && confirm.error.retry !== 'now') throw confirm.error;
-        }
-      }
-    },
-    /** Runs until `signal` aborts: waits out what `retry` says to wait out, stops on what it says to stop on. */
-    async run(signal: AbortSignal): Promise<void> {
-      let failures = 0;
-      while (!signal.aborted) {
-        const result = await step();
-        if (result.kind !== 'halted') {
-          failures = 0;
-          if (result.kind === 'idle' || (result.kind === 'advanced' && result.caughtUp))
-            await sleep(pollIntervalMs);
-          continue;
-        }
-        const { error } = result;
-        if (error.retry === 'never') throw error;
-        if (error.retry === 'now') {
-          failures = 0;
-          logger.warn({}, `${error.message}; retrying`);
-          continue;
-        }
-        failures++;
-        const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(failures, 6));
-        logger.error({ err: error.message, delay }, 'indexer step failed; retrying');
-        await sleep(delay);
-      }
-    },
+    /** Indexes until the checkpoint reaches the current head (loop.ts). */
+    syncToHead: () => syncToHead(loop),
+    /** Runs until `signal` aborts (loop.ts: what each outcome leads to). */
+    run: (signal: AbortSignal) => runLoop(loop, signal),
     /** Current chain head according to the RPC (for lag metrics). */
     async chainHead(): Promise<number> {
       return Number.parseInt(await rpc.request<string>('eth_blockNumber', []), 16);
