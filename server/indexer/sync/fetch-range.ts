@@ -28,7 +28,7 @@ export interface RangeParts {
  * dense stretch, on one core, while the indexer waits); slices are built side by side and the
  * first arrives after a fraction of that. They are one answer to the parts that follow.
  */
-export const RANGE_SLICES = 4;
+const RANGE_SLICES = 4;
 /**
  * A slice's answer over this size is read as it arrives, not whole: the slices after the one
  * being handed on wait in their sockets instead of in memory.
@@ -121,7 +121,7 @@ async function assemble(
  * Events per part of a streamed range (about the writer's 25k: the benchmark's parts of 20k
  * Transfers came with their Trades to ~23.6k events).
  */
-export const STREAMED_PART_EVENTS = 24_000;
+const STREAMED_PART_EVENTS = 24_000;
 
 export interface RangePartsOptions {
   /**
@@ -256,7 +256,7 @@ function streamedParts(
 }
 
 /** The whole of [from, to] in one RangeData (see fetchRangeParts; nothing is streamed). */
-export async function fetchRangeWith(
+async function fetchRangeWith(
   rpc: RpcClient,
   from: number,
   to: number,

@@ -20,14 +20,14 @@ const HEADER_BATCH = 200;
 /** A block number as JSON-RPC quantity. */
 export const hex = (n: number) => `0x${n.toString(16)}`;
 
-export interface RawHeader {
+interface RawHeader {
   number: string;
   hash: string;
   parentHash: string;
   timestamp: string;
 }
 
-export function toHeader(raw: RawHeader): BlockHeader {
+function toHeader(raw: RawHeader): BlockHeader {
   return {
     number: Number.parseInt(raw.number, 16),
     hash: raw.hash.toLowerCase(),

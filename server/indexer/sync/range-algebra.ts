@@ -35,7 +35,7 @@ export function tokenOfPool(range: Pick<RangeData, 'pools'>, pool: string): stri
 }
 
 /** A range is sliced only into slices of at least this many blocks. */
-export const MIN_SLICE_BLOCKS = 8;
+const MIN_SLICE_BLOCKS = 8;
 
 /** [from, to] in `count` consecutive slices of (nearly) equal length. */
 export function blockSlices(from: number, to: number, count: number): [number, number][] {
