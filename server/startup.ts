@@ -10,11 +10,11 @@ import { getObjectStore } from './objects/store';
 import { readChainHead } from './observability/chain-head';
 import { registerMetricProbes } from './observability/process-metrics';
 
-const slot = globalThis as typeof globalThis & { __launchdexIndexer?: Indexer; __launchdexPurge?: true };
+const slot: { indexer?: Indexer; purge?: true } = {};
 
 /** The indexer running inside this web process, if any (for health and metrics). */
 export function embeddedIndexer(): Indexer | undefined {
-  return slot.__launchdexIndexer;
+  return slot.indexer;
 }
 
 /**
@@ -23,7 +23,7 @@ export function embeddedIndexer(): Indexer | undefined {
  * On embedded PGlite it also starts the indexer here: PGlite admits one process per data
  * directory, so the indexer cannot be a process of its own.
  */
-export async function startServerProcess(): Promise<void> {
+export async function startBackgroundWork(): Promise<void> {
   let config: ReturnType<typeof getConfig>;
   try {
     config = getConfig();
@@ -32,12 +32,12 @@ export async function startServerProcess(): Promise<void> {
     registerMetricProbes({
       indexedThroughBlock: () => readIndexedThroughBlock(handle.db).catch(() => null),
       chainHead: () => readChainHead(chain),
-      indexer: () => slot.__launchdexIndexer?.status,
+      indexer: () => slot.indexer?.status,
     });
     // Uploads are written by the web processes, so they purge what expires: every process runs
     // the timer, one at a time purges (an advisory lock), the database decides what goes.
-    if (config.drafts.purgeIntervalMs > 0 && !slot.__launchdexPurge) {
-      slot.__launchdexPurge = true;
+    if (config.drafts.purgeIntervalMs > 0 && !slot.purge) {
+      slot.purge = true;
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
       schedulePurge({
@@ -54,7 +54,7 @@ export async function startServerProcess(): Promise<void> {
           ),
       });
     }
-    if (config.embeddedIndexer && chain && !slot.__launchdexIndexer) {
+    if (config.embeddedIndexer && chain && !slot.indexer) {
       const logger = getLogger().child({ component: 'indexer' });
       // On PostgreSQL the indexer writes through a pool of its own: the web pool's
       // statement_timeout is a budget for reads, not for a range's writes. PGlite is one session.
@@ -72,7 +72,7 @@ export async function startServerProcess(): Promise<void> {
         chain,
         logger,
       });
-      slot.__launchdexIndexer = indexer;
+      slot.indexer = indexer;
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
       process.once('SIGINT', () => stop.abort());
