@@ -11,6 +11,7 @@ import {
 import { advanceCheckpoint, type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
+import { enqueueWebhookEvents } from '../../webhooks/outbox';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
 import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
@@ -205,6 +206,8 @@ async function writeHolding(
     );
     await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
     await pruneJournal(t, plan.to - context.finalityDepth);
+    // The webhook outbox commits with the range (server/webhooks/outbox.ts).
+    await enqueueWebhookEvents(t, plan.from, plan.to);
     await advanceCheckpoint(t, context.chainId, plan.from, head);
     await bumpReadVersion(t);
   });
