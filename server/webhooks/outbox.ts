@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../db/client';
 
+/** The NOTIFY channel a commit that queued webhook events signals. */
+export const OUTBOX_CHANNEL = 'launchdex_webhooks';
+
 /** Event types a target may subscribe to. */
 export const webhookEventTypes = ['trade', 'launch', 'graduation'] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
@@ -60,7 +63,11 @@ export async function enqueueWebhookEvents(t: Database, from: number, to: number
           returning 1)
         select count(*)::int as n from queued`,
   );
-  return row?.n ?? 0;
+  const queued = row?.n ?? 0;
+  // Delivered at commit (once per transaction): workers listening wake at once instead of at
+  // their next poll (start.ts).
+  if (queued > 0) await t.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, '')`);
+  return queued;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Resolver } from '../metadata/ssrf';
 import { readIndexChanges } from '../stream/read-changes';
 import { runWebhooksCommand } from './command';
 import type { RetryPolicy } from './retry';
+import { listenForOutbox } from './start';
 import { webhookStatus } from './targets';
 import { createWebhookWorker, type WebhookWorkerOptions } from './worker';
 
@@ -266,6 +267,36 @@ describe.each(backends)('webhooks (%s)', (backend) => {
     expect(sent.some((id) => id.startsWith('retraction:'))).toBe(false);
     expect(new Set(receiver.held().keys())).toEqual(new Set(now.keys()));
   }, 120_000);
+
+  // PostgreSQL only: PGlite has one session, nothing to listen to (the poll serves, start.ts).
+  if (backend === 'postgres')
+    it('wakes on the commit that queued events, not at the next poll (LISTEN/NOTIFY)', async () => {
+      const worker = createWebhookWorker({
+        db: handle.db,
+        resolver: noDns,
+        policy: { allowLoopback: true },
+        retry,
+        timeoutMs: 2_000,
+        concurrency: 4,
+        pollMs: 3_600_000,
+        finalityDepth: 64,
+        logger: silent,
+      });
+      const stopListening = await listenForOutbox(database.config, () => worker.wake());
+      const stop = new AbortController();
+      const running = worker.run(stop.signal);
+      try {
+        const before = receiver.applied.length;
+        await buy(1);
+        await index();
+        await waitFor('a woken delivery', async () => (await statusOf(mainId)).pending === 0, 10_000);
+        expect(receiver.applied.length).toBeGreaterThan(before);
+      } finally {
+        stop.abort();
+        await running;
+        await stopListening();
+      }
+    }, 60_000);
 
   it('refuses a target the SSRF policy refuses, at add time and at every delivery', async () => {
     const strict = { allowLoopback: false };

@@ -33,6 +33,8 @@ export interface WebhookWorkerOptions {
 export interface WebhookWorker {
   /** Delivers until `signal` aborts, then waits for the POSTs in flight (each under its deadline). */
   run(signal: AbortSignal): Promise<void>;
+  /** Looks for due events now rather than at the next poll (new events were committed). */
+  wake(): void;
 }
 
 type ClaimedTarget = { id: string };
@@ -150,11 +152,19 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     db.execute(sql`delete from webhook_outbox where delivered_at is not null and (block_number is null
       or block_number < coalesce((select indexed_through_block from indexer_checkpoint), 0) - ${options.finalityDepth})`);
 
+  let wakeUp: (() => void) | undefined;
+  // A wake while the loop is busy claiming is kept for its next sleep, which then returns at once.
+  let woken = false;
   return {
+    wake: () => {
+      woken = true;
+      wakeUp?.();
+    },
     async run(signal) {
       const inflight = new Set<Promise<void>>();
       let prunedAt = 0;
       while (!signal.aborted) {
+        woken = false;
         try {
           const free = options.concurrency - inflight.size;
           if (free > 0) {
@@ -173,15 +183,16 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
             'webhook worker error',
           );
         }
+        if (woken) continue;
         await new Promise<void>((resolve) => {
           const wake = () => {
             clearTimeout(timer);
+            signal.removeEventListener('abort', wake);
+            wakeUp = undefined;
             resolve();
           };
-          const timer = setTimeout(() => {
-            signal.removeEventListener('abort', wake);
-            resolve();
-          }, options.pollMs);
+          wakeUp = wake;
+          const timer = setTimeout(wake, options.pollMs);
           signal.addEventListener('abort', wake, { once: true });
         });
       }
