@@ -40,6 +40,8 @@ export interface WebhookWorker {
 type ClaimedTarget = { id: string };
 
 const PRUNE_EVERY_MS = 60_000;
+/** How much longer than one POST's deadline a lease lasts. */
+export const LEASE_MARGIN_MS = 5_000;
 
 /**
  * The delivery worker. Any number may run, in any processes, on one database: a target is
@@ -55,8 +57,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const { db, logger } = options;
   const owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
   // A lease outlives any one POST, and is renewed after each, so it lapses only when its
-  // holder died: then another worker takes the target over and sends its head again.
-  const leaseMs = options.timeoutMs + 30_000;
+  // holder died (or stalled: then both may send the head once, in order): another worker takes
+  // the target over and sends its head again. Short, so a killed process delays its targets little.
+  const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
   const random = options.random ?? Math.random;
   const post: WebhookPostOptions = {
     resolver: options.resolver,

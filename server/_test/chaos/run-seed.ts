@@ -21,6 +21,7 @@ import {
 import {
   type ChaosWebhooks,
   chaosWebhookEnv,
+  chaosWebhookQuietMs,
   compareReceiverWithOracle,
   startChaosWebhooks,
 } from './webhook-consumer';
@@ -353,7 +354,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       await consumer.reach(await streamPosition(server.baseUrl, head, 30_000), 60_000);
       await consumer.stop();
     }
-    await hooks?.settle(4_000, 120_000);
+    await hooks?.settle(chaosWebhookQuietMs, 120_000);
     log(`  comparing at block ${head}`);
     const view = await readChainView(live.client, live.deployment.contracts, deployBlock);
     const oracle = buildOracle({ view });

@@ -1,6 +1,7 @@
 import type { Random } from '../../chain/simulator/random';
 import { checkWebhookUrl } from '../../webhooks/target-url';
 import { addWebhookTarget } from '../../webhooks/targets';
+import { LEASE_MARGIN_MS } from '../../webhooks/worker';
 import type { TestDatabase } from '../database';
 import type { ChainView } from '../oracle/chain-view';
 import type { Difference } from '../oracle/compare';
@@ -13,8 +14,8 @@ import { compareConsumerWithOracle } from './stream-consumer';
  * indexer first runs, so every event of the seed is queued for it. Its failures are seeded: down
  * for stretches (connections refused), and otherwise answering 500 (not applied) or applying an
  * event and never answering (the sender times out and sends it again: a duplicate) at random.
- * At the end it is up and answers every POST; once it has been quiet for a while the outbox is
- * drained, and what it holds (deduplicated by id, retractions applied) must equal the oracle.
+ * At the end it is up and answers every POST; once it has been quiet for chaosWebhookQuietMs the
+ * outbox is drained, and what it holds (deduplicated by id, retractions applied) must equal the oracle.
  */
 export interface ChaosWebhooks {
   readonly receiver: WebhookReceiver;
@@ -42,6 +43,16 @@ export const chaosWebhookEnv = {
   WEBHOOK_RETRY_BASE_MS: '50',
   WEBHOOK_RETRY_MAX_MS: '1000',
 };
+
+/**
+ * Quiet this long, the outbox is drained: a pending event is tried within a lease left by a
+ * killed web process (POST deadline + LEASE_MARGIN_MS), the longest backoff and a poll.
+ */
+export const chaosWebhookQuietMs =
+  Number(chaosWebhookEnv.WEBHOOK_TIMEOUT_MS) +
+  LEASE_MARGIN_MS +
+  Number(chaosWebhookEnv.WEBHOOK_RETRY_MAX_MS) +
+  1_000;
 
 export async function startChaosWebhooks(database: TestDatabase, random: Random): Promise<ChaosWebhooks> {
   const receiver = await startWebhookReceiver();
