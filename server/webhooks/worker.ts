@@ -165,6 +165,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     },
     async run(signal) {
       const inflight = new Set<Promise<void>>();
+      // A stopping process (SIGTERM) may exit before its drains' own releases run: hand every
+      // target back at once, so other processes need not wait for the leases to lapse.
+      const releaseAll = () =>
+        void db
+          .execute(
+            sql`update webhook_targets set lease_owner = null, lease_until = null where lease_owner = ${owner}`,
+          )
+          .catch(() => {});
+      signal.addEventListener('abort', releaseAll, { once: true });
       let prunedAt = 0;
       while (!signal.aborted) {
         woken = false;
