@@ -3,8 +3,7 @@ import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { AppProviders } from '@/components/app-providers';
 import { SiteHeader } from '@/components/layout/site-header';
-import { publicChainOf } from '@/server/chain/public-chain';
-import { getConfig } from '@/server/config';
+import { pageServices } from '@/server/handover';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -24,7 +23,7 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Per request, never at build time: the chain and its browser RPC come from the runtime env.
   await connection();
-  const chain = publicChainOf(getConfig());
+  const chain = pageServices().chain;
   return (
     <html lang="en">
       <body>

@@ -4,8 +4,7 @@ import { searchProblem } from '@/components/tokens/search-rules';
 import { TokenExplorer } from '@/components/tokens/token-explorer';
 import { parseTokenTab } from '@/components/tokens/token-tabs';
 import { TOKEN_PAGE_SIZE } from '@/components/tokens/use-token-list-query';
-import { createRequestContext } from '@/server/api/context';
-import { createCaller } from '@/server/api/root';
+import { pageServices } from '@/server/handover';
 import type { TokenPage } from '@/shared/api/tokens';
 
 export const metadata: Metadata = { title: 'Token launches' };
@@ -14,7 +13,7 @@ export const metadata: Metadata = { title: 'Token launches' };
 async function firstPage(tab: string, search: string): Promise<TokenPage | undefined> {
   await connection();
   try {
-    const caller = createCaller(await createRequestContext());
+    const caller = await pageServices().caller();
     if (search.trim() !== '') {
       return searchProblem(search) === null
         ? await caller.tokens.list({ limit: TOKEN_PAGE_SIZE, search })

@@ -1,4 +1,7 @@
 import type { Page as BrowserPage } from '@playwright/test';
+import { formatNative, formatTokenAmount } from '../components/ui/format';
+import { quoteCurveTrade } from '../shared/chain/curve-quote';
+import { readCurveState } from '../shared/chain/read-curve-state';
 import { type ApiToken, apiGet, type Page } from './api';
 import { e2eChain, fundedWallet, NO_METADATA, waitForIndexedHead } from './chain';
 import { expect, test } from './fixtures';
@@ -56,6 +59,58 @@ test('trade from the token page: buy on the curve, see it in the trades and the 
   await panel.getByLabel('Sell (FLOOR)').fill('999999999999');
   await expect(panel.getByText(/More than your balance/)).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Sell FLOOR' })).toBeDisabled();
+});
+
+test('the buy that graduates a token: quoted with the cap, spends only what fills the curve, refunds the rest', async ({
+  page,
+  baseURL,
+}) => {
+  const { actions, client } = e2eChain();
+  const { token, curve } = await actions.launch({
+    creator: await fundedWallet(31),
+    name: 'Cap Edge',
+    symbol: 'CAPE',
+    supply: 10n ** 27n,
+    metadataHash: NO_METADATA,
+  });
+  const address = token.toLowerCase();
+  await waitForIndexedHead(baseURL as string);
+  await page.goto(`/tokens/${address}`);
+  await expect(page.locator('.live-badge')).toHaveAttribute('data-status', 'live');
+  await connectTestWallet(page);
+  const panel = page.getByRole('region', { name: 'Trade' });
+  await expect(panel).toContainText('Trades on the curve.');
+
+  // 500 native is far past the threshold: the contract's `quoteBuy` view would promise tokens for
+  // all of it, the capped buy returns fewer and a minimum out from the view reverted it.
+  const value = 500n * 10n ** 18n;
+  const expected = quoteCurveTrade(await readCurveState(client, curve), 'buy', value);
+  if (!expected.ok || !expected.capped) throw new Error('500 native should be a capped buy');
+  await panel.getByLabel('Pay (native)').fill('500');
+  await expect(panel.getByTestId('trade-quote')).toContainText(
+    `You receive about ${formatTokenAmount(expected.out)} CAPE`,
+  );
+  const note = panel.getByTestId('trade-quote-note');
+  await expect(note).toContainText('graduates the token');
+  await expect(note).toContainText(`only ${formatNative(expected.spent)} is spent`);
+  await expect(note).toContainText(`${formatNative(expected.refund)} is refunded`);
+  await panel.getByRole('button', { name: 'Buy CAPE' }).click();
+  await expect(panel.getByRole('status')).toContainText('Bought in block', { timeout: 15_000 });
+
+  await expect(page.getByTestId('trades-table').locator('tbody tr')).toHaveCount(1, { timeout: 2_000 });
+  const trades = await apiGet<Page<{ side: string; token_amount: string; reserve_amount: string }>>(
+    page.request,
+    `/api/v1/tokens/${address}/trades?limit=1`,
+  );
+  // Executed as quoted: the tokens the panel promised, and only the capped gross taken.
+  expect(trades.items[0]).toMatchObject({
+    side: 'buy',
+    token_amount: expected.out.toString(),
+    reserve_amount: expected.spent.toString(),
+  });
+  // Once the graduation is indexed the page follows it live: the panel moves to the pool.
+  await expect(page.getByRole('heading', { name: 'Graduation' })).toBeVisible({ timeout: 5_000 });
+  await expect(panel).toContainText('Trades on the Uniswap V3 pool.');
 });
 
 test('after graduation the panel trades on the Uniswap V3 pool: wrap, approve and swap, then sell back', async ({

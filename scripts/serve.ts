@@ -1,10 +1,11 @@
 /**
- * `npm run serve [-- --workers N|auto]`: the production web server. Every request passes the HTTP
- * front (server/http/front.ts): one gate of targets, methods, bodies, rate and concurrency limits
- * and deadlines for every transport. Behind it, `/api/v1` REST requests go straight from
- * `node:http` to the REST dispatcher (the same one Next's catch-all route uses in `next dev`),
- * skipping Next's per-request routing and web-stream response path, which cost 2–3 times the
- * handler itself (docs/benchmarks.md); everything else is Next.js, run as a custom server.
+ * `npm run serve [-- --workers N|auto]`: the production web server (`npm run dev` is the same
+ * with Next.js in development mode, `--dev`). Every request passes the HTTP front
+ * (server/http/front.ts): one gate of targets, methods, bodies, rate and concurrency limits and
+ * deadlines for every transport. Behind it, everything that is not a page (REST, tRPC, objects,
+ * the stream, health, metrics) is answered by this process's own modules, built once into the
+ * process object (server/process); Next.js, run as a custom server, renders the pages, which
+ * reach the same services through the one object handed over here (server/handover.ts).
  *
  * With more than one worker (WEB_WORKERS, default one per core on PostgreSQL; always one on
  * PGlite) this process is the cluster primary (server/http/cluster/primary.ts) and each worker
@@ -23,29 +24,30 @@ import { loadWebConfigOrExit } from './cli';
 const root = path.resolve(import.meta.dirname, '..');
 
 /** The web server of one process: Next.js prepared, the front in front of it. */
-async function serveWeb(config: Config, note: string | undefined): Promise<void> {
-  const [{ default: next }, { restDispatcher }, { proxyDevnetRpc }, { createFront }, { getRateLimiter }] =
-    await Promise.all([
+async function serveWeb(config: Config, note: string | undefined, dev: boolean): Promise<void> {
+  const [{ default: next }, { startServerProcess }, { handOverToPages }, { createFront }] = await Promise.all(
+    [
       import('next'),
-      import('../server/api/rest/registry'),
-      import('../server/chain/devnet-rpc-proxy'),
+      import('../server/process'),
+      import('../server/handover'),
       import('../server/http/front'),
-      import('../server/http/rate-limit'),
-    ]);
-  const app = next({ dev: false, dir: root, hostname: config.host, port: config.port });
+    ],
+  );
+  const house = await startServerProcess(config);
+  // Before Next.js loads a page: the pages read this process's services, never their own.
+  handOverToPages(house.pages);
+  const app = next({ dev, dir: root, hostname: config.host, port: config.port });
   await app.prepare();
 
   const worker = cluster.isWorker;
-  const workerLimits = worker
-    ? (await import('../server/http/cluster/worker-limits')).getWorkerLimits()
-    : undefined;
   const front = createFront({
     config,
-    limiter: await getRateLimiter(config),
-    ...(workerLimits ? { concurrency: workerLimits.concurrency } : {}),
+    limiter: house.limiter,
+    ...(house.concurrency ? { concurrency: house.concurrency } : {}),
     next: app.getRequestHandler(),
-    rest: restDispatcher,
-    devnetRpc: (request) => proxyDevnetRpc(request, { config }),
+    rest: house.rest,
+    web: house.web,
+    ...(dev ? { upgrade: app.getUpgradeHandler() } : {}),
   });
   const pid = String(process.pid);
   // Which worker answered, so an operator (and the cluster test) can tell them apart.
@@ -76,12 +78,15 @@ async function serveWeb(config: Config, note: string | undefined): Promise<void>
 
 const config = loadWebConfigOrExit();
 if (cluster.isWorker) {
-  await serveWeb(config, undefined);
+  await serveWeb(config, undefined, false);
 } else {
   let requested: number | 'auto';
+  let dev = false;
   try {
-    const { values } = parseArgs({ options: { workers: { type: 'string' } } });
-    requested = parseWorkersFlag(values.workers) ?? config.webWorkers;
+    const { values } = parseArgs({ options: { workers: { type: 'string' }, dev: { type: 'boolean' } } });
+    dev = values.dev === true;
+    // Development recompiles pages on request: one process, whatever the flags say.
+    requested = dev ? 1 : (parseWorkersFlag(values.workers) ?? config.webWorkers);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
@@ -92,6 +97,6 @@ if (cluster.isWorker) {
     const { runClusterPrimary } = await import('../server/http/cluster/primary');
     runClusterPrimary({ config, workers: plan.workers, reason: plan.reason });
   } else {
-    await serveWeb(config, `1 worker, ${plan.reason}`);
+    await serveWeb(config, dev ? 'development' : `1 worker, ${plan.reason}`, dev);
   }
 }

@@ -47,19 +47,11 @@ export interface ErrorBody {
 }
 
 /**
- * Marks AppErrors by a registry symbol rather than by class: the tsx front and Next's bundle each
- * load their own copy of this module, and an error made by one copy must be recognized by the
- * other (`instanceof` would fail across them and turn a 400 into a 500).
- */
-const appErrorBrand = Symbol.for('launchdex.AppError');
-
-/**
  * An expected failure with a public code. Anything thrown that is not an AppError is a bug and
  * is reported as `internal` without its message or stack. Recognize one with {@link isAppError}.
  */
 export class AppError extends Error {
   override name = 'AppError';
-  readonly [appErrorBrand] = true;
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
@@ -83,13 +75,12 @@ export class AppError extends Error {
   }
 }
 
-/** Whether `value` is an AppError from any copy of this module. */
+/**
+ * Whether `value` is an AppError. A class test is enough: a process loads this module once
+ * (docs/architecture.md, "One copy of each module").
+ */
 export function isAppError(value: unknown): value is AppError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { [appErrorBrand]?: unknown })[appErrorBrand] === true
-  );
+  return value instanceof AppError;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -1,10 +1,10 @@
 import pino, { type Logger } from 'pino';
 import { getConfig } from './config';
 
-const slot = globalThis as typeof globalThis & { __launchdexLogger?: Logger };
+const slot: { logger?: Logger } = {};
 
 /** Process-wide JSON logger (pino); level from LOG_LEVEL. */
 export function getLogger(): Logger {
-  slot.__launchdexLogger ??= pino({ level: getConfig().logLevel, base: { service: 'launchdex' } });
-  return slot.__launchdexLogger;
+  slot.logger ??= pino({ level: getConfig().logLevel, base: { service: 'launchdex' } });
+  return slot.logger;
 }

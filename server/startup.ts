@@ -11,15 +11,11 @@ import { readChainHead } from './observability/chain-head';
 import { registerMetricProbes } from './observability/process-metrics';
 import { startWebhookWorker } from './webhooks/start';
 
-const slot = globalThis as typeof globalThis & {
-  __launchdexIndexer?: Indexer;
-  __launchdexPurge?: true;
-  __launchdexWebhooks?: true;
-};
+const slot: { indexer?: Indexer; purge?: true; webhooks?: true } = {};
 
 /** The indexer running inside this web process, if any (for health and metrics). */
 export function embeddedIndexer(): Indexer | undefined {
-  return slot.__launchdexIndexer;
+  return slot.indexer;
 }
 
 /**
@@ -28,7 +24,7 @@ export function embeddedIndexer(): Indexer | undefined {
  * On embedded PGlite it also starts the indexer here: PGlite admits one process per data
  * directory, so the indexer cannot be a process of its own.
  */
-export async function startServerProcess(): Promise<void> {
+export async function startBackgroundWork(): Promise<void> {
   let config: ReturnType<typeof getConfig>;
   try {
     config = getConfig();
@@ -37,12 +33,12 @@ export async function startServerProcess(): Promise<void> {
     registerMetricProbes({
       indexedThroughBlock: () => readIndexedThroughBlock(handle.db).catch(() => null),
       chainHead: () => readChainHead(chain),
-      indexer: () => slot.__launchdexIndexer?.status,
+      indexer: () => slot.indexer?.status,
     });
     // Uploads are written by the web processes, so they purge what expires: every process runs
     // the timer, one at a time purges (an advisory lock), the database decides what goes.
-    if (config.drafts.purgeIntervalMs > 0 && !slot.__launchdexPurge) {
-      slot.__launchdexPurge = true;
+    if (config.drafts.purgeIntervalMs > 0 && !slot.purge) {
+      slot.purge = true;
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
       schedulePurge({
@@ -61,8 +57,8 @@ export async function startServerProcess(): Promise<void> {
     }
     // Webhooks are delivered from the web processes: every one runs a worker, targets are leased
     // one worker at a time (docs/decisions.md, "Webhooks: a per-target outbox").
-    if (config.webhooks.worker && !slot.__launchdexWebhooks) {
-      slot.__launchdexWebhooks = true;
+    if (config.webhooks.worker && !slot.webhooks) {
+      slot.webhooks = true;
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
       const webhooksDb =
@@ -71,7 +67,7 @@ export async function startServerProcess(): Promise<void> {
           : handle.db;
       startWebhookWorker(webhooksDb, config, stop.signal);
     }
-    if (config.embeddedIndexer && chain && !slot.__launchdexIndexer) {
+    if (config.embeddedIndexer && chain && !slot.indexer) {
       const logger = getLogger().child({ component: 'indexer' });
       // On PostgreSQL the indexer writes through a pool of its own: the web pool's
       // statement_timeout is a budget for reads, not for a range's writes. PGlite is one session.
@@ -89,7 +85,7 @@ export async function startServerProcess(): Promise<void> {
         chain,
         logger,
       });
-      slot.__launchdexIndexer = indexer;
+      slot.indexer = indexer;
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
       process.once('SIGINT', () => stop.abort());

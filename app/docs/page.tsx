@@ -1,6 +1,4 @@
-import packageJson from '@/package.json' with { type: 'json' };
-import { buildOpenApiDocument } from '@/server/api/rest/openapi';
-import { restRoutes } from '@/server/api/rest/registry';
+import { pageServices } from '@/server/handover';
 
 export const metadata = { title: 'API · Launchdex' };
 
@@ -20,7 +18,7 @@ type Operation = {
 
 /** Human view of /api/v1/openapi.json, rendered from the same document. */
 export default function ApiDocsPage() {
-  const document = buildOpenApiDocument(restRoutes, { version: packageJson.version });
+  const document = pageServices().openApiDocument();
   return (
     <main>
       <h1>Launchdex API</h1>

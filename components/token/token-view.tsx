@@ -34,10 +34,13 @@ export function TokenView({ initial }: { initial: TokenDetail }) {
   return (
     <main className="token-page">
       <TokenHeader token={token} />
+      {/* Chart first: beside it the trade panel on wide screens, below it on narrow ones (globals.css). */}
+      <div className="token-market">
+        <PriceChart address={address} />
+        <TradePanel token={token} />
+      </div>
       <TokenStats token={token} />
       <TokenConcentration token={token} />
-      <TradePanel token={token} />
-      <PriceChart address={address} />
       {token.graduation ? (
         <section className="panel graduation" aria-labelledby="graduation-heading">
           <h2 id="graduation-heading">Graduation</h2>

@@ -9,7 +9,9 @@ import { PriceChange } from './price-change';
 
 /**
  * Token rows for every list (home tabs, search, a creator's tokens). Names and symbols are
- * creator-supplied and rendered as text only.
+ * creator-supplied and rendered as text only. On a phone a row is compact: name and market cap
+ * in the first cell, price and 24 h change in the second (the `show-sm` copies; the wide columns
+ * are hidden), and the rest is on the token page.
  */
 export function TokenTable({ tokens, caption }: { tokens: TokenListItem[]; caption: string }) {
   return (
@@ -20,12 +22,12 @@ export function TokenTable({ tokens, caption }: { tokens: TokenListItem[]; capti
           <tr>
             <th scope="col">Token</th>
             <th scope="col" className="num">
-              Price
+              Price<span className="show-sm"> · 24h</span>
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num hide-sm">
               24h
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num hide-sm">
               Market cap
             </th>
             <th scope="col" className="num hide-sm">
@@ -50,15 +52,28 @@ export function TokenTable({ tokens, caption }: { tokens: TokenListItem[]; capti
                   <TokenAvatar imageUrl={token.image_url} symbol={token.symbol} address={token.address} />
                   <span className="token-names">
                     <span className="token-name">{token.name}</span>
-                    <span className="token-symbol">{token.symbol}</span>
+                    <span className="token-symbol">
+                      {token.symbol}
+                      <span className="show-sm" data-field="market-cap">
+                        {' '}
+                        · MC {formatNative(token.market_cap)}
+                      </span>
+                    </span>
                   </span>
                 </Link>
               </th>
-              <td className="num">{formatNative(token.current_price)}</td>
               <td className="num">
+                <span data-field="price">{formatNative(token.current_price)}</span>
+                <span className="show-sm compact-change" data-field="change">
+                  <PriceChange bps={token.price_change_24h_bps} />
+                </span>
+              </td>
+              <td className="num hide-sm" data-field="change">
                 <PriceChange bps={token.price_change_24h_bps} />
               </td>
-              <td className="num">{formatNative(token.market_cap)}</td>
+              <td className="num hide-sm" data-field="market-cap">
+                {formatNative(token.market_cap)}
+              </td>
               <td className="num hide-sm">{formatNative(token.volume_24h)}</td>
               <td className="hide-sm">
                 {token.lifecycle === 'graduated' ? (

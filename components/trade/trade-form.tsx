@@ -197,12 +197,15 @@ function Form({
     }
   }
 
+  const entered = amount !== null && amount > 0n;
   const quoteText =
-    venue.quote !== undefined && amount !== null && amount > 0n && slippage !== null
+    venue.quote !== undefined && entered && slippage !== null
       ? `You receive about ${formatOutput(venue.quote)}, at least ${formatOutput(minimumOut(venue.quote, slippage))}. ${venue.feeNote}`
-      : venue.quoting
-        ? 'Quoting…'
-        : `Enter an amount for a quote from ${venueName}.`;
+      : entered && venue.quoteProblem
+        ? venue.quoteProblem
+        : venue.quoting
+          ? 'Quoting…'
+          : `Enter an amount for a quote from ${venueName}.`;
 
   return (
     <form className="trade-form" onSubmit={submit} noValidate aria-label={`Trade ${symbol}`}>
@@ -256,6 +259,11 @@ function Form({
       <p className="small" data-testid="trade-quote" aria-live="polite">
         {quoteText}
       </p>
+      {entered && venue.quote !== undefined && venue.quoteNote ? (
+        <p className="small trade-note" data-testid="trade-quote-note" aria-live="polite">
+          {venue.quoteNote}
+        </p>
+      ) : null}
       {account ? (
         <button type="submit" className="button primary" disabled={!ready}>
           {side === 'buy' ? `Buy ${symbol}` : `Sell ${symbol}`}

@@ -15,6 +15,10 @@ export interface Venue {
   quoting: boolean;
   /** Fees in plain words, for the quote line. */
   feeNote: string;
+  /** What else the quoted trade does, in plain words (a buy capped at graduation and its refund). */
+  quoteNote?: string;
+  /** Why the venue would refuse the amount entered; no quote then. */
+  quoteProblem?: string;
   /**
    * Sends the trade (and whatever must precede it); resolves with the block it was mined in.
    * `minimumOut` is in the quote's units.

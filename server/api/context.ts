@@ -8,10 +8,10 @@ import { getObjectStore } from '../objects/store';
 import { getCursorSecret } from './cursor-secret';
 import type { Context } from './trpc';
 
-const slot = globalThis as typeof globalThis & {
-  __launchdexImageFetcher?: ImageFetcher;
-  __launchdexChainClient?: PublicClient;
-};
+const slot: {
+  imageFetcher?: ImageFetcher;
+  chainClient?: PublicClient;
+} = {};
 
 /**
  * The context of one request in this process: shared database, config, clock and services.
@@ -25,7 +25,7 @@ export async function createRequestContext(
   const config = getConfig();
   const { db } = await getDatabase(config);
   const cursorSecret = await getCursorSecret(config, db);
-  slot.__launchdexImageFetcher ??= createImageFetcher({
+  slot.imageFetcher ??= createImageFetcher({
     resolver: createDnsResolver(config.imageDns),
     dnsTimeoutMs: config.imageDns.timeoutMs,
   });
@@ -37,15 +37,12 @@ export async function createRequestContext(
     cursorSecret,
     clock: () => new Date(),
     objects: () => getObjectStore(config.objects),
-    fetchImage: slot.__launchdexImageFetcher,
+    fetchImage: slot.imageFetcher,
     chain: () => {
       if (!config.chain) return undefined;
-      slot.__launchdexChainClient ??= createChainPublicClient(
-        config.chain.chainId,
-        config.chain.rpcUrl,
-      ) as PublicClient;
+      slot.chainClient ??= createChainPublicClient(config.chain.chainId, config.chain.rpcUrl) as PublicClient;
       return {
-        client: slot.__launchdexChainClient,
+        client: slot.chainClient,
         chainId: config.chain.chainId,
         factory: config.chain.factoryAddress,
       };

@@ -56,9 +56,8 @@ export function resolveCursorSecret(config: Pick<Config, 'cursorSecret'>, db: Da
     : Promise.resolve(config.cursorSecret);
 }
 
-// Next.js may evaluate a module once per route bundle and the REST front loads its own copy:
-// the promise lives on globalThis so a process reads the key once.
-const slot = globalThis as typeof globalThis & { __launchdexCursorSecret?: Promise<string> };
+// Kept for the process: the key is read once.
+const slot: { cursorSecret?: Promise<string> } = {};
 
 /**
  * This process's cursor key, resolved on first use and kept for the life of the process.
@@ -66,12 +65,12 @@ const slot = globalThis as typeof globalThis & { __launchdexCursorSecret?: Promi
  * @example const secret = await getCursorSecret(getConfig(), db);
  */
 export function getCursorSecret(config: Pick<Config, 'cursorSecret'>, db: Database): Promise<string> {
-  if (!slot.__launchdexCursorSecret) {
+  if (!slot.cursorSecret) {
     const loading = resolveCursorSecret(config, db);
-    slot.__launchdexCursorSecret = loading;
+    slot.cursorSecret = loading;
     loading.catch(() => {
-      if (slot.__launchdexCursorSecret === loading) slot.__launchdexCursorSecret = undefined;
+      if (slot.cursorSecret === loading) slot.cursorSecret = undefined;
     });
   }
-  return slot.__launchdexCursorSecret;
+  return slot.cursorSecret;
 }

@@ -4,9 +4,9 @@ import type { PublicClient } from 'viem';
 import type { Config } from '../config';
 import type { Database } from '../db';
 import { type AppError, isAppError } from '../errors';
-import { databaseTurn } from '../http/database-share';
 import type { ImageFetcher } from '../metadata/fetch-image';
 import type { ObjectStore } from '../objects/store';
+import { databaseTurn } from './database-share';
 import { isStatementTimeout, isZodError, toAppError } from './rest/errors';
 
 /** Wall-clock source, injected so time-dependent rules are testable. */

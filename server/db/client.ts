@@ -44,9 +44,8 @@ export interface OpenDatabaseOptions {
 
 /**
  * The opened driver: a postgres.js pool or an embedded PGlite, without any drizzle instance
- * around it. Drizzle's classes are compared with `instanceof`, and a module that Next.js bundles
- * exists twice in the web process (once in the bundle, once under tsx): each copy wraps the one
- * shared driver with its own drizzle (`wrapDriver`), so its schema and its query mapper agree.
+ * around it. Migrations run over a drizzle of their own (`wrapDriver`) before the
+ * process's is made.
  */
 export type DatabaseDriver = (
   | {
@@ -144,7 +143,7 @@ export async function openDriver(
   };
 }
 
-/** This module copy's drizzle over an opened driver (see DatabaseDriver). */
+/** A drizzle over an opened driver (see DatabaseDriver). */
 export async function wrapDriver(driver: DatabaseDriver, config: DatabaseConfig): Promise<DatabaseHandle> {
   const db =
     driver.kind === 'postgres'

@@ -4,23 +4,8 @@ import { migrateDatabase } from './migrate';
 
 export type { Database, DatabaseHandle } from './client';
 
-interface ProcessDatabase {
-  driver?: Promise<DatabaseDriver>;
-}
-
-// Next.js may evaluate a module once per route bundle, and the web server loads it once more
-// under tsx: the driver lives on globalThis so the process holds exactly one pool (and, for
-// PGlite, exactly one embedded instance).
-const slot = globalThis as typeof globalThis & { __launchdexDatabase?: ProcessDatabase };
-slot.__launchdexDatabase ??= {};
-const processDatabase = slot.__launchdexDatabase;
-
-/**
- * This module copy's drizzle over the shared driver. Drizzle tells its columns from SQL by
- * `instanceof`; a schema of one copy mapped by the other's drizzle takes the slow path on every
- * field of every row (a fifth of a list request's CPU, docs/benchmarks.md).
- */
-let local: { driver: Promise<DatabaseDriver>; handle: Promise<DatabaseHandle> } | undefined;
+/** The process's one pool (for PGlite, its one embedded instance) and the drizzle over it. */
+const processDatabase: { driver?: Promise<DatabaseDriver>; handle?: Promise<DatabaseHandle> } = {};
 
 /**
  * The process-wide database, opened and migrated on first use.
@@ -45,9 +30,7 @@ export function getDatabase(config: Config = getConfig()): Promise<DatabaseHandl
     opening.catch(() => {
       if (processDatabase.driver === opening) processDatabase.driver = undefined;
     });
+    processDatabase.handle = opening.then((opened) => wrapDriver(opened, config.database));
   }
-  const driver = processDatabase.driver;
-  if (local?.driver !== driver)
-    local = { driver, handle: driver.then((opened) => wrapDriver(opened, config.database)) };
-  return local.handle;
+  return processDatabase.handle as Promise<DatabaseHandle>;
 }

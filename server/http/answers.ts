@@ -2,13 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { trpcCodeFor } from '../api/trpc';
 import type { AppError } from '../errors';
-import type { ErrorShape } from './policy';
-
-/** A refused tRPC request: which calls it carried, so a batch gets one error per call. */
-export interface TrpcCalls {
-  paths: string[];
-  batch: boolean;
-}
+import type { ErrorShape, TrpcCalls } from './policy';
 
 /**
  * The body a refusal carries in its transport's own shape: the JSON envelope of DESIGN.md

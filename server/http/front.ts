@@ -1,39 +1,44 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { CLIENT_HEADER } from '../api/database-share';
+import type { RestDispatcher } from '../api/rest/dispatch';
+import { createWorkShares } from '../api/work-shares';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { getLogger } from '../logger';
 import { recordRequest, requestIdFrom } from '../observability/request-log';
-import { type TrpcCalls, writeRefusal } from './answers';
-import { canonicalAddress, clientAddress } from './client-address';
-import { type ConcurrencyLimiter, createConcurrencyLimiter, createWorkShares } from './concurrency';
-import { CLIENT_HEADER } from './database-share';
+import { writeRefusal } from './answers';
+import { clientAddress } from './client-address';
+import { type ConcurrencyLimiter, createConcurrencyLimiter } from './concurrency';
+import { answerClientError, capConnectionsPerAddress, peerClient, writeRawRefusal } from './connection';
 import { createPipelineCap } from './pipeline';
-import { type ErrorShape, type RequestPolicy, type RestRouteLookup, requestPolicy } from './policy';
+import { type ErrorShape, type RequestPolicy, requestPolicy, type TrpcCalls } from './policy';
 import { type RateLimitDecision, type RateLimiter, rateLimitHeaders, takeRateLimit } from './rate-limit';
 import { createSendDeadlines } from './send-deadline';
-import { failRequestBody, finishUnreadBody, serveWithWebHandler } from './web-bridge';
+import { hostPattern, isUrlHost, MAX_TARGET_BYTES, parseTarget } from './target';
+import { finishUnreadBody, serveWithWebHandler } from './web-bridge';
 
 export interface FrontServices {
   config: Config;
   limiter: RateLimiter;
   /** Upload and stream slots per client; default: counted in this process (a cluster worker's are its primary's). */
   concurrency?: ConcurrencyLimiter;
-  /** Next.js's request handler: pages, tRPC, objects, the stream, health. */
+  /** Next.js's request handler: pages and their assets, nothing else. */
   next: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
   /** The REST dispatcher: `/api/v1/**` except the stream and the OpenAPI document. */
-  rest: RestRouteLookup & {
-    handle(request: Request): Promise<Response>;
-    /** GET and HEAD, answered on the node response without web Request/Response objects. */
-    serveRead(
-      incoming: IncomingMessage,
-      outgoing: ServerResponse,
-      target: { path: string; search: string; query: URLSearchParams; client: string },
-    ): Promise<'hit' | 'joined' | 'miss' | 'uncached' | 'none'>;
-  };
-  /** The devnet JSON-RPC proxy (a POST with a body, so it gets the front's body deadlines). */
-  devnetRpc: (request: Request) => Promise<Response>;
+  rest: RestDispatcher;
+  /**
+   * The other transports, served by this process's modules rather than by Next.js (one copy of
+   * each module, docs/architecture.md). The devnet RPC is a POST with a body, so it gets the
+   * front's body deadlines; the stream is written as it is produced.
+   */
+  web: Record<WebTransport, (request: Request) => Promise<Response>>;
+  /** Development only: Next's hot-reload WebSocket. Without it, upgrades are refused. */
+  upgrade?: (incoming: IncomingMessage, socket: Socket, head: Buffer) => Promise<void>;
 }
+
+/** Transports answered by a web (fetch-style) handler of the process. */
+export type WebTransport = 'trpc' | 'objects' | 'stream' | 'system' | 'devnet-rpc';
 
 export interface Front {
   /** The `request` listener of the node:http server. */
@@ -44,71 +49,9 @@ export interface Front {
   configure(server: Server): void;
 }
 
-/** `host[:port]` of RFC 9110 (reg-name or IP literal); anything else is not a Host. */
-const hostPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]*)(?::[0-9]{0,5})?$/;
-/**
- * Whether the WHATWG URL parser (the one Next.js and every web API use) accepts `host` as an
- * authority. RFC 9110's grammar admits names it refuses (`1.1.1.256`, `xn--a`, ports past 65535,
- * an empty Host), and a Host Next cannot parse fails deep in its request handling as a 500.
- */
-function isUrlHost(host: string): boolean {
-  if (host === '') return false;
-  try {
-    return new URL(`http://${host}/`).host !== '';
-  } catch {
-    return false;
-  }
-}
 const ALLOW_ALL = 'GET, HEAD, POST, OPTIONS';
 /** How long a rate-limited request is held before its 429 (Retry-After is never below 1 s). */
 const REFUSAL_DELAY_MS = 500;
-
-/** Longest request target (path and query) the front accepts: 414 past it. */
-const MAX_TARGET_BYTES = 8_192;
-
-/**
- * The path of a request target, or why it is refused (origin-form, absolute-form). `path` is the
- * canonical raw spelling handed on (repeated slashes folded, no trailing slash), `decoded` the
- * same path percent-decoded: what routing and call counting look at, as tRPC and Next.js do.
- */
-function parseTarget(target: string): { path: string; decoded: string; search: string } | string {
-  let raw = target;
-  if (!raw.startsWith('/')) {
-    try {
-      const url = new URL(raw);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'unsupported request target';
-      raw = `${url.pathname}${url.search}`;
-    } catch {
-      return 'malformed request target';
-    }
-  }
-  const queryAt = raw.indexOf('?');
-  const rawPath = queryAt >= 0 ? raw.slice(0, queryAt) : raw;
-  const search = queryAt >= 0 ? raw.slice(queryAt) : '';
-  // One spelling per path: Next.js and this front must route the same bytes the same way, and
-  // Next's trailing-slash redirect (which repeats the whole target twice in its head) never runs.
-  let path = rawPath.replace(/\/{2,}/g, '/');
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  if (/%2f|%5c|\\/i.test(path)) return 'encoded slashes are not allowed in paths';
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return 'the path is not valid percent-encoded UTF-8';
-  }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(decoded)) return 'the path contains control characters';
-  if (decoded.split('/').some((segment) => segment === '.' || segment === '..'))
-    return 'dot segments are not allowed in paths';
-  return { path, decoded, search };
-}
-
-/** The calls of a tRPC request as its path names them (for per-call refusals). */
-function trpcCalls(path: string, search: URLSearchParams): TrpcCalls {
-  const names = path.slice('/api/trpc/'.length);
-  const batch = search.get('batch') === '1';
-  return { paths: batch ? names.split(',').slice(0, 100) : [names], batch };
-}
 
 /**
  * The front door of the web server: one gate for every transport. Every request is answered
@@ -330,7 +273,7 @@ export function createFront(services: FrontServices): Front {
       return;
     }
     shape = policy.errors;
-    if (policy.transport === 'trpc') calls = trpcCalls(parsed.decoded, search);
+    calls = policy.calls;
     // The event stream is meant to last; a reader that stops reading it is dropped by its queue.
     if (policy.concurrency === 'streams') sends.exempt(outgoing);
 
@@ -356,15 +299,29 @@ export function createFront(services: FrontServices): Front {
         search: parsed.search,
         query: search,
         client,
+        matches: policy.matches,
       });
       if (outcome === 'miss' || outcome === 'uncached') await chargeDatabaseRead(client);
       return;
     }
     const pathAndQuery = `${parsed.path}${parsed.search}`;
     if (policy.transport === 'rest')
-      return serveWithWebHandler(incoming, outgoing, pathAndQuery, (r) => services.rest.handle(r), deadlines);
-    if (policy.transport === 'devnet-rpc')
-      return serveWithWebHandler(incoming, outgoing, pathAndQuery, services.devnetRpc, deadlines);
+      return serveWithWebHandler(
+        incoming,
+        outgoing,
+        pathAndQuery,
+        (request) => services.rest.handle(request, policy.matches),
+        deadlines,
+      );
+    if (policy.transport !== 'page' && policy.transport !== 'asset')
+      return serveWithWebHandler(
+        incoming,
+        outgoing,
+        pathAndQuery,
+        services.web[policy.transport],
+        deadlines,
+        policy.transport === 'stream',
+      );
     // Next sees the same canonical path the policy was decided on.
     incoming.url = pathAndQuery;
     return services.next(incoming, outgoing);
@@ -398,53 +355,17 @@ export function createFront(services: FrontServices): Front {
       server.on('connect', (_request: IncomingMessage, socket: Socket) =>
         writeRawRefusal(socket, 405, 'method_not_allowed', 'CONNECT is not served here'),
       );
-      server.on('upgrade', (_request: IncomingMessage, socket: Socket) =>
-        writeRawRefusal(socket, 400, 'bad_request', 'protocol upgrades are not served here'),
-      );
+      const { upgrade } = services;
+      server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+        if (upgrade) void upgrade(request, socket, head).catch(() => socket.destroy());
+        else writeRawRefusal(socket, 400, 'bad_request', 'protocol upgrades are not served here');
+      });
     },
   };
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-const peerClients = new WeakMap<Socket, string>();
-
-/**
- * The client key of a connection's peer (no trusted proxy): parsed once per connection, not per
- * request, since a kept-alive connection carries many.
- */
-function peerClient(socket: Socket): string {
-  let client = peerClients.get(socket);
-  if (client === undefined) {
-    client = clientAddress(socket.remoteAddress, undefined, 0);
-    peerClients.set(socket, client);
-  }
-  return client;
-}
-
-/**
- * Open connections per peer address. Only without a trusted proxy: behind one, every connection
- * comes from the proxy, which must cap them itself. Past the cap a connection is closed at once,
- * before any request on it is read.
- */
-function capConnectionsPerAddress(server: Server, max: number): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = canonicalAddress(socket.remoteAddress);
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > max) {
-      socket.destroy();
-      return;
-    }
-    open.set(address, count);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left <= 0) open.delete(address);
-      else open.set(address, left);
-    });
-  });
 }
 
 function answerOptions(outgoing: ServerResponse, allow: string): void {
@@ -464,44 +385,4 @@ function combinedHeaders(decisions: RateLimitDecision[]): Record<string, string>
     }
   }
   return combined;
-}
-
-/**
- * Requests node:http rejects before the app sees them (unparsable, unknown method, oversized
- * headers, a head that never finished) still get a JSON envelope, then the connection closes.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (inFlight && !inFlight.writableFinished && socket.writable) {
-    // The bytes after a request are garbage (a broken pipeline): that request still gets its
-    // answer, then the connection closes; a handler that never answers is cut by its deadlines.
-    inFlight.shouldKeepAlive = false;
-    if (inFlight.req && !inFlight.req.complete)
-      failRequestBody(inFlight.req, new AppError('bad_request', 'malformed request body framing'));
-    inFlight.once('finish', () => socket.destroySoon());
-    inFlight.once('close', () => socket.destroy());
-    return;
-  }
-  if (!socket.writable || inFlight) {
-    socket.destroy();
-    return;
-  }
-  const [status, code, message] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? ([431, 'headers_too_large', 'request headers are too large'] as const)
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'HPE_HEADERS_TIMEOUT'
-        ? ([408, 'request_timeout', 'the request did not arrive in time'] as const)
-        : error.code === 'HPE_INVALID_METHOD'
-          ? ([405, 'method_not_allowed', 'unknown method'] as const)
-          : ([400, 'bad_request', 'malformed HTTP request'] as const);
-  writeRawRefusal(socket, status, code, message);
-}
-
-/** A JSON envelope written straight to a socket node:http has given up on, which is then closed. */
-function writeRawRefusal(socket: Socket, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
-  socket.end(
-    `HTTP/1.1 ${status} ${code.replace(/_/g, ' ')}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
-  );
 }

@@ -1,5 +1,7 @@
 import { TRPC_MAX_BATCH } from '../../shared/api/limits';
-import type { RateLimitBucket } from './rate-limit';
+import type { WriteBucket } from '../api/rest/define';
+import type { RouteMatch, RouteMatcher } from '../api/rest/match';
+import { publicFiles, routes, type SystemPath, systemPaths } from '../routes';
 
 /** Where a request goes once the front lets it through. */
 export type Transport = 'rest' | 'trpc' | 'objects' | 'stream' | 'system' | 'devnet-rpc' | 'page' | 'asset';
@@ -8,6 +10,12 @@ export type Transport = 'rest' | 'trpc' | 'objects' | 'stream' | 'system' | 'dev
 export type ErrorShape = 'envelope' | 'trpc';
 
 export type Method = 'GET' | 'HEAD' | 'POST';
+
+/** A refused tRPC request: which calls it carried, so a batch gets one error per call. */
+export interface TrpcCalls {
+  paths: string[];
+  batch: boolean;
+}
 
 /**
  * What the front enforces for one request before any handler runs: the same gate for every
@@ -22,12 +30,16 @@ export interface RequestPolicy {
   /** Requests counted in the reads bucket: a tRPC batch counts each call. 0 for static assets. */
   readCost: number;
   /** A second bucket for writes, as declared by the REST route. */
-  writeBucket?: Exclude<RateLimitBucket, 'reads'>;
+  writeBucket?: WriteBucket;
   /** Held for the request's lifetime and capped per client. */
   concurrency?: 'uploads' | 'streams';
   errors: ErrorShape;
   /** Refused with 400 once counted (a tRPC batch over the maximum): cheaper than any handler. */
   refuse?: string;
+  /** REST: the routes at the path, matched here once and handed on to the dispatcher. */
+  matches?: readonly RouteMatch[];
+  /** tRPC: the calls the path names, split here once (counted, and named in refusals). */
+  calls?: TrpcCalls;
 }
 
 const read = (transport: Transport, errors: ErrorShape = 'envelope'): RequestPolicy => ({
@@ -38,30 +50,7 @@ const read = (transport: Transport, errors: ErrorShape = 'envelope'): RequestPol
   errors,
 });
 
-/** The files of public/ (scripts/icons.ts): static, cached, never counted against a client. */
-const publicFiles = new Set([
-  '/favicon.ico',
-  '/icon.svg',
-  '/apple-touch-icon.png',
-  '/icon-192.png',
-  '/icon-512.png',
-  '/manifest.webmanifest',
-]);
-
-/** Paths of the API that Next.js serves itself (everything else under /api/ is unknown). */
-const nextApiPaths = new Set([
-  '/api/v1/stream',
-  '/api/v1/openapi.json',
-  '/api/health',
-  '/api/ready',
-  '/api/metrics',
-]);
-
-/** The REST routes as the front needs them: what the routes at a path are declared to be. */
-export interface RestRouteLookup {
-  /** Every declared route whose template matches the (raw) path; none for an unknown path. */
-  routesAt(pathname: string): readonly { method: 'GET' | 'POST'; rateLimit?: 'uploads' | 'finalize' }[];
-}
+const systemPathSet: ReadonlySet<string> = new Set<SystemPath>(systemPaths);
 
 /**
  * The policy of a request, from its method and decoded path only (never the Host header).
@@ -72,47 +61,52 @@ export function requestPolicy(
   method: string,
   target: { path: string; decoded: string },
   search: URLSearchParams,
-  rest: RestRouteLookup,
+  rest: RouteMatcher,
 ): RequestPolicy | undefined {
   // Classified (and tRPC calls counted) on the decoded path, as Next.js and tRPC read it: a batch
   // spelled with %2C is as many calls as one spelled with commas.
   const pathname = target.decoded;
-  if (pathname.startsWith('/_next/static/') || publicFiles.has(pathname))
+  if (pathname.startsWith(routes.assetsPrefix) || publicFiles.has(pathname))
     return { ...read('asset'), readCost: 0 };
-  if (pathname === '/api/v1/stream') return { ...read('stream'), methods: ['GET'], concurrency: 'streams' };
-  if (pathname.startsWith('/api/trpc/')) {
-    const calls = search.get('batch') === '1' ? pathname.slice('/api/trpc/'.length).split(',').length : 1;
+  if (pathname === routes.stream) return { ...read('stream'), methods: ['GET'], concurrency: 'streams' };
+  if (pathname.startsWith(routes.trpcPrefix)) {
+    const batch = search.get('batch') === '1';
+    const names = pathname.slice(routes.trpcPrefix.length);
+    const paths = batch ? names.split(',') : [names];
+    const calls = paths.length;
     // An oversized batch costs one request: the front refuses it without reaching tRPC.
     return {
       ...read('trpc', 'trpc'),
       methods: ['GET'],
       readCost: calls <= TRPC_MAX_BATCH ? calls : 1,
+      calls: { paths: calls > 100 ? paths.slice(0, 100) : paths, batch },
       ...(calls > TRPC_MAX_BATCH
         ? { refuse: `Batch call exceeds maximum size (${TRPC_MAX_BATCH} calls)` }
         : {}),
     };
   }
-  if (pathname === '/api/devnet/rpc') return { ...read('devnet-rpc'), methods: ['POST'], takesBody: true };
-  if (nextApiPaths.has(pathname)) return read('system');
-  if (pathname.startsWith('/api/v1/')) {
-    const routes = rest.routesAt(target.path);
-    if (routes.length === 0) return undefined;
+  if (pathname === routes.devnetRpc) return { ...read('devnet-rpc'), methods: ['POST'], takesBody: true };
+  if (systemPathSet.has(pathname)) return read('system');
+  if (pathname.startsWith(routes.restPrefix)) {
+    const matches = rest.match(target.path);
+    if (matches.length === 0) return undefined;
     // The methods the path's templates declare (HEAD with GET): any other method is a 405 here,
     // before its body is looked at, so a POST to a read is refused as a method, not as a body.
     const methods: Method[] = [];
-    if (routes.some((r) => r.method === 'GET')) methods.push('GET', 'HEAD');
-    if (routes.some((r) => r.method === 'POST')) methods.push('POST');
-    const route = routes.find((r) => r.method === (method === 'HEAD' ? 'GET' : method));
+    if (matches.some((m) => m.route.method === 'GET')) methods.push('GET', 'HEAD');
+    if (matches.some((m) => m.route.method === 'POST')) methods.push('POST');
+    const route = matches.find((m) => m.route.method === (method === 'HEAD' ? 'GET' : method))?.route;
     return {
       ...read('rest'),
       methods,
+      matches,
       takesBody: route?.method === 'POST',
       ...(route?.rateLimit ? { writeBucket: route.rateLimit } : {}),
       ...(route?.rateLimit === 'uploads' ? { concurrency: 'uploads' as const } : {}),
     };
   }
   if (pathname === '/api' || pathname.startsWith('/api/')) return undefined;
-  if (pathname.startsWith('/objects/')) return read('objects');
+  if (pathname.startsWith(routes.objectsPrefix)) return read('objects');
   if (pathname === '/objects') return undefined;
   return read('page');
 }

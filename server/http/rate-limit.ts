@@ -1,10 +1,9 @@
-import cluster from 'node:cluster';
+import type { WriteBucket } from '../api/rest/define';
 import type { Config } from '../config';
 import { getLogger } from '../logger';
-import { getWorkerLimits } from './cluster/worker-limits';
 
 /** What a client's requests are counted against (docs/security.md lists the defaults). */
-export type RateLimitBucket = 'reads' | 'uploads' | 'finalize';
+export type RateLimitBucket = 'reads' | WriteBucket;
 
 /** A bucket's rule: a sustained rate and how many requests may come at once. */
 export interface RateLimitPolicy {
@@ -218,22 +217,6 @@ export async function createRedisRateLimiter(
 
 /** How long the Redis store is not asked after it failed or timed out. */
 const STORE_RETRY_MS = 1_000;
-
-const slot = globalThis as typeof globalThis & { __launchdexRateLimiter?: Promise<RateLimiter> };
-
-/**
- * The process's limiter: Redis when REDIS_URL is set (shared by every instance); in a worker of
- * `npm run serve --workers N`, the buckets its primary holds for all of its workers (so a client
- * whose connections land on different workers still has one bucket); else this process's memory.
- */
-export function getRateLimiter(config: Config): Promise<RateLimiter> {
-  slot.__launchdexRateLimiter ??= config.redisUrl
-    ? createRedisRateLimiter(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs })
-    : cluster.isWorker
-      ? Promise.resolve(getWorkerLimits().rateLimiter)
-      : Promise.resolve(createMemoryRateLimiter());
-  return slot.__launchdexRateLimiter;
-}
 
 /**
  * Counts `cost` requests of `client` in `bucket`; undefined when the bucket's limit is 0 (off).

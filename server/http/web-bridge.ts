@@ -139,15 +139,53 @@ export function finishUnreadBody(
   else outgoing.once('finish', arm);
 }
 
-async function sendResponse(response: Response, outgoing: ServerResponse, close: boolean): Promise<void> {
+async function sendResponse(
+  response: Response,
+  outgoing: ServerResponse,
+  close: boolean,
+  streaming: boolean,
+): Promise<void> {
   outgoing.statusCode = response.status;
   response.headers.forEach((value, name) => {
     outgoing.appendHeader(name, value);
   });
   if (close) outgoing.setHeader('connection', 'close');
+  if (streaming && response.body) return pipeBody(response.body, outgoing);
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (body) outgoing.setHeader('content-length', body.length);
   outgoing.end(body);
+}
+
+/**
+ * Writes a body that is meant to last (the event stream) as it comes, waiting for the socket to
+ * drain; the client going away cancels the body, which ends its producer.
+ */
+async function pipeBody(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): Promise<void> {
+  outgoing.flushHeaders();
+  const reader = body.getReader();
+  const gone = () => void reader.cancel().catch(() => {});
+  outgoing.once('close', gone);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || outgoing.destroyed) break;
+      if (!outgoing.write(value))
+        await new Promise<void>((resolve) => {
+          const resume = () => {
+            outgoing.off('drain', resume);
+            outgoing.off('close', resume);
+            resolve();
+          };
+          outgoing.on('drain', resume);
+          outgoing.on('close', resume);
+        });
+    }
+  } catch {
+    // The producer failed or was cancelled: the connection ends below.
+  } finally {
+    outgoing.off('close', gone);
+    outgoing.end();
+  }
 }
 
 /**
@@ -162,6 +200,8 @@ export async function serveWithWebHandler(
   pathAndQuery: string,
   handler: (request: Request) => Promise<Response>,
   deadlines: BodyDeadlines,
+  /** Write the body as it is produced (the event stream) rather than once, with its length. */
+  streaming = false,
 ): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
@@ -176,15 +216,19 @@ export async function serveWithWebHandler(
         timedOut = true;
       })
     : undefined;
+  // The request's signal tells a long-lived handler (the stream) that its client has gone.
+  const gone = streaming ? new AbortController() : undefined;
+  if (gone) outgoing.once('close', () => gone.abort());
   const request = new Request(`http://localhost${pathAndQuery}`, {
     method,
     headers,
+    ...(gone ? { signal: gone.signal } : {}),
     body: body?.stream,
     duplex: body ? 'half' : undefined,
   } as RequestInit);
   try {
     const response = await handler(request);
-    await sendResponse(response, outgoing, timedOut);
+    await sendResponse(response, outgoing, timedOut, streaming);
   } finally {
     body?.release();
   }

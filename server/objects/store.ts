@@ -134,11 +134,11 @@ export async function createS3Store(
   };
 }
 
-const slot = globalThis as typeof globalThis & { __launchdexObjectStore?: Promise<ObjectStore> };
+const slot: { objectStore?: Promise<ObjectStore> } = {};
 
 /** The process-wide store for the configured backend. */
 export function getObjectStore(config: ObjectStoreConfig): Promise<ObjectStore> {
-  slot.__launchdexObjectStore ??=
+  slot.objectStore ??=
     config.kind === 'filesystem' ? Promise.resolve(createFilesystemStore(config.dir)) : createS3Store(config);
-  return slot.__launchdexObjectStore;
+  return slot.objectStore;
 }

@@ -1,9 +1,9 @@
 import { createPublicClient, http, type PublicClient } from 'viem';
 import type { ChainConfig } from '../config';
 
-const slot = globalThis as typeof globalThis & {
-  __launchdexHeadClient?: { url: string; client: PublicClient };
-};
+const slot: {
+  headClient?: { url: string; client: PublicClient };
+} = {};
 
 /**
  * The chain head as the RPC reports it, or null when it does not answer within `timeoutMs`:
@@ -14,8 +14,8 @@ export async function readChainHead(
   timeoutMs = 2_000,
 ): Promise<number | null> {
   if (!chain) return null;
-  if (slot.__launchdexHeadClient?.url !== chain.rpcUrl) {
-    slot.__launchdexHeadClient = {
+  if (slot.headClient?.url !== chain.rpcUrl) {
+    slot.headClient = {
       url: chain.rpcUrl,
       client: createPublicClient({
         transport: http(chain.rpcUrl, { timeout: timeoutMs, retryCount: 0 }),
@@ -24,7 +24,7 @@ export async function readChainHead(
     };
   }
   try {
-    return Number(await slot.__launchdexHeadClient.client.getBlockNumber());
+    return Number(await slot.headClient.client.getBlockNumber());
   } catch {
     return null;
   }

@@ -16,13 +16,12 @@ interface ClusterMetricsState {
   waiting: Map<number, (answer: MetricsAnswer | undefined) => void>;
 }
 
-// The route runs in Next's bundle and the listener is installed by the tsx front: one state per process.
-const slot = globalThis as typeof globalThis & { __launchdexClusterMetrics?: ClusterMetricsState };
+const slot: { clusterMetrics?: ClusterMetricsState } = {};
 
 function state(): ClusterMetricsState {
-  if (!slot.__launchdexClusterMetrics) {
+  if (!slot.clusterMetrics) {
     const created: ClusterMetricsState = { next: 1, waiting: new Map() };
-    slot.__launchdexClusterMetrics = created;
+    slot.clusterMetrics = created;
     process.on('message', (message: unknown) => {
       if (isMetricsCollect(message)) {
         void getProcessMetrics()
@@ -40,7 +39,7 @@ function state(): ClusterMetricsState {
       }
     });
   }
-  return slot.__launchdexClusterMetrics;
+  return slot.clusterMetrics;
 }
 
 /**

@@ -6,25 +6,25 @@ import { createMetrics, type IndexProbe, type LaunchdexMetrics } from './metrics
  * clients), so observability imports nothing it observes: logging a request loads no database,
  * RPC or indexer module. A probe not (yet) registered reads as null (0 stream clients).
  */
-const slot = globalThis as typeof globalThis & {
-  __launchdexMetrics?: LaunchdexMetrics;
-  __launchdexProbes?: Partial<IndexProbe>;
-};
+const slot: {
+  metrics?: LaunchdexMetrics;
+  probes?: Partial<IndexProbe>;
+} = {};
 
-/** Adds or replaces probes; every route module copy of this process sees them (globalThis). */
+/** Adds or replaces probes; whoever registers them, the one registry reads them. */
 export function registerMetricProbes(probes: Partial<IndexProbe>): void {
-  slot.__launchdexProbes = { ...slot.__launchdexProbes, ...probes };
+  slot.probes = { ...slot.probes, ...probes };
 }
 
-/** This process's metrics (one registry per process, shared by every route module copy). */
+/** This process's metrics (one registry per process). */
 export function getProcessMetrics(): LaunchdexMetrics {
-  const probes = () => slot.__launchdexProbes ?? {};
-  slot.__launchdexMetrics ??= createMetrics({
+  const probes = () => slot.probes ?? {};
+  slot.metrics ??= createMetrics({
     indexedThroughBlock: async () => (await probes().indexedThroughBlock?.()) ?? null,
     chainHead: async () => (await probes().chainHead?.()) ?? null,
     indexer: () => probes().indexer?.(),
     streamClients: () => probes().streamClients?.() ?? 0,
     readCache: () => probes().readCache?.(),
   });
-  return slot.__launchdexMetrics;
+  return slot.metrics;
 }

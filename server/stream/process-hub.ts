@@ -4,20 +4,20 @@ import { getLogger } from '../logger';
 import { registerMetricProbes } from '../observability/process-metrics';
 import { createStreamHub, type StreamHub } from './hub';
 
-const slot = globalThis as typeof globalThis & { __launchdexStreamHub?: StreamHub };
+const slot: { streamHub?: StreamHub } = {};
 
-/** This process's stream hub (one poller however many route module copies Next loads). */
+/** This process's stream hub (one poller). */
 export function getStreamHub(): StreamHub {
   const config = getConfig();
-  if (!slot.__launchdexStreamHub) {
+  if (!slot.streamHub) {
     const hub = createStreamHub({
       db: async () => (await getDatabase(config)).db,
       ...config.stream,
       onError: (error) => getLogger().warn({ err: error }, 'stream poll failed; retrying'),
     });
-    slot.__launchdexStreamHub = hub;
+    slot.streamHub = hub;
     // Every connection the limit counts, replaying or live.
     registerMetricProbes({ streamClients: () => hub.slots });
   }
-  return slot.__launchdexStreamHub;
+  return slot.streamHub;
 }

@@ -13,14 +13,14 @@ import { type CardCache, createCardCache } from './card-cache';
  */
 export const CARD_CACHE_BYTES = 16 * 2 ** 20;
 
-const slot = globalThis as typeof globalThis & {
-  __launchdexShareCards?: { cache: CardCache; version?: ReadVersion };
-};
+const slot: {
+  shareCards?: { cache: CardCache; version?: ReadVersion };
+} = {};
 
-/** The process's cards, shared by every copy of this module (Next.js bundles one per route). */
+/** The process's cards. */
 function processCards() {
-  slot.__launchdexShareCards ??= { cache: createCardCache(CARD_CACHE_BYTES) };
-  return slot.__launchdexShareCards;
+  slot.shareCards ??= { cache: createCardCache(CARD_CACHE_BYTES) };
+  return slot.shareCards;
 }
 
 export function shareCardCache(): CardCache {

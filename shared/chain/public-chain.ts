@@ -1,7 +1,7 @@
 /** anvil's chain id: the only chain on which the devnet test wallet may ever be offered. */
 export const DEVNET_CHAIN_ID = 31337;
 
-/** The same-origin JSON-RPC route that forwards to the local devnet (app/api/devnet/rpc). */
+/** The same-origin JSON-RPC route that forwards to the local devnet (served by the front, server/process/handlers.ts). */
 export const DEVNET_RPC_PATH = '/api/devnet/rpc';
 
 /**

@@ -2,9 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { CreatorView } from '@/components/creators/creator-view';
 import { shortAddress } from '@/components/ui/format';
-import { createRequestContext } from '@/server/api/context';
-import { createCaller } from '@/server/api/root';
-import { isAppErrorCode } from '@/server/errors';
+import { pageServices } from '@/server/handover';
 import { isAddress } from '@/shared/address';
 
 type Props = { params: Promise<{ address: string }> };
@@ -17,10 +15,10 @@ export default async function CreatorPage({ params }: Props) {
   const { address } = await params;
   if (!isAddress(address)) notFound();
   try {
-    const creator = await createCaller(await createRequestContext()).creators.byAddress({ address });
+    const creator = await (await pageServices().caller()).creators.byAddress({ address });
     return <CreatorView creator={creator} />;
   } catch (error) {
-    if (isAppErrorCode(error, 'not_found')) notFound();
+    if (pageServices().isErrorCode(error, 'not_found')) notFound();
     throw error;
   }
 }

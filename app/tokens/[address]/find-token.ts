@@ -1,7 +1,5 @@
 import { cache } from 'react';
-import { createRequestContext } from '@/server/api/context';
-import { createCaller } from '@/server/api/root';
-import { isAppErrorCode } from '@/server/errors';
+import { pageServices } from '@/server/handover';
 import { isAddress } from '@/shared/address';
 import type { TokenDetail } from '@/shared/api/tokens';
 
@@ -12,9 +10,9 @@ import type { TokenDetail } from '@/shared/api/tokens';
 export const findToken = cache(async (address: string): Promise<TokenDetail | null> => {
   if (!isAddress(address)) return null;
   try {
-    return await createCaller(await createRequestContext()).tokens.byAddress({ address });
+    return await (await pageServices().caller()).tokens.byAddress({ address });
   } catch (error) {
-    if (isAppErrorCode(error, 'not_found')) return null;
+    if (pageServices().isErrorCode(error, 'not_found')) return null;
     throw error;
   }
 });

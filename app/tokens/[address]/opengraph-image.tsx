@@ -1,8 +1,6 @@
 import { ImageResponse } from 'next/og';
 import { formatChangeBps, formatNative } from '@/components/ui/format';
-import { errorResponse } from '@/server/api/rest/dispatch';
-import { AppError } from '@/server/errors';
-import { cardLogo, cardVersion, processLogoSources, shareCardCache } from '@/server/tokens/share-card';
+import { pageServices } from '@/server/handover';
 import { isAddress } from '@/shared/address';
 import type { TokenDetail } from '@/shared/api/tokens';
 import { findToken } from './find-token';
@@ -23,10 +21,10 @@ const LOGO_SIDE = 200;
  */
 export default async function TokenCardRoute({ params }: Props): Promise<Response> {
   const { address } = await params;
-  const noCard = () => errorResponse(new AppError('not_found', 'no card: unknown or hidden token'));
+  const noCard = () => pageServices().errorResponse('not_found', 'no card: unknown or hidden token');
   if (!isAddress(address)) return noCard();
   const token = address.toLowerCase();
-  const { card, outcome } = await shareCardCache().get(token, await cardVersion(), () => drawCard(token));
+  const { card, outcome } = await pageServices().shareCard.get(token, () => drawCard(token));
   if (!card) return noCard();
   return new Response(new Uint8Array(card), {
     headers: {
@@ -44,7 +42,7 @@ async function drawCard(address: string): Promise<Buffer | null> {
   if (!token || token.excluded) return null;
   // An unreadable image is no logo; a database or object store failure is a 500, so that no card
   // without its logo is kept for the rest of this version.
-  const logoPngBytes = await cardLogo(await processLogoSources(), token.metadata?.image_url, LOGO_SIDE);
+  const logoPngBytes = await pageServices().shareCard.logo(token.metadata?.image_url, LOGO_SIDE);
   const logo = logoPngBytes ? `data:image/png;base64,${logoPngBytes.toString('base64')}` : null;
   const image = new ImageResponse(<TokenCard token={token} logo={logo} />, size);
   return Buffer.from(await image.arrayBuffer());

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { TokenView } from '@/components/token/token-view';
 import { formatBps, formatNative } from '@/components/ui/format';
-import { getConfig } from '@/server/config';
+import { pageServices } from '@/server/handover';
 import type { TokenDetail } from '@/shared/api/tokens';
 import { findToken } from './find-token';
 
@@ -22,7 +22,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return {
     title,
     description,
-    metadataBase: new URL(getConfig().publicBaseUrl),
+    metadataBase: new URL(pageServices().publicBaseUrl),
     alternates: { canonical },
     // The card image comes from opengraph-image.tsx beside this page.
     openGraph: { title, description, type: 'website', siteName: 'Launchdex', url: canonical },

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../errors';
-import type { RateLimitBucket } from '../../http/rate-limit';
 import type { Caller } from '../root';
 import type { Context } from '../trpc';
 import type { SerializedAnswer } from './serialized';
+
+/** The bucket a write is counted in besides the reads (docs/security.md lists the limits). */
+export type WriteBucket = 'uploads' | 'finalize';
 
 /** What a route runs against: the request context, and the in-process tRPC caller over it. */
 export interface RouteServices {
@@ -28,7 +30,7 @@ export interface RestRoute {
   /** Status of a successful answer (201 for creations). */
   successStatus?: number;
   /** The write bucket the HTTP front counts this route's requests in, besides reads. */
-  rateLimit?: Exclude<RateLimitBucket, 'reads'>;
+  rateLimit?: WriteBucket;
   /** Reads the request body (streaming, with its own limits) into `input.body`. */
   readBody?: (request: Request) => Promise<unknown>;
   /** The body as documented in OpenAPI. */

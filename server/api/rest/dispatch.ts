@@ -4,15 +4,16 @@ import { getConfig } from '../../config';
 import { getDatabase } from '../../db';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
-import { CLIENT_HEADER, databaseTurn } from '../../http/database-share';
 import { getLogger } from '../../logger';
 import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { createRequestContext } from '../context';
+import { CLIENT_HEADER, databaseTurn } from '../database-share';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
-import { pathParamNames, type RestRoute, type RouteServices } from './define';
+import type { RestRoute, RouteServices } from './define';
 import { toAppError } from './errors';
+import { collectInput, createRouteMatcher, type RouteMatch, type RouteMatcher } from './match';
 import {
   type CachedAnswer,
   type CacheOutcome,
@@ -113,14 +114,6 @@ export function errorResponse(error: unknown): Response {
   return toResponse(errorAnswer(error));
 }
 
-interface CompiledRoute {
-  route: RestRoute;
-  segments: string[];
-  literals: number;
-  params: string[];
-  queryKeys: string[];
-}
-
 /** One REST request, whichever transport carried it. */
 interface AnswerRequest {
   method: string;
@@ -134,6 +127,8 @@ interface AnswerRequest {
   client?: string | undefined;
   /** Reads a write's body; absent where the transport has none to give (GET and HEAD). */
   readBody?: (route: RestRoute) => Promise<unknown>;
+  /** The path's routes as the front matched them; matched here when absent (tests, `next dev`). */
+  matches?: readonly RouteMatch[] | undefined;
 }
 
 /** A GET or HEAD as the node front has parsed it: the canonical raw path and the query. */
@@ -144,6 +139,8 @@ export interface ReadTarget {
   query?: URLSearchParams;
   /** The client as the front identified it (its rate-limit key): whose database share a miss takes. */
   client?: string;
+  /** The path's routes as the front matched them (once per request); matched here when absent. */
+  matches?: readonly RouteMatch[] | undefined;
 }
 
 /**
@@ -153,19 +150,17 @@ export interface ReadTarget {
  */
 export type ReadOutcome = CacheOutcome | 'uncached' | 'none';
 
-export interface RestDispatcher {
-  /** Any REST request, as a web Request (Next's catch-all route, writes through the front). */
-  handle(request: Request): Promise<Response>;
+export interface RestDispatcher extends RouteMatcher {
+  /**
+   * Any REST request, as a web Request (writes through the front, tests); `matches` as the front
+   * matched the path, or matched here.
+   */
+  handle(request: Request, matches?: readonly RouteMatch[]): Promise<Response>;
   /**
    * A GET or HEAD straight from node:http to the socket: no web Request or Response is built, the
    * cached bytes of an answer are written as they are.
    */
   serveRead(incoming: IncomingMessage, outgoing: ServerResponse, target: ReadTarget): Promise<ReadOutcome>;
-  /**
-   * The routes whose template matches a raw path, whatever their method: the HTTP front answers
-   * 404 and 405 from them and reads the rate-limit bucket of the one the method reaches.
-   */
-  routesAt(pathname: string): RestRoute[];
 }
 
 export interface RestDispatcherOptions {
@@ -178,28 +173,28 @@ export interface RestDispatcherOptions {
   reads?: () => Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
 }
 
-const readsSlot = globalThis as typeof globalThis & {
-  __launchdexReads?: Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
-  __launchdexReadStats?: () => (ReadCacheStats & { bytes: number; entries: number }) | undefined;
+const readsSlot = {} as {
+  reads?: Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
+  readStats?: () => (ReadCacheStats & { bytes: number; entries: number }) | undefined;
 };
 
-/** The process's read cache over the configured database (one per process, shared by copies). */
+/** The process's read cache over the configured database (one per process). */
 function processReads() {
-  readsSlot.__launchdexReads ??= (async () => {
+  readsSlot.reads ??= (async () => {
     const config = getConfig();
     if (config.readCacheBytes === 0) return undefined;
     const { db } = await getDatabase(config);
     const cache = createReadCache(config.readCacheBytes);
-    readsSlot.__launchdexReadStats = () => ({ ...cache.stats, bytes: cache.bytes, entries: cache.entries });
+    readsSlot.readStats = () => ({ ...cache.stats, bytes: cache.bytes, entries: cache.entries });
     registerMetricProbes({ readCache: processReadCacheStats });
     return { version: createReadVersion(db), cache };
   })();
-  return readsSlot.__launchdexReads;
+  return readsSlot.reads;
 }
 
 /** Counts of the process's read cache (metrics), once it exists. */
 export function processReadCacheStats(): (ReadCacheStats & { bytes: number; entries: number }) | undefined {
-  return readsSlot.__launchdexReadStats?.();
+  return readsSlot.readStats?.();
 }
 
 /**
@@ -210,23 +205,7 @@ export function createRestDispatcher(
   routes: readonly RestRoute[],
   options: RestDispatcherOptions = {},
 ): RestDispatcher {
-  const compiled: CompiledRoute[] = routes
-    .map((route) => {
-      const params = pathParamNames(route.path);
-      const segments = route.path.split('/').filter(Boolean);
-      return {
-        route,
-        segments,
-        literals: segments.filter((segment) => !segment.startsWith('{')).length,
-        params,
-        queryKeys: Object.keys(route.input.shape).filter((key) => !params.includes(key)),
-      };
-    })
-    // Literal segments first (/tokens/newest is no address): candidates come out in this order.
-    .sort((a, b) => b.literals - a.literals);
-  const bySegmentCount = new Map<number, CompiledRoute[]>();
-  for (const entry of compiled)
-    bySegmentCount.set(entry.segments.length, [...(bySegmentCount.get(entry.segments.length) ?? []), entry]);
+  const matcher = createRouteMatcher(routes);
   // The request context holds only process-wide services, so one context (and one caller over
   // it) serves every request; a failed start is not kept, so a later request retries.
   const context = options.context ?? once(() => createRequestContext());
@@ -241,16 +220,6 @@ export function createRestDispatcher(
     const own = async () => ({ ...(await context()), client });
     return { context: own, caller: async () => createCaller(await own()) };
   };
-  /** Routes whose template matches `pathname`, literal segments first. */
-  function candidatesFor(pathname: string) {
-    const segments = pathname.split('/').filter(Boolean);
-    const matches: { entry: CompiledRoute; values: Record<string, string> }[] = [];
-    for (const entry of bySegmentCount.get(segments.length) ?? []) {
-      const values = matchSegments(entry.segments, segments);
-      if (values) matches.push({ entry, values });
-    }
-    return matches;
-  }
   const methodOf = (method: string) => (method === 'HEAD' ? 'GET' : method);
 
   /**
@@ -269,28 +238,26 @@ export function createRestDispatcher(
   }
 
   async function answer(
-    { method, pathname, query, ifNoneMatch, readBody, client }: AnswerRequest,
+    { method, pathname, query, ifNoneMatch, readBody, client, matches }: AnswerRequest,
     matched: { template: string },
   ): Promise<RestAnswer & { outcome: ReadOutcome }> {
     let outcome: ReadOutcome = 'none';
     try {
-      const candidates = candidatesFor(pathname);
+      const candidates = matches ?? matcher.match(pathname);
       if (candidates.length === 0) throw new AppError('not_found', `no route ${pathname}`);
-      const match = candidates.find((c) => c.entry.route.method === methodOf(method));
+      const match = candidates.find((c) => c.route.method === methodOf(method));
       if (!match) {
         // As the HTTP front states it (server/http/policy.ts): a read is served to HEAD too.
         const allow = [
-          ...new Set(
-            candidates.flatMap((c) => (c.entry.route.method === 'GET' ? ['GET', 'HEAD'] : ['POST'])),
-          ),
+          ...new Set(candidates.flatMap((c) => (c.route.method === 'GET' ? ['GET', 'HEAD'] : ['POST']))),
         ].join(', ');
         throw new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`, undefined, {
           allow,
         });
       }
-      const route = match.entry.route;
+      const route = match.route;
       matched.template = route.path;
-      const input: Record<string, unknown> = collectInput(match.entry, match.values, query);
+      const input = collectInput(match, query);
       if (route.method !== 'GET') {
         if (!readBody) throw new Error(`${route.path} takes a body: serve it through handle()`);
         if (route.readBody) input.body = await readBody(route);
@@ -338,10 +305,8 @@ export function createRestDispatcher(
   }
 
   return {
-    routesAt(pathname) {
-      return candidatesFor(pathname).map((c) => c.entry.route);
-    },
-    async handle(request) {
+    match: matcher.match,
+    async handle(request, matches) {
       const url = new URL(request.url);
       const result = await observedAnswer({
         method: request.method,
@@ -352,6 +317,7 @@ export function createRestDispatcher(
         // Written by the front, which drops a client's own copy of the header.
         client: request.headers.get(CLIENT_HEADER) ?? undefined,
         readBody: async (route) => route.readBody?.(request),
+        matches,
       });
       return toResponse(result, request.method);
     },
@@ -365,6 +331,7 @@ export function createRestDispatcher(
         ifNoneMatch: ifNoneMatch ?? null,
         requestId: typeof requestId === 'string' ? requestId : null,
         client: target.client,
+        matches: target.matches,
       });
       if (outgoing.destroyed) return result.outcome;
       const headers: Record<string, string | number> = result.headers;
@@ -389,47 +356,4 @@ function once<T>(start: () => Promise<T>): () => Promise<T> {
     }
     return started;
   };
-}
-
-function matchSegments(template: string[], actual: string[]): Record<string, string> | null {
-  if (template.length !== actual.length) return null;
-  // Literal segments first: most templates of the same length fail there, before any decoding.
-  for (let index = 0; index < template.length; index++) {
-    const part = template[index] as string;
-    if (part.charCodeAt(0) !== 123 /* { */ && part !== actual[index]) return null;
-  }
-  const values: Record<string, string> = {};
-  for (let index = 0; index < template.length; index++) {
-    const part = template[index] as string;
-    if (part.charCodeAt(0) !== 123) continue;
-    const given = actual[index] as string;
-    if (!given.includes('%')) {
-      values[part.slice(1, -1)] = given;
-      continue;
-    }
-    try {
-      values[part.slice(1, -1)] = decodeURIComponent(given);
-    } catch {
-      return null;
-    }
-  }
-  return values;
-}
-
-/**
- * Known query parameters only (unknown ones are ignored, DESIGN.md section 7); a known one given
- * twice is ambiguous and rejected rather than silently picked.
- */
-function collectInput(entry: CompiledRoute, pathValues: Record<string, string>, query: URLSearchParams) {
-  const input: Record<string, string> = { ...pathValues };
-  for (const key of entry.queryKeys) {
-    const values = query.getAll(key);
-    if (values.length > 1) {
-      throw new AppError('invalid_parameter', `${key} must be given at most once`, [
-        { field: key, message: 'given more than once' },
-      ]);
-    }
-    if (values.length === 1) input[key] = values[0] as string;
-  }
-  return input;
 }

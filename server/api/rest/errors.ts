@@ -1,20 +1,10 @@
-import type { ZodError } from 'zod';
+import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
 import { AppError, type ErrorDetail, isAppError, isErrorCode } from '../../errors';
 
-/**
- * Zod and tRPC errors are recognized by shape, not `instanceof`: the tsx front and Next's bundle
- * each hold their own copy of those libraries (see isAppError).
- */
+/** A schema's refusal (one copy of zod per process, so a class test). */
 export function isZodError(value: unknown): value is ZodError {
-  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as ZodError).issues);
-}
-
-function isTrpcError(value: unknown): value is Error & { code: string } {
-  return (
-    value instanceof Error &&
-    value.name === 'TRPCError' &&
-    typeof (value as { code?: unknown }).code === 'string'
-  );
+  return value instanceof ZodError;
 }
 
 /**
@@ -24,7 +14,7 @@ function isTrpcError(value: unknown): value is Error & { code: string } {
  */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (isAppError(error)) return { appError: error, unexpected: false };
-  if (isTrpcError(error)) {
+  if (error instanceof TRPCError) {
     if (isAppError(error.cause)) return { appError: error.cause, unexpected: false };
     if (isZodError(error.cause)) return { appError: fromZodError(error.cause), unexpected: false };
   }

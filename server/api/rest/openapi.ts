@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { openApiHints } from '../../../shared/api/openapi-hints';
 import { type ErrorCode, errorStatus } from '../../errors';
+import { routes as serverPaths } from '../../routes';
 import { streamOperation } from '../../stream/openapi';
 import { pathParamNames, type RestRoute } from './define';
 
@@ -160,7 +161,7 @@ export function buildOpenApiDocument(
       responses,
     };
   }
-  paths['/api/v1/stream'] = {
+  paths[serverPaths.stream] = {
     get: {
       ...streamOperation,
       security: [],

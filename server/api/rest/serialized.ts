@@ -1,9 +1,8 @@
 /**
  * Marks a read answer that is already JSON text: a route whose answer PostgreSQL can write itself
- * (digits and hex only, nothing to escape) skips parsing rows and serializing them again. Branded
- * by a registry symbol, not a class: the tsx front and Next's bundle each load this module.
+ * (digits and hex only, nothing to escape) skips parsing rows and serializing them again.
  */
-const serializedBrand = Symbol.for('launchdex.SerializedAnswer');
+const serializedBrand = Symbol('SerializedAnswer');
 
 export interface SerializedAnswer {
   readonly [serializedBrand]: true;

@@ -1,3 +1,4 @@
+import { WEB_WORKERS_ENV } from '../../api/database-share';
 /** How many web processes `npm run serve` runs, and what to tell the operator about it. */
 export interface WebWorkerPlan {
   workers: number;
@@ -65,6 +66,3 @@ export function workerEnvironment(
     ...(workers > 1 ? { [WEB_WORKERS_ENV]: String(workers) } : {}),
   };
 }
-
-/** Set by the primary in each worker's environment: how many web workers the instance runs. */
-export const WEB_WORKERS_ENV = 'LAUNCHDEX_WEB_WORKERS';

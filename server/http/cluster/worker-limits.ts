@@ -2,21 +2,20 @@ import { getLogger } from '../../logger';
 import { createWorkerLimits, type WorkerLimits } from './limit-client';
 import { isLimitAnswers } from './protocol';
 
-const slot = globalThis as typeof globalThis & { __launchdexWorkerLimits?: WorkerLimits };
+const slot: { workerLimits?: WorkerLimits } = {};
 /** At most one warning per this interval about requests the primary left unanswered. */
 const WARN_EVERY_MS = 10_000;
 
 /**
- * This worker's limits, counted by the cluster primary (one instance per process, whichever
- * module copy asks). Only for a process forked by `npm run serve --workers N`.
+ * This worker's limits, counted by the cluster primary (one instance per process). Only for a process forked by `npm run serve --workers N`.
  */
 export function getWorkerLimits(): WorkerLimits {
-  if (slot.__launchdexWorkerLimits) return slot.__launchdexWorkerLimits;
+  if (slot.workerLimits) return slot.workerLimits;
   const send = process.send?.bind(process);
   if (!send) throw new Error('getWorkerLimits: this process has no IPC channel to a cluster primary');
   let warnedAt = 0;
   let unanswered = 0;
-  slot.__launchdexWorkerLimits = createWorkerLimits(
+  slot.workerLimits = createWorkerLimits(
     {
       // A closed channel means the primary is gone; the cluster ends this worker on its own.
       send: (requests) => {
@@ -38,5 +37,5 @@ export function getWorkerLimits(): WorkerLimits {
       },
     },
   );
-  return slot.__launchdexWorkerLimits;
+  return slot.workerLimits;
 }

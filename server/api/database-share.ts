@@ -1,8 +1,10 @@
 import { getConfig } from '../config';
-import { WEB_WORKERS_ENV } from './cluster/worker-count';
-import { createWorkShares, type WorkShares } from './concurrency';
+import { createWorkShares, type WorkShares } from './work-shares';
 
-const slot = globalThis as typeof globalThis & { __launchdexDatabaseShares?: WorkShares };
+/** Set by the cluster primary in each worker's environment: how many web workers the instance runs. */
+export const WEB_WORKERS_ENV = 'LAUNCHDEX_WEB_WORKERS';
+
+const slot: { databaseShares?: WorkShares } = {};
 
 /**
  * This process's part of DATABASE_SLOTS_PER_CLIENT: the instance's slots divided among its web
@@ -27,23 +29,18 @@ function thisProcessSlots(): number {
 /**
  * Waits until `client` may run one more database read (its {@link processSlots} at once in this
  * process); resolves with the release to call when the read is done. REST reads and tRPC calls of
- * one client share one count: the process holds one set of shares (globalThis), whichever module
- * copy (the tsx front's or Next's bundle) asks. Its other reads wait in its own queue, so one
+ * one client share one count: the process holds one set of shares, whichever transport
+ * asks. Its other reads wait in its own queue, so one
  * client's many concurrent misses hold a bounded part of the pool, never all of it.
  */
 export function databaseTurn(
   client: string | undefined,
   slots = thisProcessSlots(),
 ): (() => void) | Promise<() => void> {
-  slot.__launchdexDatabaseShares ??= createWorkShares();
+  slot.databaseShares ??= createWorkShares();
   // Queued reads are bounded before they get here: by the front's work share per client
   // (WORK_PER_CLIENT, QUEUED_PER_CLIENT), so this queue needs no bound of its own.
-  const turn = slot.__launchdexDatabaseShares.enter(
-    client ?? 'anonymous',
-    1,
-    slots,
-    Number.POSITIVE_INFINITY,
-  );
+  const turn = slot.databaseShares.enter(client ?? 'anonymous', 1, slots, Number.POSITIVE_INFINITY);
   if (!turn) throw new Error('an unbounded queue refused a request');
   return turn;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workerEnvironment } from './cluster/worker-count';
+import { workerEnvironment } from '../http/cluster/worker-count';
 import { databaseTurn, processSlots } from './database-share';
 
 describe('database slots per client', () => {
