@@ -122,7 +122,11 @@ export async function openDriver(
           get(target, property, receiver) {
             if (property !== 'unsafe') return Reflect.get(target, property, receiver);
             return (text: string, parameters?: unknown[], queryOptions?: object) =>
-              target.unsafe(text, parameters as never, { ...noSimpleProtocol, ...queryOptions, prepare: true });
+              target.unsafe(text, parameters as never, {
+                ...noSimpleProtocol,
+                ...queryOptions,
+                prepare: true,
+              });
           },
         })
       : client;

@@ -14,6 +14,7 @@ import {
   trades,
 } from '../../db/schema';
 import { bulkColumns, columnNames } from '../../db/table-columns';
+import { enqueueWebhookEvents } from '../../webhooks/outbox';
 import { WriteConflictError } from '../errors';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
@@ -184,6 +185,8 @@ async function writeHolding(
     );
     await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
     await pruneJournal(t, plan.to - context.finalityDepth);
+    // The webhook outbox commits with the range (server/webhooks/outbox.ts).
+    await enqueueWebhookEvents(t, plan.from, plan.to);
     await advanceCheckpoint(t, context.chainId, plan.from, head);
     await bumpReadVersion(t);
   });
