@@ -1,4 +1,5 @@
-import type { Address } from 'viem';
+import { type Address, encodeFunctionData, type Hex } from 'viem';
+import { bondingCurveAbi } from '../chain/abis';
 import { type AnvilProcess, startAnvil } from '../chain/anvil';
 import { createDevnetClient, type DevnetClient } from '../chain/clients';
 import { deployLaunchpad, type LaunchpadDeployment } from '../chain/deploy';
@@ -78,4 +79,35 @@ export interface SimulatedFixture {
    * by default block times start at the fixed GENESIS so they repeat run to run.
    */
   recent?: boolean;
+}
+
+/**
+ * Replaces the last `depth` blocks with new ones (`anvil_reorg`), block i holding one buy on
+ * `curves[i % curves.length]`. `seq` numbers the buys across calls and `tag` sets the low digits
+ * of their value, so that no replacement repeats a transaction of the old branch or of another
+ * reorg. Returns the next `seq`.
+ */
+export async function reorgWithBuys(
+  client: DevnetClient,
+  depth: number,
+  curves: readonly Address[],
+  seq: number,
+  tag: bigint,
+): Promise<number> {
+  const txs: [Record<string, Hex | Address>, number][] = [];
+  for (let i = 0; i < depth; i++) {
+    seq++;
+    txs.push([
+      {
+        from: DEPLOYER,
+        to: curves[i % curves.length] as Address,
+        data: encodeFunctionData({ abi: bondingCurveAbi, functionName: 'buy', args: [0n, 2n ** 40n] }),
+        value: `0x${(BigInt(seq) * 10n ** 15n + tag).toString(16)}`,
+        gas: '0x200000',
+      },
+      i,
+    ]);
+  }
+  await client.request({ method: 'anvil_reorg' as never, params: [depth, txs] as never });
+  return seq;
 }

@@ -1,4 +1,5 @@
 import { type Address, type Hash, type Hex, parseEventLogs, type TransactionReceipt } from 'viem';
+import { readCurveState } from '../../shared/chain/read-curve-state';
 import {
   bondingCurveAbi,
   devSwapRouterAbi,
@@ -170,48 +171,8 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
 
     async curveState(token: Address) {
       const curve = await curveOf(token);
-      const read = <
-        F extends
-          | 'virtualTokenReserve'
-          | 'virtualReserve'
-          | 'realTokenReserve'
-          | 'realReserve'
-          | 'graduationThreshold',
-      >(
-        functionName: F,
-      ) => client.readContract({ address: curve, abi: bondingCurveAbi, functionName });
-      const [
-        virtualTokenReserve,
-        virtualReserve,
-        realTokenReserve,
-        realReserve,
-        graduationThreshold,
-        protocolFeeBps,
-        creatorFeeBps,
-        graduated,
-      ] = await Promise.all([
-        read('virtualTokenReserve'),
-        read('virtualReserve'),
-        read('realTokenReserve'),
-        read('realReserve'),
-        read('graduationThreshold'),
-        client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'protocolFeeBps' }),
-        client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'creatorFeeBps' }),
-        client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'graduated' }),
-      ]);
-      return {
-        curve,
-        graduated,
-        state: {
-          virtualTokenReserve,
-          virtualReserve,
-          realTokenReserve,
-          realReserve,
-          graduationThreshold,
-          protocolFeeBps: BigInt(protocolFeeBps),
-          creatorFeeBps: BigInt(creatorFeeBps),
-        },
-      };
+      const { graduated, blockNumber: _at, ...state } = await readCurveState(client, curve);
+      return { curve, graduated, state };
     },
 
     balanceOf: (token: Address, owner: Address) =>

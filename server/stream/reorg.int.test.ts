@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { type Address, encodeFunctionData, type Hex } from 'viem';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResumeToken } from '../../shared/api/stream';
-import { DEPLOYER, fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
+import { fundedAddress, reorgWithBuys, startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { AppliedStream, readQueued } from '../_test/stream-client';
-import { bondingCurveAbi } from '../chain/abis';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { indexToHead } from '../indexer/_test/harness';
@@ -122,21 +121,7 @@ describe.each(backends)('stream across reorgs (%s)', (backend) => {
    * the real indexer repair the index: rollback and re-index, in one go.
    */
   async function reorg(depth: number, extra: number) {
-    const txs: [Record<string, Hex | Address>, number][] = [];
-    for (let i = 0; i < depth; i++) {
-      replacements++;
-      txs.push([
-        {
-          from: DEPLOYER,
-          to: curves[i % curves.length] as Address,
-          data: encodeFunctionData({ abi: bondingCurveAbi, functionName: 'buy', args: [0n, 2n ** 40n] }),
-          value: `0x${(BigInt(replacements) * 10n ** 15n + 777n).toString(16)}`,
-          gas: '0x200000',
-        },
-        i,
-      ]);
-    }
-    await chain.client.request({ method: 'anvil_reorg' as never, params: [depth, txs] as never });
+    replacements = await reorgWithBuys(chain.client, depth, curves, replacements, 777n);
     if (extra > 0) await chain.client.test.mine({ blocks: extra });
     const indexer = await index();
     expect(indexer.status.reorgs, 'the indexer rolled back').toBe(1);

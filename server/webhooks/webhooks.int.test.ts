@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { type Address, encodeFunctionData, type Hex } from 'viem';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEPLOYER, fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
+import { fundedAddress, reorgWithBuys, startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { startWebhookReceiver, type WebhookReceiver } from '../_test/webhook-receiver';
-import { bondingCurveAbi } from '../chain/abis';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { indexToHead } from '../indexer/_test/harness';
@@ -125,21 +124,7 @@ describe.each(backends)('webhooks (%s)', (backend) => {
 
   /** Replaces the last `depth` blocks with blocks holding other buys, and mines one more. */
   async function reorg(depth: number) {
-    const txs: [Record<string, Hex | Address>, number][] = [];
-    for (let i = 0; i < depth; i++) {
-      replacements++;
-      txs.push([
-        {
-          from: DEPLOYER,
-          to: curves[i % curves.length] as Address,
-          data: encodeFunctionData({ abi: bondingCurveAbi, functionName: 'buy', args: [0n, 2n ** 40n] }),
-          value: `0x${(BigInt(replacements) * 10n ** 15n + 333n).toString(16)}`,
-          gas: '0x200000',
-        },
-        i,
-      ]);
-    }
-    await chain.client.request({ method: 'anvil_reorg' as never, params: [depth, txs] as never });
+    replacements = await reorgWithBuys(chain.client, depth, curves, replacements, 333n);
     await chain.client.test.mine({ blocks: 1 });
   }
 
