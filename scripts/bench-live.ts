@@ -6,10 +6,12 @@
  * automine) to the first REST answer that lists the trade. Prints the distribution.
  *
  *   npm run bench:live -- [--database-url postgres://postgres@127.0.0.1:5432/postgres]
- *     [--blocks 200] [--interval-ms 450] [--poll-ms N] [--webhook]
+ *     [--blocks 200] [--interval-ms 450] [--poll-ms N] [--webhook] [--stream]
  *
  * `--webhook`: also a webhook target (a loopback receiver, added before the server starts), and
  * the time from the block being mined to the receiver getting its trade's POST.
+ * `--stream`: also one subscriber of `GET /api/v1/stream?token=…`, and the time from the block
+ * being mined to its trade event arriving.
  *
  * Needs the production build (`npm run build`).
  */
@@ -19,6 +21,7 @@ import postgres from 'postgres';
 import type { Address, Hash } from 'viem';
 import { startAppServer } from '../server/_test/app-server';
 import { DEPLOYER, GENESIS, startTestChain } from '../server/_test/chain';
+import { parseFrames } from '../server/_test/stream-client';
 import { startWebhookReceiver } from '../server/_test/webhook-receiver';
 import { bondingCurveAbi } from '../server/chain/abis';
 import { openDatabase } from '../server/db/client';
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     'interval-ms': { type: 'string', default: '450' },
     'poll-ms': { type: 'string' },
     webhook: { type: 'boolean', default: false },
+    stream: { type: 'boolean', default: false },
   },
 });
 const blocks = Number(values.blocks);
@@ -141,11 +145,40 @@ try {
       await sleep(10);
     }
   })();
+  // One stream subscriber, as a bot would hold it: trade events of the token as they come.
+  const streamMinedAt = new Map<string, number>();
+  const streamLatencies: number[] = [];
+  const subscription = new AbortController();
+  const streamReader = values.stream
+    ? (async () => {
+        const response = await fetch(`${base}/api/v1/stream?token=${token}`, { signal: subscription.signal });
+        if (response.status !== 200 || !response.body)
+          throw new Error(`the stream answered ${response.status}`);
+        const decoder = new TextDecoder();
+        let buffer = '';
+        try {
+          for await (const chunk of response.body) {
+            const now = performance.now();
+            const parsed = parseFrames(buffer + decoder.decode(chunk, { stream: true }));
+            buffer = parsed.rest;
+            for (const frame of parsed.frames) {
+              const mined = streamMinedAt.get(String(frame.data.transaction_hash));
+              if (frame.type !== 'trade' || mined === undefined) continue;
+              streamLatencies.push(now - mined);
+              streamMinedAt.delete(String(frame.data.transaction_hash));
+            }
+          }
+        } catch (error) {
+          if (!subscription.signal.aborted) throw error;
+        }
+      })()
+    : undefined;
   const started = performance.now();
   for (let i = 0; i < blocks; i++) {
     const hash = (await send()).toLowerCase();
     // Under automine the block exists when the send returns.
     minedAt.set(hash, performance.now());
+    if (values.stream) streamMinedAt.set(hash, performance.now());
     if (receiver) hookMinedAt.set(hash, Date.now());
     if ((i + 1) % 50 === 0) console.log(`  ${i + 1}/${blocks}`);
     await sleep(Math.max(0, started + (i + 1) * intervalMs - performance.now()));
@@ -153,6 +186,19 @@ try {
   sending = false;
   await watcher;
   await hookWatcher;
+  if (streamReader) {
+    for (const deadline = Date.now() + 30_000; streamMinedAt.size > 0; await sleep(10))
+      if (Date.now() > deadline)
+        throw new Error(`${streamMinedAt.size} trades did not reach the stream within 30 s`);
+    subscription.abort();
+    await streamReader;
+    const sorted = [...streamLatencies].sort((a, b) => a - b);
+    const q = (x: number) =>
+      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(x * sorted.length))] ?? 0);
+    console.log(
+      `\n✔ block to stream subscriber over ${sorted.length} blocks: p50 ${q(0.5)} ms · p90 ${q(0.9)} ms · p99 ${q(0.99)} ms · max ${q(1)} ms`,
+    );
+  }
   if (receiver) {
     const sorted = [...hookLatencies].sort((a, b) => a - b);
     const q = (x: number) =>

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from './client';
 import { frozenSql } from './frozen-sql';
+import { INDEX_CHANNEL } from './notify';
 import { CHECKPOINT_ID } from './schema';
 
 /** Anything that runs SQL: the database or a transaction of it. */
@@ -103,6 +104,8 @@ async function logIndexChange(
   await t.execute(
     sql`delete from index_changes where seq <= (select max(seq) from index_changes) - ${INDEX_CHANGES_KEPT}`,
   );
+  // Delivered at commit: a stream hub polls the moment the change is visible, not at its next tick.
+  await t.execute(sql`select pg_notify(${INDEX_CHANNEL}, '')`);
 }
 
 /**

@@ -1,6 +1,6 @@
-import postgres from 'postgres';
 import type { Config, DatabaseConfig } from '../config';
 import type { Database } from '../db/client';
+import { listenForNotifications } from '../db/notify';
 import { getLogger } from '../logger';
 import { createDnsResolver } from '../metadata/dns-resolver';
 import { OUTBOX_CHANNEL } from './outbox';
@@ -11,18 +11,8 @@ import { createWebhookWorker } from './worker';
  * postgres.js reconnects and listens again by itself). Resolves to a function that stops it.
  * On PGlite there is nothing to listen to from another session: the poll alone serves.
  */
-export async function listenForOutbox(
-  database: DatabaseConfig,
-  wake: () => void,
-): Promise<() => Promise<void>> {
-  if (database.kind !== 'postgres') return async () => {};
-  const client = postgres(database.url, {
-    max: 1,
-    onnotice: () => {},
-    connection: { application_name: 'launchdex-webhooks-listen' },
-  });
-  await client.listen(OUTBOX_CHANNEL, () => wake());
-  return () => client.end({ timeout: 5 });
+export function listenForOutbox(database: DatabaseConfig, wake: () => void): Promise<() => Promise<void>> {
+  return listenForNotifications(database, OUTBOX_CHANNEL, 'launchdex-webhooks-listen', wake);
 }
 
 /** Runs this process's webhook delivery worker until `signal` aborts, as the settings say. */

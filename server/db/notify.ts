@@ -1,0 +1,27 @@
+import postgres from 'postgres';
+import type { DatabaseConfig } from '../config';
+
+/** Signalled by every transaction that moves the index (an advance or a rollback). */
+export const INDEX_CHANNEL = 'launchdex_index';
+
+/**
+ * Calls `wake` whenever a transaction that NOTIFYs `channel` commits, on a connection of its own
+ * (postgres.js reconnects and listens again by itself). Resolves to a function that stops it.
+ * On PGlite another session's notifications cannot reach this process: nothing listens, and the
+ * caller's poll serves alone.
+ */
+export async function listenForNotifications(
+  database: DatabaseConfig,
+  channel: string,
+  applicationName: string,
+  wake: () => void,
+): Promise<() => Promise<void>> {
+  if (database.kind !== 'postgres') return async () => {};
+  const client = postgres(database.url, {
+    max: 1,
+    onnotice: () => {},
+    connection: { application_name: applicationName },
+  });
+  await client.listen(channel, () => wake());
+  return () => client.end({ timeout: 5 });
+}
