@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getConfig } from '../../config';
 import { getDatabase } from '../../db';
+import { getReadDatabases, type ReadDatabases } from '../../db/read-databases';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
 import { getLogger } from '../../logger';
@@ -9,6 +10,7 @@ import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { createRequestContext } from '../context';
 import { CLIENT_HEADER, databaseTurn } from '../database-share';
+import { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, parseMinBlock } from '../min-block';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
 import type { RestRoute, RouteServices } from './define';
@@ -61,22 +63,46 @@ const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
 function serializeRead(result: unknown, version: bigint): CachedAnswer {
   const serialized = isSerializedAnswer(result);
   const body = ownedBuffer(serialized ? result.text : toJson(result));
-  const block = serialized
-    ? `b${result.indexedThroughBlock}-`
+  const indexed = serialized
+    ? result.indexedThroughBlock
     : typeof result === 'object' && result !== null && 'indexed_through_block' in result
-      ? `b${String((result as { indexed_through_block: unknown }).indexed_through_block)}-`
-      : '';
+      ? (result as { indexed_through_block: unknown }).indexed_through_block
+      : undefined;
+  const block = indexed === undefined ? '' : `b${String(indexed)}-`;
   const etag = `"${block}${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { version, body, etag };
+  const blockNumber = Number(indexed);
+  return Number.isSafeInteger(blockNumber) && indexed !== null && indexed !== undefined
+    ? { version, body, etag, block: blockNumber }
+    : { version, body, etag };
+}
+
+/** X-Indexed-Through-Block: the answer's own block, else the polled block of its database. */
+function blockHeader(answer: CachedAnswer, polled: number | null): Record<string, string> {
+  const block = answer.block ?? polled;
+  return block === null ? {} : { [INDEXED_BLOCK_HEADER]: String(block) };
 }
 
 /** 200 with the body, or 304 when If-None-Match names its ETag. */
-function readAnswer(ifNoneMatch: string | null, answer: CachedAnswer): RestAnswer {
+function readAnswer(
+  ifNoneMatch: string | null,
+  answer: CachedAnswer,
+  polled: number | null = null,
+): RestAnswer {
+  const block = blockHeader(answer, polled);
   if (ifNoneMatchNames(ifNoneMatch, answer.etag))
-    return { status: 304, headers: { etag: answer.etag, 'cache-control': readCacheControl }, body: null };
+    return {
+      status: 304,
+      headers: { etag: answer.etag, 'cache-control': readCacheControl, ...block },
+      body: null,
+    };
   return {
     status: 200,
-    headers: { 'content-type': jsonContentType, etag: answer.etag, 'cache-control': readCacheControl },
+    headers: {
+      'content-type': jsonContentType,
+      etag: answer.etag,
+      'cache-control': readCacheControl,
+      ...block,
+    },
     body: answer.body,
   };
 }
@@ -123,6 +149,8 @@ interface AnswerRequest {
   ifNoneMatch: string | null;
   /** The caller's X-Request-Id, kept when it is a sane token. */
   requestId: string | null;
+  /** X-Min-Indexed-Block as sent (validated with `min_block`). */
+  minBlock?: string | readonly string[] | null | undefined;
   /** The front's client key; absent: the request shares one anonymous database share. */
   client?: string | undefined;
   /** Reads a write's body; absent where the transport has none to give (GET and HEAD). */
@@ -171,6 +199,11 @@ export interface RestDispatcherOptions {
    * unchanged. Default: on (READ_CACHE_MB) with the default caller, off with an injected one.
    */
   reads?: () => Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
+  /**
+   * The databases reads are routed over (primary and replicas). Default: the process's with the
+   * default caller; none (every read on the injected context's database) with an injected one.
+   */
+  databases?: () => Promise<ReadDatabases | undefined>;
 }
 
 const readsSlot = {} as {
@@ -214,6 +247,22 @@ export function createRestDispatcher(
     caller: once(async () => createCaller(await context())),
   };
   const reads = options.reads ?? (options.context ? async () => undefined : processReads);
+  const databases =
+    options.databases ?? (options.context ? async () => undefined : () => getReadDatabases(getConfig()));
+  /** Reads on one database: the process's context with that database, one caller over it. */
+  const routedServices = new Map<string, RouteServices>();
+  const servicesOn = (name: string, db: Context['db']): RouteServices => {
+    let found = routedServices.get(name);
+    if (!found) {
+      const own = once(async () => {
+        const { reads: _routing, ...base } = await context();
+        return { ...base, db };
+      });
+      found = { context: own, caller: once(async () => createCaller(await own())) };
+      routedServices.set(name, found);
+    }
+    return found;
+  };
   /** A write runs as its client (the upload's storage budget is per client): a caller of its own. */
   const writeServices = (client: string | undefined): RouteServices => {
     if (client === undefined) return services;
@@ -238,7 +287,7 @@ export function createRestDispatcher(
   }
 
   async function answer(
-    { method, pathname, query, ifNoneMatch, readBody, client, matches }: AnswerRequest,
+    { method, pathname, query, ifNoneMatch, readBody, client, matches, minBlock }: AnswerRequest,
     matched: { template: string },
   ): Promise<RestAnswer & { outcome: ReadOutcome }> {
     let outcome: ReadOutcome = 'none';
@@ -268,37 +317,45 @@ export function createRestDispatcher(
         };
       }
       const parsed = route.parse(input);
+      const seen = parseMinBlock(minBlock, query);
       const turn = () => databaseTurn(client);
-      const cached = await reads();
-      if (!cached) {
-        outcome = 'uncached';
-        const release = await turn();
-        try {
-          return {
-            ...readAnswer(ifNoneMatch, serializeRead(await route.run(services, parsed), 0n)),
-            outcome,
-          };
-        } finally {
-          release();
+      const [cached, routing] = await Promise.all([reads(), databases()]);
+      const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
+        const routeServices = db ? servicesOn(name, db) : services;
+        const polled = routing?.polledBlock(name) ?? null;
+        if (!cached) {
+          outcome = 'uncached';
+          const release = await turn();
+          try {
+            return readAnswer(ifNoneMatch, serializeRead(await route.run(routeServices, parsed), 0n), polled);
+          } finally {
+            release();
+          }
         }
-      }
-      // The version is read before the data, so an answer is at least as new as its version.
-      const version = await cached.version.current();
-      // Keyed by the parsed input: address case, parameter order, defaults and ignored
-      // parameters do not make another entry (or another computation) of the same answer.
-      const key = `${route.path}\n${toJson(parsed)}`;
-      const served = await cached.cache.answer(
-        key,
-        version,
-        async () => {
-          // Set before the database answers: a read that fails there (a 404, a timeout) cost it too.
-          outcome = 'miss';
-          return serializeRead(await route.run(services, parsed), version);
-        },
-        turn,
-      );
-      outcome = served.outcome;
-      return { ...readAnswer(ifNoneMatch, served.answer), outcome };
+        // The version is read before the data, on the same database, so an answer is at least as
+        // new as its version; the cache never serves or keeps an answer for an older version than
+        // it holds, so a lagging replica's answer never replaces a newer one.
+        const version = await (routing ? routing.version(name) : cached.version).current();
+        // Keyed by the parsed input: address case, parameter order, defaults and ignored
+        // parameters do not make another entry (or another computation) of the same answer.
+        const key = `${route.path}\n${toJson(parsed)}`;
+        const served = await cached.cache.answer(
+          key,
+          version,
+          async () => {
+            // Set before the database answers: a read that fails there (a 404, a timeout) cost it too.
+            outcome = 'miss';
+            return serializeRead(await route.run(routeServices, parsed), version);
+          },
+          turn,
+        );
+        outcome = served.outcome;
+        return readAnswer(ifNoneMatch, served.answer, polled);
+      };
+      const result = routing
+        ? await routing.read(seen, ({ name, db }) => onDatabase(name, db))
+        : await onDatabase('primary', undefined);
+      return { ...result, outcome };
     } catch (error) {
       return { ...errorAnswer(error), outcome };
     }
@@ -314,6 +371,7 @@ export function createRestDispatcher(
         query: url.searchParams,
         ifNoneMatch: request.headers.get('if-none-match'),
         requestId: request.headers.get('x-request-id'),
+        minBlock: request.headers.get(MIN_BLOCK_HEADER),
         // Written by the front, which drops a client's own copy of the header.
         client: request.headers.get(CLIENT_HEADER) ?? undefined,
         readBody: async (route) => route.readBody?.(request),
@@ -330,6 +388,7 @@ export function createRestDispatcher(
         query: target.query ?? new URLSearchParams(target.search),
         ifNoneMatch: ifNoneMatch ?? null,
         requestId: typeof requestId === 'string' ? requestId : null,
+        minBlock: incoming.headers[MIN_BLOCK_HEADER],
         client: target.client,
         matches: target.matches,
       });
