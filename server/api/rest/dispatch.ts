@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getConfig } from '../../config';
-import { getDatabase } from '../../db';
+import { type Database, getDatabase } from '../../db';
+import { readIndexedThroughBlock } from '../../db/checkpoint';
 import { getReadDatabases, type ReadDatabases } from '../../db/read-databases';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
@@ -76,19 +77,24 @@ function serializeRead(result: unknown, version: bigint): CachedAnswer {
     : { version, body, etag };
 }
 
-/** X-Indexed-Through-Block: the answer's own block, else the polled block of its database. */
-function blockHeader(answer: CachedAnswer, polled: number | null): Record<string, string> {
-  const block = answer.block ?? polled;
-  return block === null ? {} : { [INDEXED_BLOCK_HEADER]: String(block) };
+/**
+ * An answer whose body does not say its block gets the block its database had indexed right after
+ * the data was read: never below the data's, so a client sending it back is never answered older.
+ */
+async function withBlock(answer: CachedAnswer, db: () => Promise<Database>): Promise<CachedAnswer> {
+  return answer.block === undefined
+    ? { ...answer, block: await readIndexedThroughBlock(await db()) }
+    : answer;
+}
+
+/** X-Indexed-Through-Block: the block the answer's data is indexed through (or after). */
+function blockHeader(answer: CachedAnswer): Record<string, string> {
+  return answer.block === undefined ? {} : { [INDEXED_BLOCK_HEADER]: String(answer.block) };
 }
 
 /** 200 with the body, or 304 when If-None-Match names its ETag. */
-function readAnswer(
-  ifNoneMatch: string | null,
-  answer: CachedAnswer,
-  polled: number | null = null,
-): RestAnswer {
-  const block = blockHeader(answer, polled);
+function readAnswer(ifNoneMatch: string | null, answer: CachedAnswer): RestAnswer {
+  const block = blockHeader(answer);
   if (ifNoneMatchNames(ifNoneMatch, answer.etag))
     return {
       status: 304,
@@ -322,12 +328,13 @@ export function createRestDispatcher(
       const [cached, routing] = await Promise.all([reads(), databases()]);
       const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
         const routeServices = db ? servicesOn(name, db) : services;
-        const polled = routing?.polledBlock(name) ?? null;
+        const database = async () => db ?? (await routeServices.context()).db;
         if (!cached) {
           outcome = 'uncached';
           const release = await turn();
           try {
-            return readAnswer(ifNoneMatch, serializeRead(await route.run(routeServices, parsed), 0n), polled);
+            const result = serializeRead(await route.run(routeServices, parsed), 0n);
+            return readAnswer(ifNoneMatch, await withBlock(result, database));
           } finally {
             release();
           }
@@ -345,12 +352,12 @@ export function createRestDispatcher(
           async () => {
             // Set before the database answers: a read that fails there (a 404, a timeout) cost it too.
             outcome = 'miss';
-            return serializeRead(await route.run(routeServices, parsed), version);
+            return withBlock(serializeRead(await route.run(routeServices, parsed), version), database);
           },
           turn,
         );
         outcome = served.outcome;
-        return readAnswer(ifNoneMatch, served.answer, polled);
+        return readAnswer(ifNoneMatch, served.answer);
       };
       const result = routing
         ? await routing.read(seen, ({ name, db }) => onDatabase(name, db))
