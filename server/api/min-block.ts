@@ -1,13 +1,12 @@
-import { AppError } from '../errors';
-
 /**
  * Monotonic reads (docs/api.md, "Read replicas and monotonic reads"): every read answer says the
  * block its data is indexed through; a client sends the highest it has seen back, and no database
  * behind that block answers it.
  */
-export const INDEXED_BLOCK_HEADER = 'x-indexed-through-block';
-export const MIN_BLOCK_HEADER = 'x-min-indexed-block';
-export const MIN_BLOCK_PARAM = 'min_block';
+import { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, MIN_BLOCK_PARAM } from '../../shared/api/read-position';
+import { AppError } from '../errors';
+
+export { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, MIN_BLOCK_PARAM };
 
 /** Far past any chain's height, and exact as a JavaScript number. */
 const MAX_BLOCK = Number.MAX_SAFE_INTEGER;

@@ -3,6 +3,7 @@ import superjson from 'superjson';
 import type { PublicClient } from 'viem';
 import type { Config } from '../config';
 import type { Database } from '../db';
+import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { ReadDatabases } from '../db/read-databases';
 import { isConnectionError } from '../db/read-databases';
 import { type AppError, isAppError } from '../errors';
@@ -41,6 +42,11 @@ export interface Context {
   reads?: ReadDatabases;
   /** The highest indexed_through_block the caller has seen (X-Min-Indexed-Block). */
   minBlock?: number;
+  /**
+   * Filled by routed queries with the block their database had indexed after their data was
+   * read (the highest of a batch): the answer's X-Indexed-Through-Block.
+   */
+  answered?: { block: number | undefined };
 }
 
 const t = initTRPC.context<Context>().create({
@@ -81,6 +87,11 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
             const routed = await next({ ctx: { db, reads: undefined } });
             // Rethrown so the routing retries a replica's lost connection once on the primary.
             if (!routed.ok && isConnectionError(routed.error.cause)) throw routed.error.cause;
+            const { answered } = ctx;
+            if (routed.ok && answered) {
+              const block = await readIndexedThroughBlock(db);
+              answered.block = Math.max(answered.block ?? 0, block);
+            }
             return routed;
           })
         : await next();

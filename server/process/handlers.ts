@@ -5,7 +5,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { TRPC_MAX_BATCH } from '../../shared/api/limits';
 import { streamQuery } from '../../shared/api/stream';
 import { CLIENT_HEADER } from '../api/database-share';
-import { MIN_BLOCK_HEADER, parseMinBlock } from '../api/min-block';
+import { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, parseMinBlock } from '../api/min-block';
 import { errorResponse } from '../api/rest/dispatch';
 import { buildOpenApiDocument } from '../api/rest/openapi';
 import { restRoutes } from '../api/rest/registry';
@@ -99,7 +99,14 @@ export function createWebHandlers(services: {
                 transport: 'http',
                 ...(client === null ? {} : { client }),
                 ...(minBlock === undefined ? {} : { minBlock }),
+                answered: { block: undefined },
               };
+            },
+            responseMeta: ({ ctx }) => {
+              const block = ctx?.answered?.block;
+              return block === undefined
+                ? {}
+                : { headers: new Headers({ [INDEXED_BLOCK_HEADER]: String(block) }) };
             },
             maxBatchSize: TRPC_MAX_BATCH,
             onError: ({ error, path }) => {
