@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getConfig } from '../../config';
-import { type Database, getDatabase } from '../../db';
-import { readIndexedThroughBlock } from '../../db/checkpoint';
+import { getDatabase } from '../../db';
 import { getReadDatabases, type ReadDatabases } from '../../db/read-databases';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
@@ -11,124 +9,16 @@ import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { createRequestContext } from '../context';
 import { CLIENT_HEADER, databaseTurn } from '../database-share';
-import { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, parseMinBlock } from '../min-block';
+import { MIN_BLOCK_HEADER, parseMinBlock } from '../min-block';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
+import { jsonAnswer, type RestAnswer, readAnswer, serializeRead, toJson, withBlock } from './answers';
 import type { RestRoute, RouteServices } from './define';
 import { toAppError } from './errors';
 import { collectInput, createRouteMatcher, type RouteMatch, type RouteMatcher } from './match';
-import {
-  type CachedAnswer,
-  type CacheOutcome,
-  createReadCache,
-  ownedBuffer,
-  type ReadCache,
-  type ReadCacheStats,
-} from './read-cache';
-import { isSerializedAnswer } from './serialized';
+import { type CacheOutcome, createReadCache, type ReadCache, type ReadCacheStats } from './read-cache';
 
-/** JSON with bigint as decimal text: amounts never pass through a lossy number. */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
-}
-
-const jsonContentType = 'application/json; charset=utf-8';
-const jsonHeaders = { 'content-type': jsonContentType };
-
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(toJson(body), { status, headers: { ...jsonHeaders, ...headers } });
-}
-
-/**
- * A REST answer before any transport: the node front writes it straight to the socket, the web
- * adapter (Next's catch-all route, POSTs) wraps it in a Response.
- */
-export interface RestAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** The body bytes; null for 304. A HEAD answer carries the GET body, which is not sent. */
-  body: Uint8Array | null;
-}
-
-function jsonAnswer(status: number, body: unknown, headers: Record<string, string>): RestAnswer {
-  return { status, headers: { ...jsonHeaders, ...headers }, body: Buffer.from(toJson(body)) };
-}
-
-const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
-
-/**
- * A read's answer, serialized once: reads change only when the read model does (the index
- * advances, metadata is finalized, a token is moderated), so it carries a strong ETag of its body,
- * prefixed with indexed_through_block when the body has it, and may be cached for a second.
- */
-function serializeRead(result: unknown, version: bigint): CachedAnswer {
-  const serialized = isSerializedAnswer(result);
-  const body = ownedBuffer(serialized ? result.text : toJson(result));
-  const indexed = serialized
-    ? result.indexedThroughBlock
-    : typeof result === 'object' && result !== null && 'indexed_through_block' in result
-      ? (result as { indexed_through_block: unknown }).indexed_through_block
-      : undefined;
-  const block = indexed === undefined ? '' : `b${String(indexed)}-`;
-  const etag = `"${block}${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  const blockNumber = Number(indexed);
-  return Number.isSafeInteger(blockNumber) && indexed !== null && indexed !== undefined
-    ? { version, body, etag, block: blockNumber }
-    : { version, body, etag };
-}
-
-/**
- * An answer whose body does not say its block gets the block its database had indexed right after
- * the data was read: never below the data's, so a client sending it back is never answered older.
- */
-async function withBlock(answer: CachedAnswer, db: () => Promise<Database>): Promise<CachedAnswer> {
-  return answer.block === undefined
-    ? { ...answer, block: await readIndexedThroughBlock(await db()) }
-    : answer;
-}
-
-/** X-Indexed-Through-Block: the block the answer's data is indexed through (or after). */
-function blockHeader(answer: CachedAnswer): Record<string, string> {
-  return answer.block === undefined ? {} : { [INDEXED_BLOCK_HEADER]: String(answer.block) };
-}
-
-/** 200 with the body, or 304 when If-None-Match names its ETag. */
-function readAnswer(ifNoneMatch: string | null, answer: CachedAnswer): RestAnswer {
-  const block = blockHeader(answer);
-  if (ifNoneMatchNames(ifNoneMatch, answer.etag))
-    return {
-      status: 304,
-      headers: { etag: answer.etag, 'cache-control': readCacheControl, ...block },
-      body: null,
-    };
-  return {
-    status: 200,
-    headers: {
-      'content-type': jsonContentType,
-      etag: answer.etag,
-      'cache-control': readCacheControl,
-      ...block,
-    },
-    body: answer.body,
-  };
-}
-
-/**
- * Whether the request's If-None-Match names `etag` (or is `*`): the client already has this
- * version. If-None-Match uses the weak comparison of RFC 9110 section 8.8.3.2: `W/"x"` matches
- * `"x"`, since a cache may have weakened the tag it stored.
- */
-export function matchesIfNoneMatch(request: Request, etag: string): boolean {
-  return ifNoneMatchNames(request.headers.get('if-none-match'), etag);
-}
-
-function ifNoneMatchNames(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
-  const wanted = opaque(etag);
-  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === wanted);
-}
+export { jsonResponse, matchesIfNoneMatch, type RestAnswer, toJson } from './answers';
 
 function errorAnswer(error: unknown): RestAnswer {
   const { appError, unexpected } = toAppError(error);
@@ -328,7 +218,9 @@ export function createRestDispatcher(
       const [cached, routing] = await Promise.all([reads(), databases()]);
       const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
         const routeServices = db ? servicesOn(name, db) : services;
-        const database = async () => db ?? (await routeServices.context()).db;
+        const database = routing?.replicated
+          ? async () => db ?? (await routeServices.context()).db
+          : undefined;
         if (!cached) {
           outcome = 'uncached';
           const release = await turn();
