@@ -98,8 +98,10 @@ try {
     }
     await reads.close();
   };
+  // Twice on the primary, around the replica's run: the first run also warms the process up.
   await run('primary', undefined);
   await run('replica', pg.replicaUrl);
+  await run('primary', undefined);
 
   // The routing decision alone, on a set of two polled replicas: what every read adds.
   const set = createReplicaSet({
