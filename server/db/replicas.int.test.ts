@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsHeaders, startAppServer } from '../_test/app-server';
 import { fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
 import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../_test/replication';
 import { createRestDispatcher } from '../api/rest/dispatch';
@@ -181,7 +185,7 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
       if (page === 2) await pg.stopReplica();
       const path: string = `/api/v1/tokens?sort=market_cap&limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const answer = await get(routed, path);
-      expect(answer.status, `page ${page}`).toBe(200);
+      expect(answer.status, `page ${page}: ${answer.text}`).toBe(200);
       cursor = (JSON.parse(answer.text) as Page).next_cursor;
     }
     expect(reads.health()[0]?.healthy).toBe(false);
@@ -198,4 +202,51 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
     expect(answer.header).toBe('200');
     expect(reads.reads()[replica()]).toBe(before + 1);
   }, 60_000);
+
+  it('the real server: reads on the replica, min_block, tRPC headers, readiness and metrics', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'launchdex-replica-server-'));
+    const server = await startAppServer({
+      DATABASE_URL: pg.primaryUrl,
+      DATABASE_READ_URLS: pg.replicaUrl,
+      REPLICA_POLL_MS: '50',
+      DATA_DIR: dataDir,
+      CURSOR_SECRET: 'replica-test-cursor-secret-0123456789',
+    });
+    try {
+      const list = await fetch(`${server.baseUrl}/api/v1/tokens?limit=3`);
+      expect(list.status).toBe(200);
+      expect(list.headers.get('x-indexed-through-block')).toBe('200');
+      expect((await fetch(`${server.baseUrl}/api/v1/tokens?min_block=x`)).status).toBe(400);
+      await pg.pauseReplay();
+      await advance(300, 300);
+      const ahead = await fetch(`${server.baseUrl}/api/v1/tokens?limit=3`, {
+        headers: { 'x-min-indexed-block': '300' },
+      });
+      expect(ahead.headers.get('x-indexed-through-block')).toBe('300');
+      const trpc = await fetch(
+        `${server.baseUrl}/api/trpc/tokens.list?input=${encodeURIComponent(JSON.stringify({ json: { limit: 2 } }))}`,
+        { headers: { 'x-min-indexed-block': '300' } },
+      );
+      expect(trpc.status).toBe(200);
+      expect(trpc.headers.get('x-indexed-through-block')).toBe('300');
+      const badTrpc = await fetch(`${server.baseUrl}/api/trpc/tokens.list?input=%7B%7D`, {
+        headers: { 'x-min-indexed-block': '-1' },
+      });
+      expect(badTrpc.status).toBe(400);
+      const ready = (await (await fetch(`${server.baseUrl}/api/ready`)).json()) as {
+        replicas: { name: string; healthy: boolean; lag_blocks: number | null; reads: number }[];
+      };
+      expect(ready.replicas).toHaveLength(1);
+      expect(ready.replicas[0]?.reads).toBeGreaterThanOrEqual(1);
+      const metrics = await (
+        await fetch(`${server.baseUrl}/api/metrics`, { headers: metricsHeaders })
+      ).text();
+      expect(metrics).toMatch(/launchdex_db_reads_total\{database="primary"\} [1-9]/);
+      expect(metrics).toMatch(/launchdex_db_reads_total\{database="127\.0\.0\.1:\d+\/launchdex"\} [1-9]/);
+    } finally {
+      await pg.resumeReplay();
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
