@@ -38,6 +38,8 @@ import { INDEXER_NODE_FLAGS } from '../server/indexer/heap';
 import { createIndexer } from '../server/indexer/indexer';
 import { projectionTimings } from '../server/indexer/project/write';
 import { createRpcClient } from '../server/indexer/rpc/client';
+import { webhookEventTypes } from '../server/webhooks/outbox';
+import { addWebhookTarget } from '../server/webhooks/targets';
 import { WAD } from '../shared/units';
 import { forkingServerCpuSeconds, parentPid, treeCpuSeconds } from './bench/process-cpu';
 
@@ -203,6 +205,13 @@ const rssSampler = setInterval(() => {
 try {
   await migrateDatabase(handle);
   if (onTopOf) await setSeededRowsAside();
+  // BENCH_WEBHOOK_TARGETS=N: N all-event webhook targets, so every write fills the outbox too.
+  for (let i = 0; i < Number(process.env.BENCH_WEBHOOK_TARGETS ?? 0); i++)
+    await addWebhookTarget(handle.db, {
+      url: `https://hooks${i}.example/`,
+      tokenAddress: null,
+      events: [...webhookEventTypes],
+    });
   const [version] = await selectRows<{ server_version: string }>(handle.db, sql`show server_version`);
   const logger = {
     info: (_: Record<string, unknown>, message: string) => console.log(`  ${message}`),

@@ -6,7 +6,10 @@
  * automine) to the first REST answer that lists the trade. Prints the distribution.
  *
  *   npm run bench:live -- [--database-url postgres://postgres@127.0.0.1:5432/postgres]
- *     [--blocks 200] [--interval-ms 450] [--poll-ms N]
+ *     [--blocks 200] [--interval-ms 450] [--poll-ms N] [--webhook]
+ *
+ * `--webhook`: also a webhook target (a loopback receiver, added before the server starts), and
+ * the time from the block being mined to the receiver getting its trade's POST.
  *
  * Needs the production build (`npm run build`).
  */
@@ -16,7 +19,11 @@ import postgres from 'postgres';
 import type { Address, Hash } from 'viem';
 import { startAppServer } from '../server/_test/app-server';
 import { DEPLOYER, GENESIS, startTestChain } from '../server/_test/chain';
+import { startWebhookReceiver } from '../server/_test/webhook-receiver';
 import { bondingCurveAbi } from '../server/chain/abis';
+import { openDatabase } from '../server/db/client';
+import { migrateDatabase } from '../server/db/migrate';
+import { addWebhookTarget } from '../server/webhooks/targets';
 import { WAD } from '../shared/units';
 
 const { values } = parseArgs({
@@ -25,6 +32,7 @@ const { values } = parseArgs({
     blocks: { type: 'string', default: '200' },
     'interval-ms': { type: 'string', default: '450' },
     'poll-ms': { type: 'string' },
+    webhook: { type: 'boolean', default: false },
   },
 });
 const blocks = Number(values.blocks);
@@ -51,7 +59,15 @@ const url = new URL(values['database-url']);
 url.pathname = `/${dbName}`;
 
 let server: Awaited<ReturnType<typeof startAppServer>> | undefined;
+const receiver = values.webhook ? await startWebhookReceiver() : undefined;
 try {
+  if (receiver) {
+    const handle = await openDatabase({ kind: 'postgres', url: url.toString() }, { max: 1 });
+    await migrateDatabase(handle);
+    const target = { url: receiver.url, tokenAddress: null, events: ['trade' as const] };
+    receiver.secret = (await addWebhookTarget(handle.db, target)).secret;
+    await handle.close();
+  }
   console.log('▶ starting the server with its indexer embedded…');
   server = await startAppServer({
     DATABASE_URL: url.toString(),
@@ -61,6 +77,7 @@ try {
     START_BLOCK: String(chain.deployment.startBlock),
     INDEXER_MODE: 'embedded',
     DEV_WALLET: 'off',
+    ...(receiver ? { WEBHOOK_ALLOW_LOOPBACK: 'true' } : {}),
     ...(values['poll-ms'] ? { INDEXER_POLL_MS: values['poll-ms'] } : {}),
   });
   const base = server.baseUrl;
@@ -92,6 +109,24 @@ try {
   const minedAt = new Map<string, number>();
   const latencies: number[] = [];
   let sending = true;
+  const hookMinedAt = new Map<string, number>();
+  const hookLatencies: number[] = [];
+  const applied = receiver?.applied;
+  let seen = 0;
+  const hookWatcher = (async () => {
+    while (applied && (sending || hookMinedAt.size > 0)) {
+      for (; seen < applied.length; seen++) {
+        const event = applied[seen];
+        const mined = hookMinedAt.get(String(event?.data.transaction_hash));
+        if (!event || mined === undefined) continue;
+        hookLatencies.push(event.receivedAt - mined);
+        hookMinedAt.delete(String(event.data.transaction_hash));
+      }
+      if ([...hookMinedAt.values()].some((mined) => Date.now() - mined > 30_000))
+        throw new Error('a trade did not reach the webhook receiver within 30 s');
+      await sleep(10);
+    }
+  })();
   const watcher = (async () => {
     while (sending || minedAt.size > 0) {
       const now = performance.now();
@@ -111,11 +146,21 @@ try {
     const hash = (await send()).toLowerCase();
     // Under automine the block exists when the send returns.
     minedAt.set(hash, performance.now());
+    if (receiver) hookMinedAt.set(hash, Date.now());
     if ((i + 1) % 50 === 0) console.log(`  ${i + 1}/${blocks}`);
     await sleep(Math.max(0, started + (i + 1) * intervalMs - performance.now()));
   }
   sending = false;
   await watcher;
+  await hookWatcher;
+  if (receiver) {
+    const sorted = [...hookLatencies].sort((a, b) => a - b);
+    const q = (x: number) =>
+      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(x * sorted.length))] ?? 0);
+    console.log(
+      `\n✔ block to webhook receiver over ${sorted.length} blocks: p50 ${q(0.5)} ms · p90 ${q(0.9)} ms · p99 ${q(0.99)} ms · max ${q(1)} ms (${receiver.invalid} bad signatures)`,
+    );
+  }
 
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -139,6 +184,7 @@ try {
   );
 } finally {
   await server?.stop();
+  await receiver?.close();
   await admin.unsafe(`drop database if exists ${dbName} with (force)`);
   await admin.end();
   await chain.stop();

@@ -1,15 +1,17 @@
 /**
- * `npm run chaos -- [--seeds N] [--from S] [--seed S] [--backend postgres|pglite] [--limits 1,7,100] [--no-stream] [--json FILE]`
+ * `npm run chaos -- [--seeds N] [--from S] [--seed S] [--backend postgres|pglite] [--limits 1,7,100] [--no-stream] [--no-webhooks] [--json FILE]`
  *
  * Seeded chaos runs (server/_test/chaos/run-seed.ts): each seed draws a launchpad scenario with
  * reorgs, indexer SIGKILLs and RPC faults, lets the index settle and compares every read answer
  * of the API, every list page by page, with the oracle computed from the canonical chain, and
- * what a stream consumer holding `/api/v1/stream` through the seed applied. Seeds
+ * what a stream consumer holding `/api/v1/stream` through the seed applied and what a webhook
+ * receiver (failing at random) holds. Seeds
  * `--from` … `--from + N - 1` (default 1 … 5), or only `--seed S` (to replay a failing seed).
  * PostgreSQL is `TEST_POSTGRES_URL` (default postgres://postgres@127.0.0.1:5432/postgres; a fresh
  * database per seed, dropped after), PGlite when PostgreSQL is not reachable or with
  * `--backend pglite`. Needs `npx next build` (the settle phase runs the production server).
- * `--no-stream` leaves the stream consumer out (to tell a stream failure from an index one).
+ * `--no-stream` leaves the stream consumer out (to tell a stream failure from an index one);
+ * `--no-webhooks` the webhook receiver (server/_test/chaos/webhook-consumer.ts).
  * Prints a line per seed and a summary; exits 1 when any answer differs.
  */
 import { writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     limits: { type: 'string', default: '1,7,100' },
     json: { type: 'string' },
     'no-stream': { type: 'boolean', default: false },
+    'no-webhooks': { type: 'boolean', default: false },
   },
 });
 
@@ -54,6 +57,7 @@ for (const seed of seeds) {
       backend,
       limits,
       stream: !values['no-stream'],
+      webhooks: !values['no-webhooks'],
       log: (line) => console.log(`${clock()} ${line}`),
     });
   } catch (error) {
@@ -75,6 +79,12 @@ for (const seed of seeds) {
       `${clock()} seed ${seed} stream consumer: ${stream.events} events in ${stream.connections} connections ` +
         `(${stream.disconnects} own disconnects, ${stream.webRestarts} web restarts, ${stream.dropped} dropped), ` +
         `${stream.reorgs} reorgs (lowest kept block ${stream.lowestReorg ?? '-'}), ${stream.resets} resets, ${stream.refetches} refetches`,
+    );
+  const hooks = result.webhooks;
+  if (hooks)
+    console.log(
+      `${clock()} seed ${seed} webhook receiver: ${hooks.posts} POSTs, ${hooks.applied} applied (${hooks.duplicates} duplicates, ${hooks.retractions} retractions), ` +
+        `${hooks.failed500} answered 500, ${hooks.hung} hung, ${hooks.downStretches} stretches down`,
     );
   if (result.differences.length > 0) {
     failed.push(seed);
@@ -100,6 +110,9 @@ const summary = {
   differences: sum((r) => r.differences.length),
   streamReorgs: sum((r) => r.stream.reorgs),
   streamConnections: sum((r) => r.stream.connections),
+  webhookPosts: sum((r) => r.webhooks?.posts ?? 0),
+  webhookDuplicates: sum((r) => r.webhooks?.duplicates ?? 0),
+  webhookRetractions: sum((r) => r.webhooks?.retractions ?? 0),
   seconds: Math.round((Date.now() - started) / 1000),
 };
 console.log(`${clock()} summary ${JSON.stringify(summary)}`);

@@ -8,7 +8,7 @@ const [backend] = await availableBackends();
 /**
  * CI's share of `npm run chaos`: a few seeds, each a scenario with reorgs, indexer SIGKILLs and
  * RPC faults, compared answer by answer with the oracle, and a stream consumer holding
- * `/api/v1/stream` through it compared with the oracle too. The deep run is documented in
+ * `/api/v1/stream` through it and a failing webhook receiver compared with the oracle too. The deep run is documented in
  * docs/testing.md.
  */
 describe(`seeded chaos against the oracle (${backend})`, () => {
@@ -23,6 +23,8 @@ describe(`seeded chaos against the oracle (${backend})`, () => {
       // The stream consumer's comparison is among the differences; it also followed the seed.
       expect(result.stream.events).toBeGreaterThan(0);
       if (backend === 'postgres') expect(result.stream.connections).toBeGreaterThan(2);
+      // So is the webhook receiver's; it got every event at least once.
+      expect(result.webhooks?.applied).toBeGreaterThan(0);
     }, 300_000);
   }
 });

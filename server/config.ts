@@ -180,6 +180,14 @@ const envSchema = z.object({
   STREAM_HEARTBEAT_MS: nonNegativeInt(15_000).pipe(z.number().min(10, 'must be at least 10')),
   STREAM_MAX_CLIENTS: nonNegativeInt(1_000),
   STREAM_MAX_QUEUED: nonNegativeInt(1_000).pipe(z.number().min(1, 'must be at least 1')),
+  WEBHOOK_WORKER: z.enum(['on', 'off'], { error: 'must be on or off' }).optional().default('on'),
+  WEBHOOK_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
+  WEBHOOK_CONCURRENCY: nonNegativeInt(8).pipe(z.number().min(1, 'must be at least 1')),
+  WEBHOOK_POLL_MS: nonNegativeInt(200).pipe(z.number().min(10, 'must be at least 10')),
+  WEBHOOK_RETRY_BASE_MS: nonNegativeInt(1_000).pipe(z.number().min(10, 'must be at least 10')),
+  WEBHOOK_RETRY_MAX_MS: nonNegativeInt(3_600_000).pipe(z.number().min(10, 'must be at least 10')),
+  WEBHOOK_FAILING_AFTER_HOURS: nonNegativeInt(24).pipe(z.number().min(1, 'must be at least 1')),
+  WEBHOOK_ALLOW_LOOPBACK: booleanFlag,
   WEB_WORKERS: optionalText.pipe(
     z
       .string()
@@ -340,6 +348,19 @@ export interface Config {
   metricsPort: number;
   /** GET /api/v1/stream: checkpoint poll, heartbeat, connections per process, queued events per client. */
   stream: { pollMs: number; heartbeatMs: number; maxClients: number; maxQueued: number };
+  /**
+   * Webhook delivery (docs/operations.md, "Webhooks"): whether this web process runs a delivery
+   * worker, each POST's deadline, targets delivered to at once, the outbox poll, the retry
+   * backoff, and the test-only loopback allowance (WEBHOOK_ALLOW_LOOPBACK, never in production).
+   */
+  webhooks: {
+    worker: boolean;
+    timeoutMs: number;
+    concurrency: number;
+    pollMs: number;
+    retry: { baseMs: number; maxMs: number; failingAfterMs: number };
+    allowLoopback: boolean;
+  };
   /**
    * Processes `npm run serve` runs (`--workers` overrides): `auto` is one per core on PostgreSQL;
    * PGlite always gets one (server/http/cluster/worker-count.ts).
@@ -542,6 +563,18 @@ export function parseConfig(
       heartbeatMs: e.STREAM_HEARTBEAT_MS,
       maxClients: e.STREAM_MAX_CLIENTS,
       maxQueued: e.STREAM_MAX_QUEUED,
+    },
+    webhooks: {
+      worker: e.WEBHOOK_WORKER === 'on',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      pollMs: e.WEBHOOK_POLL_MS,
+      retry: {
+        baseMs: e.WEBHOOK_RETRY_BASE_MS,
+        maxMs: Math.max(e.WEBHOOK_RETRY_MAX_MS, e.WEBHOOK_RETRY_BASE_MS),
+        failingAfterMs: e.WEBHOOK_FAILING_AFTER_HOURS * 3_600_000,
+      },
+      allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK,
     },
     webWorkers: e.WEB_WORKERS === undefined || e.WEB_WORKERS === 'auto' ? 'auto' : Number(e.WEB_WORKERS),
   };

@@ -9,8 +9,9 @@ import { schedulePurge } from './metadata/purge-drafts';
 import { getObjectStore } from './objects/store';
 import { readChainHead } from './observability/chain-head';
 import { registerMetricProbes } from './observability/process-metrics';
+import { startWebhookWorker } from './webhooks/start';
 
-const slot: { indexer?: Indexer; purge?: true } = {};
+const slot: { indexer?: Indexer; purge?: true; webhooks?: true } = {};
 
 /** The indexer running inside this web process, if any (for health and metrics). */
 export function embeddedIndexer(): Indexer | undefined {
@@ -53,6 +54,18 @@ export async function startBackgroundWork(): Promise<void> {
             'object delete failed',
           ),
       });
+    }
+    // Webhooks are delivered from the web processes: every one runs a worker, targets are leased
+    // one worker at a time (docs/decisions.md, "Webhooks: a per-target outbox").
+    if (config.webhooks.worker && !slot.webhooks) {
+      slot.webhooks = true;
+      const stop = new AbortController();
+      process.once('SIGTERM', () => stop.abort());
+      const webhooksDb =
+        handle.config.kind === 'postgres'
+          ? (await openDatabase(handle.config, { max: 2, applicationName: 'launchdex-webhooks' })).db
+          : handle.db;
+      startWebhookWorker(webhooksDb, config, stop.signal);
     }
     if (config.embeddedIndexer && chain && !slot.indexer) {
       const logger = getLogger().child({ component: 'indexer' });

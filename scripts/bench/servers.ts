@@ -38,6 +38,14 @@ export interface BenchServer {
  */
 export async function startLaunchdex(env: Record<string, string>, workers: number): Promise<BenchServer> {
   const server = await startAppServer(env, { workers });
+  // A page rendered once per worker, as production renders them all day: Next.js then runs its
+  // AsyncLocalStorage, which on Node 20 keeps async hooks on for every promise of the process,
+  // API requests included. A server that never rendered a page would be measured without them.
+  for (let page = 0; page < Math.max(1, server.workerPids().length) * 2; page++) {
+    const response = await fetch(`${server.baseUrl}/`);
+    if (!response.ok) throw new Error(`the home page answered ${response.status}`);
+    await response.arrayBuffer();
+  }
   return {
     name: 'Launchdex',
     baseUrl: server.baseUrl,

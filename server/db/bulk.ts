@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from './client';
 
 export type ColumnType =
@@ -201,4 +201,30 @@ export function jsonRecordset(rows: readonly Record<string, unknown>[], columns:
 export function textArray(values: readonly string[]) {
   const literal = `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
   return sql`${literal}::text[]`;
+}
+
+/** Below this many rows one statement with the rows as a parameter beats a staging table. */
+const STAGE_THRESHOLD = 500;
+
+/**
+ * Rows given as COPY lines, as a relation named `s` for the next statement: a staging table
+ * filled by COPY when there are many, else the lines themselves as a text-array parameter.
+ */
+export async function stagedRelation(
+  t: Database,
+  name: string,
+  columns: Record<string, ColumnType>,
+  lines: string[],
+): Promise<SQL> {
+  const names = Object.keys(columns);
+  if (lines.length < STAGE_THRESHOLD) {
+    const fields = names
+      .map((column, i) => `(string_to_array(line, E'\\t'))[${i + 1}]::${columns[column]} as "${column}"`)
+      .join(', ');
+    return sql`(select ${sql.raw(fields)} from unnest(${textArray(lines)}) as line) s`;
+  }
+  const definition = names.map((column) => `"${column}" ${columns[column]} not null`).join(', ');
+  const stage = await stagingTable(t, name, `(${definition})`);
+  await copyLines(t, stage, names, lines);
+  return sql.raw(`"${stage}" s`);
 }

@@ -110,14 +110,23 @@ export async function openDriver(
         ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       },
     });
+    // A documented option of postgres.js's `unsafe` that its types leave out.
+    const noSimpleProtocol = { simple: false } as object;
     // drizzle asks postgres.js for unnamed statements unless a query is given a name; this
-    // flips that default for the whole pool (see `prepareStatements`).
+    // flips that default for the whole pool (see `prepareStatements`). `simple: false` too:
+    // postgres.js sends a statement without parameters (a first page: its limit is in the text)
+    // over the simple protocol, which names nothing, so PostgreSQL parsed and planned the whole
+    // statement, and the client sent all of its text, on every request.
     const queryClient = options.prepareStatements
       ? new Proxy(client, {
           get(target, property, receiver) {
             if (property !== 'unsafe') return Reflect.get(target, property, receiver);
             return (text: string, parameters?: unknown[], queryOptions?: object) =>
-              target.unsafe(text, parameters as never, { ...queryOptions, prepare: true });
+              target.unsafe(text, parameters as never, {
+                ...noSimpleProtocol,
+                ...queryOptions,
+                prepare: true,
+              });
           },
         })
       : client;

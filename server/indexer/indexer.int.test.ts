@@ -1,22 +1,15 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
-import { createPartitionKeeper } from '../db/partitions';
 import { expectedFromLedger } from './_test/expected-from-ledger';
-import { chainConfigFor, dumpProjections, indexToHead, silentLogger } from './_test/harness';
-import { topics } from './decode/events';
-import { createIndexer } from './indexer';
+import { dumpProjections, indexToHead, withTwoDatabases } from './_test/harness';
 import { applyBatch, readCheckpoint } from './project/apply-batch';
-import { createBalanceBook, loadBalances } from './project/balance-book';
-import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
-import type { TokenState } from './project/state';
-import { writePlan } from './project/write';
-import { createRpcClient, type RpcClient } from './rpc/client';
+import { createRpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';
-import { fetchRange, type RangeData } from './sync/fetch-range';
+import { fetchRange } from './sync/fetch-range';
 
 const backends = await availableBackends();
 let chain: TestChain;
@@ -204,13 +197,7 @@ describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
 
 describe('indexer batch size does not change the result', () => {
   it('one big range, many small ranges and ranges cut by answer size give identical projections', async () => {
-    const [backend] = backends;
-    if (!backend) throw new Error('no backend');
-    const big = await createTestDatabase(backend);
-    const small = await createTestDatabase(backend);
-    const a = await big.open();
-    const b = await small.open();
-    try {
+    await withTwoDatabases(backends[0], async (a, b) => {
       // One range whose activity is asked in block slices at once, against ranges of three
       // blocks each asked in one request.
       await indexToHead(a.db, chain, { initialRange: 50_000, rangeSlices: 4 });
@@ -220,7 +207,7 @@ describe('indexer batch size does not change the result', () => {
       // the ranges shrink until theirs fit (a single block is always read whole), and the result
       // is the same.
       await b.db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-        chain_events, balances, candles, creators, projection_writes, projection_journal`);
+      chain_events, balances, candles, creators, projection_writes, projection_journal`);
       const refusing = createRpcClient({ url: chain.anvil.rpcUrl, maxResponseBytes: 16_384 });
       const capped = await indexToHead(b.db, chain, {
         initialRange: 50_000,
@@ -236,7 +223,7 @@ describe('indexer batch size does not change the result', () => {
       const unbounded = createRpcClient({ url: chain.anvil.rpcUrl });
       const bounded = createRpcClient({ url: chain.anvil.rpcUrl, maxResponseBytes: 16_384 });
       await b.db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-        chain_events, balances, candles, creators, projection_writes, projection_journal`);
+      chain_events, balances, candles, creators, projection_writes, projection_journal`);
       const streamed = await indexToHead(b.db, chain, {
         initialRange: 50_000,
         client: {
@@ -248,343 +235,6 @@ describe('indexer batch size does not change the result', () => {
       });
       expect(streamed.status.streamedParts).toBeGreaterThan(5);
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    } finally {
-      await a.close();
-      await b.close();
-      await big.drop();
-      await small.drop();
-    }
-  });
-});
-
-/**
- * An RPC client over the test chain whose head rises `stride` blocks per eth_blockNumber, from
- * the deployment block to the real head: each indexer step indexes the next few blocks.
- */
-async function risingHeadClient(
-  stride: number,
-  observe: (method: string, params: unknown[]) => void = () => {},
-): Promise<{ client: RpcClient; realHead: number }> {
-  const rpc = createRpcClient({ url: chain.anvil.rpcUrl });
-  const realHead = Number(await chain.client.getBlockNumber());
-  let shownHead = chain.deployment.startBlock;
-  const client: RpcClient = {
-    async request<T>(method: string, params: unknown[], options?: { maxResponseBytes?: number }): Promise<T> {
-      observe(method, params);
-      if (method === 'eth_blockNumber') {
-        shownHead = Math.min(realHead, shownHead + stride);
-        return `0x${shownHead.toString(16)}` as T;
-      }
-      return rpc.request<T>(method, params, options);
-    },
-    batch: (requests) => rpc.batch(requests),
-  };
-  return { client, realHead };
-}
-
-describe.each(backends)('balances kept in memory between ranges (%s)', (backend) => {
-  let reference: TestDatabase;
-  let a: DatabaseHandle;
-
-  beforeAll(async () => {
-    reference = await createTestDatabase(backend);
-    a = await reference.open();
-    await indexToHead(a.db, chain);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await reference?.drop();
-  });
-
-  /** A fresh database for `body`, dropped afterwards. */
-  async function withFreshDatabase(body: (b: DatabaseHandle) => Promise<void>) {
-    const database = await createTestDatabase(backend);
-    const b = await database.open();
-    try {
-      await body(b);
-    } finally {
-      await b.close();
-      await database.drop();
-    }
-  }
-
-  /** A fresh database indexed by an indexer whose node's head rises 25 blocks per step. */
-  function withSteppedIndexer(
-    options: { cachedBalances?: number },
-    body: (b: DatabaseHandle, indexer: ReturnType<typeof createIndexer>, realHead: number) => Promise<void>,
-  ) {
-    return withFreshDatabase(async (b) => {
-      const { client, realHead } = await risingHeadClient(25);
-      const indexer = createIndexer({
-        db: b.db,
-        rpc: client,
-        chain: chainConfigFor(chain),
-        logger: silentLogger,
-        ...options,
-      });
-      await body(b, indexer, realHead);
     });
-  }
-
-  it('a book that keeps nothing between ranges reads every balance back and gives the same index', async () => {
-    await withSteppedIndexer({ cachedBalances: 0 }, async (b, indexer, realHead) => {
-      while (indexer.status.indexedThroughBlock !== realHead) await indexer.step();
-      expect(indexer.status.balanceReads).toBeGreaterThan(100);
-      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    });
-  });
-
-  it('a book that keeps nothing, over small ranges folded ahead of their writes, gives the same index', async () => {
-    await withFreshDatabase(async (b) => {
-      // Balance reads are slowed down so that writes commit while later ranges read: nothing
-      // those ranges rely on without having asked for it may be evicted meanwhile.
-      const slowReads = new Proxy(b.db, {
-        get(target, property, receiver) {
-          if (property !== 'execute') return Reflect.get(target, property, receiver);
-          return async (query: SQL) => {
-            const text = query.queryChunks.map((chunk) => (chunk as { value?: unknown }).value).join(' ');
-            if (text.includes('join balances b')) await new Promise((resolve) => setTimeout(resolve, 50));
-            return target.execute(query);
-          };
-        },
-      });
-      const indexer = await indexToHead(slowReads, chain, {
-        initialRange: 5,
-        chain: { maxRange: 5 },
-        cachedBalances: 0,
-      });
-      expect(indexer.status.batches).toBeGreaterThan(20);
-      expect(indexer.status.balanceReads).toBeGreaterThan(100);
-      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    });
-  });
-
-  it('a balance changed under the indexer fails the write whole; the next step reads it again', async () => {
-    await withSteppedIndexer({}, async (b, indexer, realHead) => {
-      const transfersIn = (from: number, to: number) =>
-        selectRows<{ token: string; from: string; to: string }>(
-          a.db,
-          sql`select token_address as token, data->>'from' as "from", data->>'to' as "to" from chain_events
-               where kind = 'transfer' and block_number > ${from} and block_number <= ${to} order by block_number, log_index`,
-        );
-      const storedKeys = async () =>
-        new Set(
-          (
-            await selectRows<{ key: string }>(
-              b.db,
-              sql`select token_address || ':' || wallet as key from balances`,
-            )
-          ).map((r) => r.key),
-        );
-      const stepTo = async (block: number) => {
-        while ((indexer.status.indexedThroughBlock ?? 0) < block) await indexer.step();
-        return indexer.status.indexedThroughBlock ?? 0;
-      };
-      const failedStep = async (tamper: SQL, undo: SQL, message: RegExp) => {
-        await b.db.execute(tamper);
-        const before = indexer.status.indexedThroughBlock ?? 0;
-        let error: unknown;
-        while (indexer.status.indexedThroughBlock !== realHead && error === undefined)
-          await indexer.step().catch((e: unknown) => {
-            error = e;
-          });
-        expect(String(error)).toMatch(message);
-        // Nothing of the failed write is visible: the checkpoint is that of the writes before it.
-        const after = await readCheckpoint(b.db);
-        expect(after?.indexedThroughBlock).toBe(indexer.status.indexedThroughBlock);
-        expect(after?.indexedThroughBlock).toBeGreaterThanOrEqual(before);
-        await b.db.execute(undo);
-      };
-      const span = realHead - chain.deployment.startBlock;
-
-      // A row the book says does not exist (every token was launched under this indexer): its
-      // COPY fails on the primary key, and the error reaches the indexer.
-      const first = await stepTo(chain.deployment.startBlock + Math.floor(span / 3));
-      const stored = await storedKeys();
-      const fresh = (await transfersIn(first, realHead)).find((t) => !stored.has(`${t.token}:${t.to}`));
-      if (!fresh) throw new Error('no upcoming transfer to a wallet without a row');
-      await failedStep(
-        sql`insert into balances (token_address, wallet, balance, kind) values (${fresh.token}, ${fresh.to}, 5, 0)`,
-        sql`delete from balances where token_address = ${fresh.token} and wallet = ${fresh.to}`,
-        /duplicate key value violates unique constraint/,
-      );
-
-      // The failure emptied the book; the wallets moved since were read back into it. One of
-      // those, changed by someone else: the set that expects the folded-from balance matches no row.
-      const since = indexer.status.indexedThroughBlock ?? 0;
-      const second = await stepTo(chain.deployment.startBlock + Math.floor((2 * span) / 3));
-      const reloaded = new Set(
-        (await transfersIn(since, second)).flatMap((t) => [`${t.token}:${t.from}`, `${t.token}:${t.to}`]),
-      );
-      const now = await storedKeys();
-      const held = (await transfersIn(second, realHead)).find(
-        (t) => reloaded.has(`${t.token}:${t.to}`) && now.has(`${t.token}:${t.to}`),
-      );
-      if (!held) throw new Error('no upcoming transfer to a wallet the book holds');
-      await failedStep(
-        sql`update balances set balance = balance + 1 where token_address = ${held.token} and wallet = ${held.to}`,
-        sql`update balances set balance = balance - 1 where token_address = ${held.token} and wallet = ${held.to}`,
-        /balances changed under the indexer/,
-      );
-      while (indexer.status.indexedThroughBlock !== realHead) await indexer.step();
-      expect(indexer.status.balanceReads).toBeGreaterThan(0);
-      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    });
-  });
-});
-
-describe('looking emitters up instead of naming every address does not change the result', () => {
-  it('an index built in many steps, past the listed limit, equals one built naming every address', async () => {
-    const [backend] = backends;
-    if (!backend) throw new Error('no backend');
-    const named = await createTestDatabase(backend);
-    const looked = await createTestDatabase(backend);
-    const a = await named.open();
-    const b = await looked.open();
-    try {
-      await indexToHead(a.db, chain);
-      // The node's head rises 25 blocks per poll, so each step starts a new feed over tokens and
-      // pools that are only in the database; with a limit of 0 they are looked up, not named.
-      let topicOnlyRequests = 0;
-      const { client: risingHead, realHead } = await risingHeadClient(25, (method, params) => {
-        const filter = params[0] as { address?: unknown; topics?: string[][] } | undefined;
-        if (
-          method === 'eth_getLogs' &&
-          filter?.address === undefined &&
-          filter?.topics?.[0]?.includes(topics.transfer)
-        )
-          topicOnlyRequests++;
-      });
-      const config = chainConfigFor(chain);
-      const stepped = createIndexer({
-        db: b.db,
-        rpc: risingHead,
-        chain: config,
-        logger: silentLogger,
-        listedAddressLimit: 0,
-      });
-      while (stepped.status.indexedThroughBlock !== realHead) await stepped.step();
-      expect(topicOnlyRequests).toBeGreaterThan(10);
-      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    } finally {
-      await a.close();
-      await b.close();
-      await named.drop();
-      await looked.drop();
-    }
-  });
-});
-
-describe.each(backends)('a write that appends while the one before it commits (%s)', (backend) => {
-  it('commits after that one, and rolls back whole when it fails or the range does not follow the index', async () => {
-    const reference = await createTestDatabase(backend);
-    const target = await createTestDatabase(backend);
-    const a = await reference.open();
-    const b = await target.open();
-    try {
-      await indexToHead(a.db, chain);
-      const stored = await selectRows<{ address: string; pool_address: string | null }>(
-        a.db,
-        sql`select address, pool_address from tokens`,
-      );
-      const book = fixedAddressBook(
-        new Set(stored.map((r) => r.address)),
-        new Map(stored.flatMap((r) => (r.pool_address ? [[r.pool_address, r.address] as const] : []))),
-      );
-      const context: ProjectionContext = {
-        chainId: 31337,
-        factory: chain.deployment.contracts.factory.toLowerCase(),
-        graduator: chain.deployment.contracts.graduator.toLowerCase(),
-        stable: chain.deployment.contracts.stable.toLowerCase(),
-        startBlock: chain.deployment.startBlock,
-        finalityDepth: 64,
-      };
-      const rpc = createRpcClient({ url: chain.anvil.rpcUrl });
-      const head = Number(await chain.client.getBlockNumber());
-      const start = chain.deployment.startBlock;
-      const third = Math.floor((head - start) / 3);
-      const bounds = [
-        [start, start + third],
-        [start + third + 1, start + 2 * third],
-        [start + 2 * third + 1, head],
-      ] as const;
-      const ranges: RangeData[] = [];
-      for (const [from, to] of bounds)
-        ranges.push(
-          await fetchRange(rpc, from, to, {
-            factory: context.factory,
-            book,
-            tokens: new Set(),
-            pools: new Map(),
-          }),
-        );
-      // Folded ahead of any write, as the indexer does, each from the states the one before left.
-      const carried = new Map<string, TokenState>();
-      const balances = createBalanceBook(Number.POSITIVE_INFINITY);
-      const plans: BatchPlan[] = [];
-      for (const range of ranges) {
-        const states = new Map(
-          touchedTokens(range).flatMap((t) =>
-            carried.has(t) ? [[t, carried.get(t) as TokenState] as const] : [],
-          ),
-        );
-        await loadBalances(b.db, balances, range.events);
-        const plan = foldRange(range, context, states, balances.view);
-        for (const [address, state] of plan.states) carried.set(address, state);
-        balances.remember(plan, plans.length + 1);
-        plans.push(plan);
-      }
-      for (const plan of plans) expect(plan.eventLines.length).toBeGreaterThan(0);
-      await createPartitionKeeper(b.db).ensure(start, head);
-      const [first, second, last] = plans as [BatchPlan, BatchPlan, BatchPlan];
-      const appended = async () => {
-        const [row] = await selectRows<{ trades: number; events: number }>(
-          b.db,
-          sql`select (select count(*) from trades)::int as trades, (select count(*) from chain_events)::int as events`,
-        );
-        return row;
-      };
-
-      // The write before failed: what this one appended is rolled back with it.
-      const failed = Promise.reject(new Error('the write before failed'));
-      failed.catch(() => {});
-      await expect(writePlan(b.db, context, second, { after: failed })).rejects.toThrow(
-        'the write before failed',
-      );
-      expect(await appended()).toEqual({ trades: 0, events: 0 });
-      // The range does not continue the index (nothing is indexed yet).
-      await expect(writePlan(b.db, context, second, { after: Promise.resolve() })).rejects.toThrow(
-        /batch starts at/,
-      );
-      expect(await appended()).toEqual({ trades: 0, events: 0 });
-
-      // Two at once: the second appends while the first writes, and commits after it.
-      const writingFirst = writePlan(b.db, context, first);
-      const writingSecond = writePlan(b.db, context, second, { after: writingFirst });
-      expect((await writingFirst).status).toBe('applied');
-      expect((await writingSecond).status).toBe('applied');
-      expect((await readCheckpoint(b.db))?.indexedThroughBlock).toBe(second.to);
-
-      // A range whose first block does not build on the indexed head: a reorg, nothing written.
-      const before = await appended();
-      const orphan = {
-        ...last,
-        first: { ...(last.first as NonNullable<BatchPlan['first']>), parentHash: `0x${'ab'.repeat(32)}` },
-      };
-      const refused = await writePlan(b.db, context, orphan, { after: Promise.resolve() });
-      expect(refused.status).toBe('reorg');
-      expect(await appended()).toEqual(before);
-      // Already covered: skipped before appending anything.
-      expect((await writePlan(b.db, context, second, { after: Promise.resolve() })).status).toBe('skipped');
-
-      expect((await writePlan(b.db, context, last, { after: Promise.resolve() })).status).toBe('applied');
-      expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
-    } finally {
-      await a.close();
-      await b.close();
-      await reference.drop();
-      await target.drop();
-    }
   });
 });

@@ -76,10 +76,12 @@ export async function pinPublicAddress(
   url: URL,
   resolver: Resolver,
   signal?: AbortSignal,
+  /** What the URL is, in the refusal's message (webhook targets pass through here too). */
+  subject = 'image_url',
 ): Promise<ResolvedAddress> {
   const host = hostOf(url);
   if (ipaddr.isValid(host)) {
-    if (!isPublicAddress(host)) throw forbidden('image_url points to a non-public address');
+    if (!isPublicAddress(host)) throw forbidden(`${subject} points to a non-public address`);
     return { address: ipaddr.parse(host).toString(), family: host.includes(':') ? 6 : 4 };
   }
   let answers: ResolvedAddress[];

@@ -18,6 +18,13 @@ import {
   startStreamConsumer,
   streamPosition,
 } from './stream-consumer';
+import {
+  type ChaosWebhooks,
+  chaosWebhookEnv,
+  chaosWebhookQuietMs,
+  compareReceiverWithOracle,
+  startChaosWebhooks,
+} from './webhook-consumer';
 
 /**
  * One seeded chaos scenario, in the spirit of Ponder's simulation tests: a fresh chain with
@@ -36,6 +43,8 @@ import {
  * step, while the consumer also drops its own connection now and then and resumes with its last
  * id; then from the settle server. What it applied is compared with the oracle too. (One PGlite
  * directory takes one process, the indexer's, so on PGlite it follows the settle server only.)
+ * A webhook receiver (webhook-consumer.ts), down at times and failing at random, is a target from
+ * the first block on; what it holds at the end is compared with the oracle the same way.
  */
 export interface ChaosOptions {
   seed: number;
@@ -44,6 +53,8 @@ export interface ChaosOptions {
   limits?: number[];
   /** The stream consumer (default on); off, a seed runs as before it existed. */
   stream?: boolean;
+  /** The webhook receiver (default on). */
+  webhooks?: boolean;
   log?: (line: string) => void;
 }
 
@@ -75,6 +86,7 @@ export interface ChaosResult {
     refetches: number;
     events: number;
   };
+  webhooks: ChaosWebhooks['stats'] | null;
   seconds: number;
 }
 
@@ -129,6 +141,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       refetches: 0,
       events: 0,
     },
+    webhooks: null,
     seconds: 0,
   };
   // The consumer's own choices draw from a stream of their own: the scenario of a seed stays
@@ -136,6 +149,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
   const consumerRandom = createRandom(options.seed * 104_729 + 3);
   let consumer: StreamConsumer | undefined;
   let web: AppServer | undefined;
+  let hooks: ChaosWebhooks | undefined;
   const stopIndexer = async () => {
     const child = indexer;
     indexer = undefined;
@@ -150,6 +164,8 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     const live = chain;
     database = await createTestDatabase(options.backend);
     proxy = await startFaultProxy(live.anvil.rpcUrl, rates, options.seed);
+    if (options.webhooks !== false)
+      hooks = await startChaosWebhooks(database, createRandom(options.seed * 6_131 + 5));
     /** Starts `npm run indexer` through the fault proxy; resolves once it runs (tsx start-up varies). */
     const startIndexer = async () => {
       const child = spawnIndexerProcess(
@@ -170,6 +186,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     };
     const appEnv = {
       ...database.env,
+      ...(hooks ? chaosWebhookEnv : {}),
       RPC_URL: live.anvil.rpcUrl,
       CHAIN_ID: '31337',
       FACTORY_ADDRESS: live.deployment.contracts.factory,
@@ -296,6 +313,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     const killAt = random.int(1, steps - 1);
     const webRestartAt = consumerRandom.int(Math.floor(steps / 4), steps - 1);
     for (let i = 0; i < steps; i++) {
+      await hooks?.step();
       if (web && i === webRestartAt) {
         await stopWeb();
         result.stream.webRestarts++;
@@ -336,6 +354,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       await consumer.reach(await streamPosition(server.baseUrl, head, 30_000), 60_000);
       await consumer.stop();
     }
+    await hooks?.settle(chaosWebhookQuietMs, 120_000);
     log(`  comparing at block ${head}`);
     const view = await readChainView(live.client, live.deployment.contracts, deployBlock);
     const oracle = buildOracle({ view });
@@ -350,6 +369,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
             message: `${difference.message}; its stream:\n    ${consumer?.trace.join('\n    ')}`,
           }))
         : []),
+      ...(hooks ? compareReceiverWithOracle(hooks, oracle, view) : []),
       ...comparison.differences,
     ];
     return result;
@@ -363,6 +383,8 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
         events: consumer.applied.counts.events,
       });
     }
+    if (hooks) result.webhooks = hooks.stats;
+    await hooks?.stop();
     await stopIndexer();
     await web?.stop();
     await server?.stop();

@@ -255,9 +255,10 @@ const graduation = (d: Json) =>
  * logs, trades as the oracle lists them. One difference per kind that differs.
  */
 export function compareConsumerWithOracle(
-  applied: AppliedStream,
+  applied: Pick<AppliedStream, 'of'>,
   oracle: Oracle,
   view: ChainView,
+  path = 'GET /api/v1/stream (chaos consumer)',
 ): Difference[] {
   const expected = {
     launch: view.logs
@@ -301,7 +302,7 @@ export function compareConsumerWithOracle(
     const extra = have.filter((item) => !want.includes(item));
     if (missing.length > 0 || extra.length > 0 || want.length !== have.length)
       differences.push({
-        path: 'GET /api/v1/stream (chaos consumer)',
+        path,
         message: `${kind}s: ${have.length} held, ${want.length} canonical`,
         expected: missing.slice(0, 3),
         actual: extra.slice(0, 3),

@@ -4,3 +4,4 @@ export * from './read-version';
 export * from './secrets';
 export * from './tokens';
 export * from './trades';
+export * from './webhooks';

@@ -73,6 +73,12 @@ export const candles = pgTable(
 );
 
 /** Current balance per (token, wallet); zero balances are deleted so holder counts are row counts. */
+/**
+ * What a `balances` row's `kind` says about its wallet: only `holder` rows count as holders. The
+ * indexer classifies each row as it writes it; the API reads the kinds (a token's distribution).
+ */
+export const balanceKind = { holder: 0, curve: 1, pool: 2, burn: 3, launchpad: 4 } as const;
+
 export const balances = pgTable(
   'balances',
   {
@@ -80,7 +86,7 @@ export const balances = pgTable(
     wallet: hex('wallet').notNull(),
     balance: uint256('balance').notNull(),
     /** Curve, pool and burn addresses hold tokens too; they are not holders. */
-    kind: smallint('kind').notNull().default(0),
+    kind: smallint('kind').notNull().default(balanceKind.holder),
   },
   (t) => [
     primaryKey({ columns: [t.tokenAddress, t.wallet] }),

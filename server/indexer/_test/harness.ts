@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { TestChain } from '../../_test/chain';
+import { type Backend, createTestDatabase } from '../../_test/database';
 import type { ChainConfig } from '../../config';
 import { type Database, selectRows } from '../../db/client';
 import { createIndexer, type IndexerLogger } from '../indexer';
@@ -79,4 +80,27 @@ export async function dumpProjections(db: Database): Promise<Record<string, unkn
     );
   }
   return dump;
+}
+
+/**
+ * Runs `body` with two fresh, open databases of `backend` (typically a reference index and the
+ * one under test) and drops both afterwards, whatever happened.
+ */
+export async function withTwoDatabases(
+  backend: Backend | undefined,
+  body: (a: { db: Database }, b: { db: Database }) => Promise<void>,
+): Promise<void> {
+  if (!backend) throw new Error('no backend');
+  const first = await createTestDatabase(backend);
+  const second = await createTestDatabase(backend);
+  const a = await first.open();
+  const b = await second.open();
+  try {
+    await body(a, b);
+  } finally {
+    await a.close();
+    await b.close();
+    await first.drop();
+    await second.drop();
+  }
 }

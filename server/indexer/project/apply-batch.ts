@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client';
-import type { RangeData } from '../sync/fetch-range';
+import type { RangeData } from '../sync/range-algebra';
 import { createBalanceBook, loadBalances } from './balance-book';
 import { foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { readTokenStates } from './token-rows';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { balanceKind } from '../../db/schema';
 import type { DecodedEvent } from '../decode/events';
 import { createBalanceBook } from './balance-book';
-import { balanceKind, ZERO_ADDRESS } from './state';
+import { ZERO_ADDRESS } from './state';
 
 const tokenA = '0x00000000000000000000000000000000000000aa';
 const tokenB = '0x00000000000000000000000000000000000000bb';

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
+import { balanceKind } from '../../db/schema';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
-import { type BlockHeader, blockSlices, type RangeData, splitAtBlock, splitRange } from '../sync/fetch-range';
+import type { BlockHeader, RangeData } from '../sync/range-algebra';
 import { createBalanceBook } from './balance-book';
 import { eventDataJson, foldRange, type ProjectionContext, touchedTokens } from './fold';
-import { balanceKind, type TokenState, tokenFromLaunch } from './state';
+import { type TokenState, tokenFromLaunch } from './state';
 
 const context: ProjectionContext = {
   chainId: 31337,
@@ -313,67 +314,5 @@ describe('eventDataJson', () => {
       expect(eventDataJson(event)).toBe(reference(event));
       expect(eventDataJson(event)).toBe(reference(event));
     }
-  });
-});
-
-describe('splitRange', () => {
-  it('cuts at block boundaries into contiguous parts that keep every event', () => {
-    const events = [1, 1, 1, 2, 2, 3, 4, 4, 4, 4].map((block) => transfer(block, alice, bob, 1n));
-    const range = rangeOf(1, 9, events);
-    const parts = splitRange(range, 3);
-    expect(parts.map((p) => [p.from, p.to])).toEqual([
-      [1, 1],
-      [2, 3],
-      [4, 9],
-    ]);
-    expect(parts.flatMap((p) => p.events)).toEqual(events);
-    for (const part of parts) expect(part.headers.has(part.to)).toBe(true);
-    expect(splitRange(range, 100)).toEqual([range]);
-  });
-
-  it('cuts into equal parts, and leaves a range at most a quarter over the limit whole', () => {
-    const events = Array.from({ length: 17 }, (_, i) => transfer(i + 1, alice, bob, 1n));
-    const range = rangeOf(1, 17, events);
-    // Cut at the limit, 17 events in parts of 8 left a write of one event.
-    expect(splitRange(range, 8).map((p) => p.events.length)).toEqual([6, 6, 5]);
-    expect(splitRange(range, 14)).toEqual([range]);
-    expect(splitRange(range, 13).map((p) => p.events.length)).toEqual([9, 8]);
-  });
-});
-
-describe('splitAtBlock', () => {
-  it('cuts after the given block, events and headers on their side, and leaves a range it does not cut whole', () => {
-    const events = [1, 2, 2, 5, 7].map((block) => transfer(block, alice, bob, 1n));
-    const range = rangeOf(1, 9, events);
-    const [final, recent] = splitAtBlock(range, 4);
-    expect([final?.from, final?.to, recent?.from, recent?.to]).toEqual([1, 4, 5, 9]);
-    expect(final?.events).toEqual(events.slice(0, 3));
-    expect(recent?.events).toEqual(events.slice(3));
-    expect([...(final?.headers.keys() ?? [])].every((n) => n <= 4)).toBe(true);
-    expect([...(recent?.headers.keys() ?? [])].every((n) => n >= 5)).toBe(true);
-    for (const block of [0, 9, 12]) expect(splitAtBlock(range, block)).toEqual([range]);
-  });
-});
-
-describe('blockSlices', () => {
-  it('cuts a range into consecutive slices of nearly equal length, none shorter than 8 blocks', () => {
-    expect(blockSlices(100, 199, 4)).toEqual([
-      [100, 124],
-      [125, 149],
-      [150, 174],
-      [175, 199],
-    ]);
-    expect(blockSlices(10, 20, 4)).toEqual([[10, 20]]);
-    expect(blockSlices(1, 26, 4)).toEqual([
-      [1, 9],
-      [10, 17],
-      [18, 26],
-    ]);
-    expect(blockSlices(5, 5, 4)).toEqual([[5, 5]]);
-    expect(blockSlices(0, 999, 1)).toEqual([[0, 999]]);
-    const slices = blockSlices(10_004_000, 10_004_404, 4);
-    expect(slices[0]?.[0]).toBe(10_004_000);
-    expect(slices.at(-1)?.[1]).toBe(10_004_404);
-    for (let i = 1; i < slices.length; i++) expect(slices[i]?.[0]).toBe((slices[i - 1]?.[1] ?? 0) + 1);
   });
 });

@@ -1,13 +1,12 @@
-import { candleIntervals } from '../../db/schema';
+import { balanceKind, candleIntervals } from '../../db/schema';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
-import type { BlockHeader, RangeData } from '../sync/fetch-range';
+import { type BlockHeader, type RangeData, tokenOfPool } from '../sync/range-algebra';
 import type { BalanceView, StoredBalance } from './balance-book';
 import {
   applyCurveTrade,
   applyGraduation,
   applySwap,
   BURN_ADDRESS,
-  balanceKind,
   bucketStart,
   type Candle,
   type TokenState,
@@ -126,19 +125,14 @@ export function eventDataJson(event: DecodedEvent): string {
 /** Tokens that existed before the range and that it touches: the states the fold needs. */
 export function touchedTokens(range: RangeData): string[] {
   const launched = new Set<string>();
-  // Pools created in the range, over the known ones (which are many: never copied).
-  const graduated = new Map<string, string>();
-  for (const event of range.events) {
-    if (event.type === 'launch') launched.add(event.token);
-    else if (event.type === 'graduation') graduated.set(event.pool, event.token);
-  }
+  for (const event of range.events) if (event.type === 'launch') launched.add(event.token);
   const touched = new Set<string>();
   // Events of one token come in runs (a trade's Transfer follows it): each run adds it once.
   let last: string | undefined;
   for (const event of range.events) {
     const token =
       event.type === 'swap'
-        ? (graduated.get(event.pool) ?? range.pools.get(event.pool))
+        ? tokenOfPool(range, event.pool)
         : event.type === 'launch'
           ? undefined
           : event.token;
@@ -216,8 +210,6 @@ export function foldRange(
     tradedTokens: [],
     newPools: [],
   };
-  // Pools created so far in the range, over the known ones (which are many: never copied).
-  const graduated = new Map<string, string>();
   const stateOf = (address: string | undefined): TokenState | undefined => {
     if (address === undefined) return undefined;
     let state = plan.states.get(address);
@@ -326,7 +318,6 @@ export function foldRange(
       const state = stateOf(event.token);
       if (!state) continue;
       applyGraduation(state, event, timestamp);
-      graduated.set(event.pool, event.token);
       creatorDelta(state.creator).graduated += 1;
       plan.newPools.push({ pool: event.pool, token: event.token });
       tokenAddress = event.token;
@@ -336,7 +327,7 @@ export function foldRange(
       addBalance(event.token, event.to, event.value);
       tokenAddress = event.token;
     } else {
-      const state = stateOf(graduated.get(event.pool) ?? range.pools.get(event.pool));
+      const state = stateOf(tokenOfPool(range, event.pool));
       if (!state) continue;
       addTrade(state, applySwap(state, event, context.stable, timestamp), event, timestamp);
       tokenAddress = state.address;

@@ -1,7 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Checkpoint } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
-import { tokenStateColumns } from './token-rows';
+import { balances, candles, creators, tokens as tokensTable } from '../../db/schema';
+import { nonKeyNames, primaryKeyNames } from '../../db/table-columns';
+import { restoredTokenColumns } from './token-rows';
 
 /**
  * The undo journal. Each projection rule lives once, in the fold and the writer; a rollback does
@@ -26,29 +28,12 @@ const table = (name: string, key: readonly string[], restore: readonly string[])
   restore,
 });
 
+/** Keys and restore lists read from the schema: balances, candles and creators are the indexer's whole. */
 export const journaledTables = {
-  tokens: table(
-    'tokens',
-    ['address'],
-    [
-      ...Object.keys(tokenStateColumns).filter((column) => column !== 'address'),
-      'volume_24h',
-      'trades_24h',
-      'traders_24h',
-      'trending_score',
-    ],
-  ),
-  balances: table('balances', ['token_address', 'wallet'], ['balance', 'kind']),
-  candles: table(
-    'candles',
-    ['token_address', 'interval_seconds', 'bucket_start'],
-    ['open', 'high', 'low', 'close', 'volume', 'trades', 'last_block_number', 'last_log_index'],
-  ),
-  creators: table(
-    'creators',
-    ['address'],
-    ['tokens_launched', 'tokens_graduated', 'first_launch_at', 'last_launch_at', 'total_volume'],
-  ),
+  tokens: table('tokens', primaryKeyNames(tokensTable), restoredTokenColumns),
+  balances: table('balances', primaryKeyNames(balances), nonKeyNames(balances)),
+  candles: table('candles', primaryKeyNames(candles), nonKeyNames(candles)),
+  creators: table('creators', primaryKeyNames(creators), nonKeyNames(creators)),
 } as const;
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');

@@ -7,9 +7,6 @@ import {
 import { WAD } from '../../../shared/units';
 import type { DecodedEventOf } from '../decode/events';
 
-/** Balance row kinds: only `holder` rows count as holders. */
-export const balanceKind = { holder: 0, curve: 1, pool: 2, burn: 3, launchpad: 4 } as const;
-
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 export const BURN_ADDRESS = '0x000000000000000000000000000000000000dead';
 

@@ -1,114 +1,91 @@
 import { sql } from 'drizzle-orm';
-import type { ColumnType } from '../../db/bulk';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { textArray } from '../../db/bulk';
-import { type Database, selectRows } from '../../db/client';
+import type { Database } from '../../db/client';
+import { tokens } from '../../db/schema';
+import { bulkColumns, columnNames } from '../../db/table-columns';
 import type { TokenState } from './state';
 
-/** Columns of `tokens` that a batch rewrites for a token it touches. */
-export const tokenStateColumns = {
-  address: 'text',
-  lifecycle: 'text',
-  virtual_token_reserve: 'numeric',
-  virtual_reserve: 'numeric',
-  real_token_reserve: 'numeric',
-  real_reserve: 'numeric',
-  graduation_threshold: 'numeric',
-  progress_bps: 'integer',
-  pool_address: 'text',
-  graduated_block: 'bigint',
-  graduated_at: 'bigint',
-  graduated_transaction_hash: 'text',
-  graduation_token_amount: 'numeric',
-  graduation_reserve_amount: 'numeric',
-  burned_amount: 'numeric',
-  current_price: 'numeric',
-  market_cap: 'numeric',
-  fully_diluted_value: 'numeric',
-  trade_count: 'integer',
-  total_volume: 'numeric',
-  last_trade_at: 'bigint',
-  last_trade_source: 'text',
-  holders: 'integer',
-} as const satisfies Record<string, ColumnType>;
+/**
+ * The column of `tokens` behind each TokenState property: the read below, the rewrite of a
+ * touched token and the journal's restore list all follow this one map, with SQL names and
+ * types from the schema. A property added to TokenState fails typecheck until it is mapped.
+ */
+const stateColumn = {
+  address: tokens.address,
+  creator: tokens.creator,
+  curve: tokens.curveAddress,
+  totalSupply: tokens.totalSupply,
+  curveSupply: tokens.curveSupply,
+  lifecycle: tokens.lifecycle,
+  virtualTokenReserve: tokens.virtualTokenReserve,
+  virtualReserve: tokens.virtualReserve,
+  realTokenReserve: tokens.realTokenReserve,
+  realReserve: tokens.realReserve,
+  graduationThreshold: tokens.graduationThreshold,
+  progressBps: tokens.progressBps,
+  poolAddress: tokens.poolAddress,
+  graduatedBlock: tokens.graduatedBlock,
+  graduatedAt: tokens.graduatedAt,
+  graduatedTransactionHash: tokens.graduatedTransactionHash,
+  graduationTokenAmount: tokens.graduationTokenAmount,
+  graduationReserveAmount: tokens.graduationReserveAmount,
+  burnedAmount: tokens.burnedAmount,
+  currentPrice: tokens.currentPrice,
+  marketCap: tokens.marketCap,
+  fullyDilutedValue: tokens.fullyDilutedValue,
+  tradeCount: tokens.tradeCount,
+  totalVolume: tokens.totalVolume,
+  lastTradeAt: tokens.lastTradeAt,
+  lastTradeSource: tokens.lastTradeSource,
+  holders: tokens.holders,
+} satisfies { [K in keyof TokenState]: PgColumn };
 
-export function tokenStateRow(state: TokenState): Record<keyof typeof tokenStateColumns, unknown> {
-  return {
-    address: state.address,
-    lifecycle: state.lifecycle,
-    virtual_token_reserve: state.virtualTokenReserve,
-    virtual_reserve: state.virtualReserve,
-    real_token_reserve: state.realTokenReserve,
-    real_reserve: state.realReserve,
-    graduation_threshold: state.graduationThreshold,
-    progress_bps: state.progressBps,
-    pool_address: state.poolAddress,
-    graduated_block: state.graduatedBlock,
-    graduated_at: state.graduatedAt,
-    graduated_transaction_hash: state.graduatedTransactionHash,
-    graduation_token_amount: state.graduationTokenAmount,
-    graduation_reserve_amount: state.graduationReserveAmount,
-    burned_amount: state.burnedAmount,
-    current_price: state.currentPrice,
-    market_cap: state.marketCap,
-    fully_diluted_value: state.fullyDilutedValue,
-    trade_count: state.tradeCount,
-    total_volume: state.totalVolume,
-    last_trade_at: state.lastTradeAt,
-    last_trade_source: state.lastTradeSource,
-    holders: state.holders,
-  };
+/** Set at launch, never changed by a later range: not rewritten. */
+const setAtLaunch = new Set<keyof TokenState>(['creator', 'curve', 'totalSupply', 'curveSupply']);
+const rewritten = (Object.keys(stateColumn) as (keyof TokenState)[]).filter((key) => !setAtLaunch.has(key));
+
+/** Columns of `tokens` that a batch rewrites for a token it touches (SQL name → bulk type). */
+export const tokenStateColumns = bulkColumns(
+  tokens,
+  rewritten.map((key) => stateColumn[key].name),
+);
+
+/** A token's rewritten columns as a row for the bulk writers, keyed by SQL name. */
+export function tokenStateRow(state: TokenState): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const key of rewritten) row[stateColumn[key].name] = state[key];
+  return row;
 }
 
-type Value = string | number | null | undefined;
-type Row = Record<string, Value>;
-const big = (value: Value) => BigInt(value ?? 0);
-const bigOrNull = (value: Value) => (value === null || value === undefined ? null : BigInt(value));
-const numOrNull = (value: Value) => (value === null || value === undefined ? null : Number(value));
-
+/** The stored states of `addresses` (those that are tokens), decoded by the schema's column types. */
 export async function readTokenStates(db: Database, addresses: string[]): Promise<Map<string, TokenState>> {
   const states = new Map<string, TokenState>();
   if (addresses.length === 0) return states;
-  const rows = await selectRows<Row>(
-    db,
-    sql`select address, creator, curve_address, total_supply::text, curve_supply::text, lifecycle,
-          virtual_token_reserve::text, virtual_reserve::text, real_token_reserve::text, real_reserve::text,
-          graduation_threshold::text, progress_bps, pool_address, graduated_block, graduated_at, graduated_transaction_hash,
-          graduation_token_amount::text, graduation_reserve_amount::text, burned_amount::text, current_price::text,
-          market_cap::text, fully_diluted_value::text, trade_count, total_volume::text, last_trade_at, last_trade_source, holders
-        from tokens where address = any(${textArray(addresses)})`,
-  );
-  for (const row of rows) {
-    states.set(String(row.address), {
-      address: String(row.address),
-      creator: String(row.creator),
-      curve: String(row.curve_address),
-      totalSupply: big(row.total_supply),
-      curveSupply: big(row.curve_supply),
-      lifecycle: row.lifecycle === 'graduated' ? 'graduated' : 'curve',
-      virtualTokenReserve: big(row.virtual_token_reserve),
-      virtualReserve: big(row.virtual_reserve),
-      realTokenReserve: big(row.real_token_reserve),
-      realReserve: big(row.real_reserve),
-      graduationThreshold: big(row.graduation_threshold),
-      progressBps: Number(row.progress_bps),
-      poolAddress: row.pool_address === null ? null : String(row.pool_address),
-      graduatedBlock: numOrNull(row.graduated_block),
-      graduatedAt: numOrNull(row.graduated_at),
-      graduatedTransactionHash:
-        row.graduated_transaction_hash === null ? null : String(row.graduated_transaction_hash),
-      graduationTokenAmount: bigOrNull(row.graduation_token_amount),
-      graduationReserveAmount: bigOrNull(row.graduation_reserve_amount),
-      burnedAmount: big(row.burned_amount),
-      currentPrice: big(row.current_price),
-      marketCap: big(row.market_cap),
-      fullyDilutedValue: big(row.fully_diluted_value),
-      tradeCount: Number(row.trade_count),
-      totalVolume: big(row.total_volume),
-      lastTradeAt: numOrNull(row.last_trade_at),
-      lastTradeSource:
-        row.last_trade_source === null ? null : (String(row.last_trade_source) as 'curve' | 'dex_v3'),
-      holders: Number(row.holders),
-    });
-  }
+  const rows: TokenState[] = await db
+    .select(stateColumn)
+    .from(tokens)
+    .where(sql`${tokens.address} = any(${textArray(addresses)})`);
+  for (const row of rows) states.set(row.address, row);
   return states;
 }
+
+/** Columns of `tokens` that are not chain data: moderation and bound metadata (never written by the indexer). */
+const notChainData: readonly PgColumn[] = [tokens.excluded, tokens.draftId, tokens.hasLinks];
+/** The trailing-window metrics, set by project/metrics.ts after each write (their defaults at launch). */
+const windowMetrics: readonly PgColumn[] = [
+  tokens.volume24h,
+  tokens.trades24h,
+  tokens.traders24h,
+  tokens.trendingScore,
+];
+
+/** Every column of `tokens` the indexer writes: a launch writes all but the window metrics. */
+export const indexerTokenColumns = columnNames(tokens).filter(
+  (name) => !notChainData.some((c) => c.name === name) && !windowMetrics.some((c) => c.name === name),
+);
+
+/** Every column of `tokens` a rollback restores: all the indexer's but the key. */
+export const restoredTokenColumns = columnNames(tokens).filter(
+  (name) => name !== tokens.address.name && !notChainData.some((c) => c.name === name),
+);

@@ -1,21 +1,27 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { normalizeSearchText, searchTermsFor } from '../../../shared/search-text';
-import {
-  bulkInsert,
-  type ColumnType,
-  copyLines,
-  jsonRecordset,
-  stagingTable,
-  textArray,
-} from '../../db/bulk';
+import { bulkInsert, copyLines, jsonRecordset, stagedRelation, textArray } from '../../db/bulk';
 import { advanceCheckpoint, type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
-import { type Database, selectRows } from '../../db/client';
+import type { Database } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
+import {
+  candles,
+  chainEvents,
+  creators,
+  recentBlocks,
+  tokenSearchTerms,
+  tokens,
+  trades,
+} from '../../db/schema';
+import { bulkColumns, columnNames } from '../../db/table-columns';
+import { enqueueWebhookEvents } from '../../webhooks/outbox';
+import { WriteConflictError } from '../errors';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
 import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
 import type { TokenState } from './state';
-import { tokenStateColumns, tokenStateRow } from './token-rows';
+import { indexerTokenColumns, tokenStateColumns, tokenStateRow } from './token-rows';
+import { writeBalances } from './write-balances';
 
 /** What writing a plan did: applied, already covered by the checkpoint, or refused as a reorg. */
 export type WriteResult =
@@ -35,53 +41,17 @@ async function timed<T>(phase: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-const provenanceNames = [
-  'block_number',
-  'block_hash',
-  'block_timestamp',
-  'transaction_hash',
-  'transaction_index',
-  'log_index',
-] as const;
-const tradeNames = [
-  ...provenanceNames,
-  'token_address',
-  'trader',
-  'side',
-  'source',
-  'token_amount',
-  'reserve_amount',
-  'curve_value',
-  'protocol_fee',
-  'creator_fee',
-  'price',
-];
-const eventNames = [...provenanceNames, 'token_address', 'kind', 'data'];
-const candleColumns = {
-  token_address: 'text',
-  interval_seconds: 'integer',
-  bucket_start: 'bigint',
-  open: 'numeric',
-  high: 'numeric',
-  low: 'numeric',
-  close: 'numeric',
-  volume: 'numeric',
-  trades: 'integer',
-  last_block_number: 'bigint',
-  last_log_index: 'integer',
-} satisfies Record<string, ColumnType>;
+// Column lists read from the schema: the fold writes COPY lines in the schema's column order.
+const tradeNames = columnNames(trades);
+const eventNames = columnNames(chainEvents);
+const candleColumns = bulkColumns(candles);
+const creatorColumns = bulkColumns(creators);
+const recentBlockColumns = bulkColumns(recentBlocks);
 /** Holder counts move with the balances, in SQL (the fold does not read balances). */
 const stateAssignments = Object.keys(tokenStateColumns)
   .filter((column) => column !== 'address' && column !== 'holders')
   .map((column) => `"${column}" = x."${column}"`)
   .join(', ');
-
-/** A write that took its appends early but may not commit: the result it returns instead. */
-class NotApplied extends Error {
-  constructor(readonly result: Exclude<WriteResult, { status: 'applied' }>) {
-    super(result.status);
-  }
-}
 
 /**
  * Writes one folded range and moves the checkpoint, in one transaction. Appends go in by COPY;
@@ -99,26 +69,36 @@ export async function writePlan(
   db: Database,
   context: ProjectionContext,
   plan: BatchPlan,
-  options: { journal?: boolean; after?: Promise<unknown> } = {},
+  options: { journal?: boolean; after?: Promise<WriteResult | undefined> } = {},
 ): Promise<WriteResult> {
   const { after } = options;
   if (!after)
     return withCheckpointLock(db, (t, checkpoint) =>
       writeHolding(t, checkpoint, context, plan, options, false),
     );
+  // What a write that took its appends early returns instead of committing: rolling back its
+  // transaction is the only way to drop them, and drizzle's rollback() is a throw.
+  let refused: Exclude<WriteResult, { status: 'applied' }> | undefined;
   try {
     return await db.transaction(async (tx) => {
       const t = tx as unknown as Database;
       const seen = await readCheckpoint(t);
       if (seen && seen.indexedThroughBlock >= plan.to) return { status: 'skipped' } as const;
       await appendRows(t, plan);
-      await after;
-      const result = await writeHolding(t, await readCheckpoint(t, true), context, plan, options, true);
-      if (result.status !== 'applied') throw new NotApplied(result);
+      const before = await after;
+      // The write before found a reorg: this range does not build on the index either.
+      const result =
+        before?.status === 'reorg'
+          ? before
+          : await writeHolding(t, await readCheckpoint(t, true), context, plan, options, true);
+      if (result.status !== 'applied') {
+        refused = result;
+        tx.rollback();
+      }
       return result;
     });
   } catch (error) {
-    if (error instanceof NotApplied) return error.result;
+    if (refused) return refused;
     throw error;
   }
 }
@@ -142,7 +122,7 @@ async function writeHolding(
   if (checkpoint && checkpoint.indexedThroughBlock >= plan.to) return { status: 'skipped' };
   const expectedFrom = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
   if (plan.from !== expectedFrom)
-    throw new Error(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
+    throw new WriteConflictError(`batch starts at ${plan.from} but the index continues at ${expectedFrom}`);
   if (checkpoint && plan.first && plan.first.parentHash !== checkpoint.blockHash)
     return { status: 'reorg', checkpoint };
 
@@ -194,7 +174,7 @@ async function writeHolding(
     await bulkInsert(
       t,
       'recent_blocks',
-      { number: 'bigint', hash: 'text', parent_hash: 'text', timestamp: 'bigint' },
+      recentBlockColumns,
       plan.headers.map((h) => ({
         number: h.number,
         hash: h.hash,
@@ -205,37 +185,22 @@ async function writeHolding(
     );
     await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
     await pruneJournal(t, plan.to - context.finalityDepth);
+    // The webhook outbox commits with the range (server/webhooks/outbox.ts).
+    await enqueueWebhookEvents(t, plan.from, plan.to);
     await advanceCheckpoint(t, context.chainId, plan.from, head);
     await bumpReadVersion(t);
   });
   return { status: 'applied', checkpoint: head };
 }
 
+/** A launched token's row: every column of `tokens` the indexer writes (a column left out of the row fails the insert or stays null). */
+const launchColumns = bulkColumns(tokens, indexerTokenColumns);
+
 async function insertLaunches(t: Database, plan: BatchPlan) {
   await bulkInsert(
     t,
     'tokens',
-    {
-      ...tokenStateColumns,
-      name: 'text',
-      symbol: 'text',
-      name_search: 'text',
-      symbol_search: 'text',
-      decimals: 'smallint',
-      total_supply: 'numeric',
-      metadata_hash: 'text',
-      created_block: 'bigint',
-      created_block_hash: 'text',
-      created_at: 'bigint',
-      created_transaction_hash: 'text',
-      created_transaction_index: 'integer',
-      created_log_index: 'integer',
-      curve_address: 'text',
-      creator: 'text',
-      curve_supply: 'numeric',
-      protocol_fee_bps: 'integer',
-      creator_fee_bps: 'integer',
-    },
+    launchColumns,
     plan.launches.map(({ event, createdAt }) => ({
       ...tokenStateRow(plan.states.get(event.token) as TokenState),
       name: event.name,
@@ -262,7 +227,7 @@ async function insertLaunches(t: Database, plan: BatchPlan) {
   await bulkInsert(
     t,
     'token_search_terms',
-    { term: 'text', token_address: 'text', kind: 'smallint' },
+    bulkColumns(tokenSearchTerms),
     plan.launches.flatMap(({ event }) =>
       searchTermsFor(event.name, event.symbol).map(({ term, kind }) => ({
         term,
@@ -280,92 +245,6 @@ async function insertLaunches(t: Database, plan: BatchPlan) {
   await t.execute(sql`update tokens t set draft_id = d.id,
       has_links = coalesce(d.website_url, d.x_url, d.telegram_url, d.discord_url) is not null
     from metadata_drafts d where d.bound_token_address = t.address and t.address = any(${textArray(fresh)})`);
-}
-
-/**
- * Writes the range's balance changes. The fold knows each row before and after (balance-book.ts),
- * so nothing is read back: new rows are appended by COPY, changed rows set and emptied rows
- * deleted (holder counts are row counts), and holder counts move by the fold's difference.
- * Sets and deletes only match a row still holding the balance the fold started from: a book out
- * of step with the database fails the write, and the indexer clears it and reads again (a new
- * row that exists fails on the primary key). A wallet's kind only changes when it becomes a
- * token's pool, at graduation: the holder counts of graduating tokens are recounted.
- */
-async function writeBalances(t: Database, plan: BatchPlan, seq: number | undefined) {
-  const created: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
-  for (const { token, wallet, before, after, kind } of plan.balances) {
-    if (before === null) {
-      if (after !== 0n) created.push(`${token}\t${wallet}\t${after}\t${kind}`);
-    } else if (after === 0n) removed.push(`${token}\t${wallet}\t${before.balance}`);
-    else if (after !== before.balance || kind !== before.kind)
-      changed.push(`${token}\t${wallet}\t${before.balance}\t${after}\t${kind}`);
-  }
-  if (seq !== undefined) {
-    const keys = await stagedRelation(
-      t,
-      'balance_keys',
-      { token_address: 'text', wallet: 'text' },
-      plan.balances.map((b) => `${b.token}\t${b.wallet}`),
-    );
-    await recordBefore(t, seq, journaledTables.balances, keys);
-  }
-  await copyLines(t, 'balances', ['token_address', 'wallet', 'balance', 'kind'], created);
-  if (changed.length > 0) {
-    const source = await stagedRelation(t, 'balance_changes', balanceChangeColumns, changed);
-    await expectRows(
-      t,
-      changed.length,
-      sql`update balances b set balance = s.after, kind = s.kind from ${source}
-           where b.token_address = s.token_address and b.wallet = s.wallet and b.balance = s.before`,
-    );
-  }
-  if (removed.length > 0) {
-    const source = await stagedRelation(t, 'balance_removals', balanceRemovalColumns, removed);
-    await expectRows(
-      t,
-      removed.length,
-      sql`delete from balances b using ${source}
-           where b.token_address = s.token_address and b.wallet = s.wallet and b.balance = s.before`,
-    );
-  }
-  if (plan.holderChanges.size > 0) {
-    const rows = [...plan.holderChanges].map(([address, change]) => ({ address, change }));
-    await t.execute(sql`update tokens t set holders = t.holders + x.change
-      from ${jsonRecordset(rows, { address: 'text', change: 'integer' })} where t.address = x.address`);
-  }
-  const graduated = plan.newPools.map(({ token }) => token);
-  if (graduated.length > 0) {
-    await t.execute(sql`update tokens t set holders = (select count(*) from balances b
-        where b.token_address = t.address and b.kind = 0 and b.balance > 0)
-      where t.address = any(${textArray(graduated)})`);
-  }
-}
-
-const balanceChangeColumns = {
-  token_address: 'text',
-  wallet: 'text',
-  before: 'numeric',
-  after: 'numeric',
-  kind: 'smallint',
-} satisfies Record<string, ColumnType>;
-const balanceRemovalColumns = {
-  token_address: 'text',
-  wallet: 'text',
-  before: 'numeric',
-} satisfies Record<string, ColumnType>;
-
-/** Runs an UPDATE or DELETE that must touch exactly `expected` rows. */
-async function expectRows(t: Database, expected: number, statement: SQL) {
-  const [row] = await selectRows<{ n: number }>(
-    t,
-    sql`with done as (${statement} returning 1) select count(*)::int as n from done`,
-  );
-  if (row?.n !== expected)
-    throw new Error(
-      `balances changed under the indexer: ${row?.n ?? 0} of ${expected} rows held the balance it folded from`,
-    );
 }
 
 /** Merges the range's per-bucket aggregates onto the stored candles (open stays the first). */
@@ -394,32 +273,6 @@ async function mergeCandles(t: Database, plan: BatchPlan, seq: number | undefine
   );
 }
 
-/** Below this many rows one statement with the rows as a parameter beats a staging table. */
-const STAGE_THRESHOLD = 500;
-
-/**
- * Rows given as COPY lines, as a relation named `s` for the next statement: a staging table
- * filled by COPY when there are many, else the lines themselves as a text-array parameter.
- */
-async function stagedRelation(
-  t: Database,
-  name: string,
-  columns: Record<string, ColumnType>,
-  lines: string[],
-): Promise<SQL> {
-  const names = Object.keys(columns);
-  if (lines.length < STAGE_THRESHOLD) {
-    const fields = names
-      .map((column, i) => `(string_to_array(line, E'\\t'))[${i + 1}]::${columns[column]} as "${column}"`)
-      .join(', ');
-    return sql`(select ${sql.raw(fields)} from unnest(${textArray(lines)}) as line) s`;
-  }
-  const definition = names.map((column) => `"${column}" ${columns[column]} not null`).join(', ');
-  const stage = await stagingTable(t, name, `(${definition})`);
-  await copyLines(t, stage, names, lines);
-  return sql.raw(`"${stage}" s`);
-}
-
 async function mergeCreators(t: Database, plan: BatchPlan, seq: number | undefined) {
   if (seq !== undefined)
     await recordBefore(
@@ -431,14 +284,7 @@ async function mergeCreators(t: Database, plan: BatchPlan, seq: number | undefin
   await bulkInsert(
     t,
     'creators',
-    {
-      address: 'text',
-      tokens_launched: 'integer',
-      tokens_graduated: 'integer',
-      first_launch_at: 'bigint',
-      last_launch_at: 'bigint',
-      total_volume: 'numeric',
-    },
+    creatorColumns,
     [...plan.creators].map(([address, d]) => ({
       address,
       tokens_launched: d.launched,

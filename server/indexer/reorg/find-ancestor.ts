@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../../db/client';
+import { IndexerError } from '../errors';
 import type { RpcClient } from '../rpc/client';
-import { fetchHeaders } from '../sync/fetch-range';
+import { fetchHeaders } from '../sync/headers';
 
 /** The reorg reaches below the blocks we remember: repairing it could corrupt data, so we stop. */
-export class ReorgTooDeepError extends Error {
+export class ReorgTooDeepError extends IndexerError {
   override name = 'ReorgTooDeepError';
+  readonly retry = 'never';
 }
 
 /**

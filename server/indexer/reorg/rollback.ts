@@ -3,6 +3,7 @@ import { textArray } from '../../db/bulk';
 import { rewindCheckpoint, withCheckpointLock } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
+import { retractWebhookEvents } from '../../webhooks/outbox';
 import { journaledTables, restoreBefore, writesAbove } from '../project/journal';
 import { ReorgTooDeepError } from './find-ancestor';
 
@@ -53,6 +54,7 @@ export async function rollbackTo(db: Database, ancestor: number): Promise<Rollba
     }
     await t.execute(sql`delete from projection_writes where seq >= ${undo.firstSeq}`);
     await t.execute(sql`delete from recent_blocks where number > ${target}`);
+    await retractWebhookEvents(t, target);
     await rewindCheckpoint(t, checkpoint.indexedThroughBlock, undo.target, target);
     await bumpReadVersion(t);
     return {

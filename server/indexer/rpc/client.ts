@@ -1,5 +1,6 @@
 import { parseRetryAfter } from '../../../shared/http/retry-after';
 import { readBounded } from '../../http/read-bounded';
+import { IndexerError, type Retry } from '../errors';
 import { type Answer, streamResult } from './result-stream';
 /**
  * JSON-RPC over HTTP for the indexer: batched requests, a per-request timeout, and retries with
@@ -8,20 +9,22 @@ import { type Answer, streamResult } from './result-stream';
  * sync can shrink its range instead of retrying the same request forever.
  */
 
-export class RpcError extends Error {
+/** The node failed or refused a request after the client's own retries: the step waits, then tries again. */
+export class RpcError extends IndexerError {
   override name = 'RpcError';
+  readonly retry: Retry = 'later';
   constructor(
     message: string,
     readonly code?: number,
-    readonly retryable = false,
   ) {
     super(message);
   }
 }
 
-/** The node refused a log query for its size (too many blocks or results). */
+/** The node refused a log query for its size (too many blocks or results): ask a smaller range at once. */
 export class RpcRangeError extends RpcError {
   override name = 'RpcRangeError';
+  override readonly retry: Retry = 'now';
 }
 
 const kib = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KiB`;
@@ -216,20 +219,19 @@ export function createRpcClient(options: RpcClientOptions): HttpRpcClient {
       } finally {
         clearTimeout(timer);
       }
-      if (attempt >= maxRetries)
-        throw new RpcError(`RPC failed after ${attempt + 1} attempts: ${reason}`, undefined, true);
+      if (attempt >= maxRetries) throw new RpcError(`RPC failed after ${attempt + 1} attempts: ${reason}`);
       options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason });
       await sleep(delay);
     }
   }
 
   function unwrap<T>(response: JsonRpcResponse | undefined, method: string): T {
-    if (!response) throw new RpcError(`no response for ${method}`, undefined, true);
+    if (!response) throw new RpcError(`no response for ${method}`);
     if (response.error) {
       const { code, message } = response.error;
       if (method === 'eth_getLogs' && rangeErrorPatterns.some((p) => p.test(message)))
         throw new RpcRangeError(message, code);
-      throw new RpcError(`${method}: ${message}`, code, code === -32603 || code === -32000);
+      throw new RpcError(`${method}: ${message}`, code);
     }
     return response.result as T;
   }
@@ -258,7 +260,7 @@ export function createRpcClient(options: RpcClientOptions): HttpRpcClient {
       if ('parsed' in answer) return { whole: unwrap<T[]>(answer.parsed as JsonRpcResponse, method) };
       const stream = streamResult(answer.reader, answer.head, answer.declared, timeoutMs, (text) => {
         unwrap(JSON.parse(text) as JsonRpcResponse, method);
-        throw new RpcError(`${method}: the answer holds no result array`, undefined, true);
+        throw new RpcError(`${method}: the answer holds no result array`);
       });
       return { stream };
     },
@@ -277,8 +279,6 @@ export function createRpcClient(options: RpcClientOptions): HttpRpcClient {
       if (!Array.isArray(responses))
         throw new RpcError(
           `batch answered with a single response: ${JSON.stringify(responses).slice(0, 200)}`,
-          undefined,
-          true,
         );
       const byId = new Map(responses.map((r) => [r.id, r]));
       return requests.map((r, i) => unwrap<T>(byId.get(firstId + i), r.method));

@@ -4,7 +4,7 @@ import { startSimulatedChain, type TestChain } from '../../_test/chain';
 import { availableBackends, createTestDatabase } from '../../_test/database';
 import { startFaultProxy } from '../../_test/rpc-fault-proxy';
 import { dumpProjections, indexToHead } from '../_test/harness';
-import { createRpcClient, RpcError } from './client';
+import { createRpcClient, RpcError, RpcRangeError } from './client';
 
 const [backend] = await availableBackends();
 let chain: TestChain;
@@ -91,6 +91,11 @@ describe('RPC client', () => {
       fetch: async () => new Response('x', { status: 503 }),
     });
     await expect(rpc.request('eth_blockNumber', [])).rejects.toThrow(/after 3 attempts/);
+    // The indexer's loop waits before it steps again.
+    await expect(rpc.request('eth_blockNumber', [])).rejects.toMatchObject({
+      retry: 'later',
+      retryable: true,
+    });
     const failing = createRpcClient({
       url: 'http://127.0.0.1:1',
       fetch: async () =>
@@ -100,7 +105,9 @@ describe('RPC client', () => {
           error: { code: -32005, message: 'query returned more than 10000 results' },
         }),
     });
-    await expect(failing.request('eth_getLogs', [{}])).rejects.toMatchObject({ name: 'RpcRangeError' });
+    await expect(failing.request('eth_getLogs', [{}])).rejects.toBeInstanceOf(RpcRangeError);
+    // A refused range is asked again at once, smaller.
+    await expect(failing.request('eth_getLogs', [{}])).rejects.toMatchObject({ retry: 'now' });
     await expect(failing.request('eth_call', [{}])).rejects.toBeInstanceOf(RpcError);
   });
 });

@@ -1,206 +1,15 @@
-import { type DecodedEvent, decodeLog, type RawLog, topics } from '../decode/events';
+import { type DecodedEvent, decodeLog, type RawLog } from '../decode/events';
 import type { RpcClient } from '../rpc/client';
 import { concatAnswers, type ResultStream } from '../rpc/result-stream';
-import type { AddressBook } from './address-book';
-
-export interface BlockHeader {
-  number: number;
-  hash: string;
-  parentHash: string;
-  timestamp: number;
-}
-
-/** Logs and headers of one block range, decoded and in canonical order. */
-export interface RangeData {
-  from: number;
-  to: number;
-  events: DecodedEvent[];
-  headers: Map<number, BlockHeader>;
-  logCount: number;
-  /** The token of each pool whose Swaps the range holds (pools graduated in it included). */
-  pools: ReadonlyMap<string, string>;
-  /** One of several parts a range was handed on in as its Transfers arrived (fetchRangeParts). */
-  streamed?: boolean;
-}
-
-/** The chain changed under us between requests (a log's block hash is not the header's). */
-export class RangeInconsistentError extends Error {
-  override name = 'RangeInconsistentError';
-}
-
-export interface AddressSets {
-  factory: string;
-  /** Tokens and pools stored before the first range of a feed. */
-  book: AddressBook;
-  /** Tokens launched and pools (pool → token) created since, by the feed's earlier ranges. */
-  tokens: ReadonlySet<string>;
-  pools: ReadonlyMap<string, string>;
-}
-
-/** Above this many addresses, filter by topic only and keep the logs of known addresses. */
-const ADDRESS_FILTER_LIMIT = 500;
-const HEADER_BATCH = 200;
-
-const hex = (n: number) => `0x${n.toString(16)}`;
-
-interface RawHeader {
-  number: string;
-  hash: string;
-  parentHash: string;
-  timestamp: string;
-}
-
-export function toHeader(raw: RawHeader): BlockHeader {
-  return {
-    number: Number.parseInt(raw.number, 16),
-    hash: raw.hash.toLowerCase(),
-    parentHash: raw.parentHash.toLowerCase(),
-    timestamp: Number.parseInt(raw.timestamp, 16),
-  };
-}
-
-export async function fetchHeaders(rpc: RpcClient, numbers: number[]): Promise<Map<number, BlockHeader>> {
-  const headers = new Map<number, BlockHeader>();
-  for (let i = 0; i < numbers.length; i += HEADER_BATCH) {
-    const chunk = numbers.slice(i, i + HEADER_BATCH);
-    const raws = await rpc.batch<RawHeader | null>(
-      chunk.map((n) => ({ method: 'eth_getBlockByNumber', params: [hex(n), false] })),
-    );
-    raws.forEach((raw, index) => {
-      if (!raw) throw new RangeInconsistentError(`block ${chunk[index]} is not available`);
-      const header = toHeader(raw);
-      headers.set(header.number, header);
-    });
-  }
-  return headers;
-}
-
-/**
- * The factory's launches and graduations in [from, to]: they name the tokens and pools whose
- * logs the range must also fetch. Few and quick, so later ranges wait only for these. Read
- * whole, past the answer-size limit: every later range's address sets build on them, and they
- * are a small share of any range's logs (one launch brings hundreds of trades and transfers).
- */
-export async function fetchFactoryLogs(rpc: RpcClient, from: number, to: number, factory: string) {
-  const whole = { maxResponseBytes: Number.POSITIVE_INFINITY };
-  const logs = await rpc.request<RawLog[]>(
-    'eth_getLogs',
-    [
-      {
-        fromBlock: hex(from),
-        toBlock: hex(to),
-        address: factory,
-        topics: [[topics.launch, topics.graduation]],
-      },
-    ],
-    whole,
-  );
-  return logs.filter((log) => !log.removed);
-}
-
-/**
- * The address sets after a range whose factory logs are `factoryLogs`: the same sets when the
- * range launched and graduated nothing.
- */
-export function extendAddressSets(sets: AddressSets, factoryLogs: readonly RawLog[]): AddressSets {
-  const launched: string[] = [];
-  const graduated: [pool: string, token: string][] = [];
-  for (const log of factoryLogs) {
-    const event = decodeLog(log);
-    if (event?.type === 'launch') launched.push(event.token);
-    else if (event?.type === 'graduation') graduated.push([event.pool, event.token]);
-  }
-  if (launched.length === 0 && graduated.length === 0) return sets;
-  return {
-    ...sets,
-    tokens: new Set([...sets.tokens, ...launched]),
-    pools: new Map([...sets.pools, ...graduated]),
-  };
-}
-
-/** The launchpad's activity: Trades of the factory, Transfers of its tokens, Swaps of their pools. */
-const ACTIVITY_TOPICS = [topics.trade, topics.transfer, topics.swap];
-
-/** What a range asks the node for besides the factory's launches and graduations, and what it keeps. */
-interface ActivityFilter {
-  /** The eth_getLogs filter, without the block range. */
-  filter: { address?: string[]; topics: string[][] };
-  /**
-   * The logs of known emitters among `logs`: Trades of the factory, Transfers of known tokens,
-   * Swaps of known pools (emitters the book does not list are looked up in the database).
-   */
-  keep(logs: RawLog[]): Promise<RawLog[]>;
-  /** The token of each pool whose Swaps were kept so far. */
-  pools: ReadonlyMap<string, string>;
-}
-
-/**
- * One filter for all the activity of a range: a node scans the range's blocks once per request
- * and builds each answer whole before its first byte, so three requests (Trades, Transfers,
- * Swaps) meant three scans and a first part that waited for the slowest whole answer. Emitters
- * are named while the book lists them all and they fit a request; otherwise the range asks by
- * topic and keeps the logs of emitters it knows or finds stored.
- */
-function activityFilter(sets: AddressSets): ActivityFilter {
-  const listed = sets.book.listed();
-  const tokens = listed ? new Set([...listed.tokens, ...sets.tokens]) : new Set(sets.tokens);
-  const poolTokens = new Map([...(listed?.pools ?? []), ...sets.pools]);
-  const notTokens = new Set<string>();
-  const notPools = new Set<string>();
-  const pools = new Map<string, string>();
-  const byName = listed !== undefined && 1 + tokens.size + poolTokens.size <= ADDRESS_FILTER_LIMIT;
-  const filter = byName
-    ? { address: [sets.factory, ...tokens, ...poolTokens.keys()], topics: [ACTIVITY_TOPICS] }
-    : { topics: [ACTIVITY_TOPICS] };
-
-  /** Looks up the emitters of Transfers and Swaps neither known nor ruled out: each once a range. */
-  async function lookUpStrangers(logs: readonly RawLog[]) {
-    const tokenQuestions = new Set<string>();
-    const poolQuestions = new Set<string>();
-    for (const log of logs) {
-      const address = log.address.toLowerCase();
-      const topic0 = log.topics[0];
-      if (topic0 === topics.transfer && !tokens.has(address) && !notTokens.has(address))
-        tokenQuestions.add(address);
-      else if (topic0 === topics.swap && !poolTokens.has(address) && !notPools.has(address))
-        poolQuestions.add(address);
-    }
-    const [foundTokens, foundPools] = await Promise.all([
-      tokenQuestions.size > 0 ? sets.book.tokensAmong([...tokenQuestions]) : new Set<string>(),
-      poolQuestions.size > 0 ? sets.book.poolsAmong([...poolQuestions]) : new Map<string, string>(),
-    ]);
-    for (const address of tokenQuestions) (foundTokens.has(address) ? tokens : notTokens).add(address);
-    for (const address of poolQuestions) {
-      const token = foundPools.get(address);
-      if (token) poolTokens.set(address, token);
-      else notPools.add(address);
-    }
-  }
-
-  return {
-    filter,
-    pools,
-    async keep(logs) {
-      if (!listed) await lookUpStrangers(logs);
-      return logs.filter((log) => {
-        const address = log.address.toLowerCase();
-        switch (log.topics[0]) {
-          case topics.trade:
-            return address === sets.factory;
-          case topics.transfer:
-            return tokens.has(address);
-          case topics.swap: {
-            const token = poolTokens.get(address);
-            if (token) pools.set(address, token);
-            return token !== undefined;
-          }
-          default:
-            return false;
-        }
-      });
-    },
-  };
-}
+import {
+  type ActivityFilter,
+  type AddressSets,
+  activityFilter,
+  extendAddressSets,
+  fetchFactoryLogs,
+} from './activity-filter';
+import { fetchHeaders, hex, RangeInconsistentError } from './headers';
+import { blockSlices, type RangeData } from './range-algebra';
 
 /** Where a range's activity comes from: an answer read whole, or one streamed in parts. */
 type ActivitySource = { whole: RawLog[] } | { stream: ResultStream };
@@ -219,27 +28,12 @@ export interface RangeParts {
  * dense stretch, on one core, while the indexer waits); slices are built side by side and the
  * first arrives after a fraction of that. They are one answer to the parts that follow.
  */
-export const RANGE_SLICES = 4;
-/** A range is sliced only into slices of at least this many blocks. */
-const MIN_SLICE_BLOCKS = 8;
+const RANGE_SLICES = 4;
 /**
  * A slice's answer over this size is read as it arrives, not whole: the slices after the one
  * being handed on wait in their sockets instead of in memory.
  */
 const SLICE_WHOLE_BYTES = 8 * 2 ** 20;
-
-/** [from, to] in `count` consecutive slices of (nearly) equal length. */
-export function blockSlices(from: number, to: number, count: number): [number, number][] {
-  const blocks = to - from + 1;
-  const n = Math.max(1, Math.min(count, Math.floor(blocks / MIN_SLICE_BLOCKS)));
-  const slices: [number, number][] = [];
-  for (let i = 0, start = from; i < n; i++) {
-    const end = from + Math.round(((i + 1) * blocks) / n) - 1;
-    slices.push([start, end]);
-    start = end + 1;
-  }
-  return slices;
-}
 
 /**
  * The activity of [from, to]: read whole when the client cannot stream or the range is one
@@ -327,7 +121,7 @@ async function assemble(
  * Events per part of a streamed range (about the writer's 25k: the benchmark's parts of 20k
  * Transfers came with their Trades to ~23.6k events).
  */
-export const STREAMED_PART_EVENTS = 24_000;
+const STREAMED_PART_EVENTS = 24_000;
 
 export interface RangePartsOptions {
   /**
@@ -462,7 +256,7 @@ function streamedParts(
 }
 
 /** The whole of [from, to] in one RangeData (see fetchRangeParts; nothing is streamed). */
-export async function fetchRangeWith(
+async function fetchRangeWith(
   rpc: RpcClient,
   from: number,
   to: number,
@@ -484,57 +278,4 @@ export async function fetchRange(
 ): Promise<RangeData> {
   const factoryLogs = await fetchFactoryLogs(rpc, from, to, sets.factory);
   return fetchRangeWith(rpc, from, to, factoryLogs, extendAddressSets(sets, factoryLogs));
-}
-
-/** The part of `range` from block `from` to `to`, with the given events and the headers it holds. */
-function rangePart(range: RangeData, from: number, to: number, events: DecodedEvent[]): RangeData {
-  const headers = new Map<number, BlockHeader>();
-  for (const [number, header] of range.headers)
-    if (number >= from && number <= to) headers.set(number, header);
-  return { from, to, events, headers, logCount: events.length, pools: range.pools };
-}
-
-/**
- * The range cut after block `block` (when it lies inside): the part a reorg can no longer reach
- * and the part it can, which the writer journals (server/indexer/reorg/rollback.ts).
- */
-export function splitAtBlock(range: RangeData, block: number): RangeData[] {
-  if (block < range.from || block >= range.to) return [range];
-  const cut = range.events.findIndex((e) => e.blockNumber > block);
-  const at = cut === -1 ? range.events.length : cut;
-  return [
-    rangePart(range, range.from, block, range.events.slice(0, at)),
-    rangePart(range, block + 1, range.to, range.events.slice(at)),
-  ];
-}
-
-/** A range this much over the events limit is still written whole. */
-const SPLIT_SLACK = 1.25;
-
-/**
- * Cuts a fetched range into consecutive ranges of about `maxEvents` events each (equal parts;
- * none when it is at most a quarter over), at block boundaries (a block is never split), so
- * that one dense range is projected in several transactions whose writes overlap the folding
- * of the next. Each part ends on a block whose header the range holds.
- */
-export function splitRange(range: RangeData, maxEvents: number): RangeData[] {
-  const total = range.events.length;
-  if (total <= maxEvents * SPLIT_SLACK) return [range];
-  // Parts of equal size: cut at the limit, the benchmark's ranges of 25.7k events left
-  // remainders of 700, each a write of its own (40–230 ms, most of it fixed cost).
-  const perPart = Math.ceil(total / Math.ceil(total / maxEvents));
-  const parts: RangeData[] = [];
-  let from = range.from;
-  let start = 0;
-  while (start < range.events.length) {
-    let end = Math.min(range.events.length, start + perPart);
-    const boundary = (range.events[end - 1] as DecodedEvent).blockNumber;
-    while (end < range.events.length && (range.events[end] as DecodedEvent).blockNumber === boundary) end++;
-    const last = end === range.events.length;
-    const to = last ? range.to : boundary;
-    parts.push(rangePart(range, from, to, range.events.slice(start, end)));
-    from = to + 1;
-    start = end;
-  }
-  return parts;
 }

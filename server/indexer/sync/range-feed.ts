@@ -1,13 +1,8 @@
 import type { RawLog } from '../decode/events';
 import { type RpcClient, RpcResponseTooLargeError } from '../rpc/client';
-import {
-  type AddressSets,
-  extendAddressSets,
-  fetchFactoryLogs,
-  fetchRangeParts,
-  type RangeData,
-  type RangeParts,
-} from './fetch-range';
+import { type AddressSets, extendAddressSets, fetchFactoryLogs } from './activity-filter';
+import { fetchRangeParts, type RangeParts } from './fetch-range';
+import type { RangeData } from './range-algebra';
 
 export interface RangeFeedOptions {
   rpc: RpcClient;

@@ -5,9 +5,8 @@ import type { Database } from '../../../db/client';
 import { frozenSql } from '../../../db/frozen-sql';
 import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
-import { metadataDrafts, tokens } from '../../../db/schema';
+import { balanceKind, metadataDrafts, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
-import { balanceKind } from '../../../indexer/project/state';
 import type { Context } from '../../trpc';
 import { boundDraftJoin, priceChange24hBpsColumn, toTokenDetail } from './rows';
 

@@ -1,0 +1,130 @@
+import { parseArgs } from 'node:util';
+import { ADDRESS_PATTERN } from '../../shared/address';
+import type { Database } from '../db/client';
+import type { Resolver } from '../metadata/ssrf';
+import { webhookEventTypes } from './outbox';
+import type { RetryPolicy } from './retry';
+import { checkWebhookUrl, pinWebhookAddress, type WebhookUrlPolicy } from './target-url';
+import {
+  addWebhookTarget,
+  parseEventTypes,
+  removeWebhookTarget,
+  rotateWebhookSecret,
+  webhookStatus,
+} from './targets';
+
+export interface WebhooksCommandContext {
+  db: Database;
+  resolver: Resolver;
+  policy: WebhookUrlPolicy;
+  retry: RetryPolicy;
+  print(line: string): void;
+  printError(line: string): void;
+}
+
+export const webhooksUsage = `usage: npm run webhooks -- <command>
+  add URL [--token ADDRESS] [--events ${webhookEventTypes.join(',')}]   prints the id and the secret (once)
+  list                                                   targets and their filters
+  remove ID                                              the target and its queue
+  rotate-secret ID                                       prints a new secret (once), used from the next POST
+  status                                                 per target: pending, delivered, failing since, last error`;
+
+const when = (date: Date | null) => (date ? date.toISOString() : '-');
+
+/**
+ * `npm run webhooks`: the operator's only way to configure targets (there is no registration
+ * endpoint). Returns the exit code. `add` refuses a URL the SSRF policy refuses, resolving its
+ * name now; every delivery checks it again.
+ */
+export async function runWebhooksCommand(args: string[], context: WebhooksCommandContext): Promise<number> {
+  const { db, print, printError } = context;
+  let parsed: ReturnType<typeof parse>;
+  const parse = () =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      options: { token: { type: 'string' }, events: { type: 'string' } },
+    });
+  try {
+    parsed = parse();
+  } catch (error) {
+    printError(`${error instanceof Error ? error.message : String(error)}\n${webhooksUsage}`);
+    return 2;
+  }
+  const [command, argument, ...rest] = parsed.positionals;
+  const needsOne = command === 'add' || command === 'remove' || command === 'rotate-secret';
+  if (
+    !command ||
+    (needsOne && (!argument || rest.length > 0)) ||
+    (!needsOne && parsed.positionals.length > 1)
+  ) {
+    printError(webhooksUsage);
+    return 2;
+  }
+  switch (command) {
+    case 'add': {
+      const token = parsed.values.token?.toLowerCase() ?? null;
+      if (token !== null && !new RegExp(ADDRESS_PATTERN).test(token)) {
+        printError('--token must be a 0x-prefixed 20-byte hex address');
+        return 2;
+      }
+      const events = parseEventTypes(parsed.values.events ?? webhookEventTypes.join(','));
+      if (!events) {
+        printError(`--events must be a comma-separated list of ${webhookEventTypes.join(', ')}`);
+        return 2;
+      }
+      let url: URL;
+      try {
+        url = checkWebhookUrl(argument as string, context.policy);
+        await pinWebhookAddress(url, context.resolver, context.policy, AbortSignal.timeout(10_000));
+      } catch (error) {
+        printError(`refused: ${error instanceof Error ? error.message : String(error)}`);
+        return 1;
+      }
+      const added = await addWebhookTarget(db, { url: url.toString(), tokenAddress: token, events });
+      print(`id     ${added.id}`);
+      print(`secret ${added.secret}`);
+      print('The secret is shown once: store it where your receiver reads it.');
+      return 0;
+    }
+    case 'remove':
+      if (await removeWebhookTarget(db, argument as string)) {
+        print(`removed ${argument}`);
+        return 0;
+      }
+      printError(`no webhook target ${argument}`);
+      return 1;
+    case 'rotate-secret': {
+      const secret = await rotateWebhookSecret(db, argument as string);
+      if (!secret) {
+        printError(`no webhook target ${argument}`);
+        return 1;
+      }
+      print(`secret ${secret}`);
+      print('Used from the next delivery on; the old secret no longer signs anything.');
+      return 0;
+    }
+    case 'list':
+    case 'status': {
+      const targets = await webhookStatus(db, context.retry);
+      if (targets.length === 0) print('no webhook targets');
+      for (const t of targets) {
+        const filter = `${t.events.join(',')}${t.tokenAddress ? ` of ${t.tokenAddress}` : ''}`;
+        if (command === 'list') {
+          print(`${t.id}  ${t.url}  ${filter}  added ${when(t.createdAt)}`);
+          continue;
+        }
+        const state = t.failing ? 'FAILING' : t.failingSince ? 'retrying' : 'ok';
+        print(
+          `${t.id}  ${state}  pending ${t.pending}  delivered ${t.delivered}  last delivered ${when(t.lastDeliveredAt)}  ` +
+            `failing since ${when(t.failingSince)}  attempts ${t.attempts}  next attempt ${t.failingSince ? when(t.nextAttemptAt) : '-'}  ` +
+            `last error ${t.lastError ?? '-'}`,
+        );
+      }
+      return 0;
+    }
+    default:
+      printError(`unknown command ${command}\n${webhooksUsage}`);
+      return 2;
+  }
+}

@@ -1,0 +1,100 @@
+import { Agent, buildConnector, request } from 'undici';
+import type { ResolvedAddress, Resolver } from '../metadata/ssrf';
+import { signWebhook, webhookHeaders } from './signature';
+import { pinWebhookAddress, type WebhookUrlPolicy } from './target-url';
+
+export interface WebhookPostOptions {
+  resolver: Resolver;
+  policy: WebhookUrlPolicy;
+  /** Whole-request deadline: DNS, connect, headers and the answer's body. */
+  timeoutMs: number;
+  /**
+   * Where a connection to the pinned address really goes (as in fetch-image.ts): production, the
+   * address itself; a test may map a public test address to a loopback server.
+   */
+  route?: (pinned: ResolvedAddress, port: number) => { host: string; port: number };
+  /** The worker stopping: the POST is abandoned (it stays at the head of the queue). */
+  signal?: AbortSignal;
+}
+
+/** What one POST came to: only a 2xx answer counts as delivered. */
+export type WebhookPostOutcome =
+  | { status: 'delivered'; httpStatus: number }
+  | { status: 'failed'; error: string };
+
+/** The answer body read at most: a receiver's error page is not our business beyond its status. */
+const MAX_ANSWER_BYTES = 16_384;
+
+/**
+ * POSTs one signed event to a target: the URL checked and its address resolved and pinned
+ * anew (SSRF, docs/security.md), no redirects followed, everything under one deadline.
+ */
+export async function postWebhook(
+  target: { url: string; secret: string },
+  event: { id: string; body: string },
+  options: WebhookPostOptions,
+): Promise<WebhookPostOutcome> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  let url: URL;
+  let pinned: ResolvedAddress;
+  try {
+    url = new URL(target.url);
+    pinned = await pinWebhookAddress(url, options.resolver, options.policy, signal);
+  } catch (error) {
+    return { status: 'failed', error: `refused: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const destination = options.route?.(pinned, port) ?? { host: pinned.address, port };
+  const connect = buildConnector({ timeout: options.timeoutMs });
+  const servername = url.hostname.replace(/^\[|\]$/g, '');
+  const agent = new Agent({
+    connect: (connectOptions, callback) =>
+      connect(
+        {
+          ...connectOptions,
+          hostname: destination.host,
+          port: String(destination.port),
+          servername: /^[\d.]+$|:/.test(servername) ? undefined : servername,
+        },
+        callback,
+      ),
+  });
+  const timestamp = Math.floor(Date.now() / 1000);
+  try {
+    const response = await request(url, {
+      dispatcher: agent,
+      signal,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Launchdex-Webhooks/1',
+        [webhookHeaders.idempotencyKey]: event.id,
+        [webhookHeaders.timestamp]: String(timestamp),
+        [webhookHeaders.signature]: signWebhook(target.secret, timestamp, event.body),
+      },
+      body: event.body,
+    });
+    let read = 0;
+    for await (const chunk of response.body) {
+      read += (chunk as Buffer).length;
+      if (read > MAX_ANSWER_BYTES) {
+        response.body.destroy();
+        break;
+      }
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300)
+      return { status: 'delivered', httpStatus: response.statusCode };
+    return { status: 'failed', error: `HTTP ${response.statusCode}` };
+  } catch (error) {
+    if (deadline.aborted) return { status: 'failed', error: `no answer within ${options.timeoutMs} ms` };
+    if (signal.aborted) return { status: 'failed', error: 'the worker stopped' };
+    return {
+      status: 'failed',
+      error:
+        (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200) ?? 'error',
+    };
+  } finally {
+    agent.close().catch(() => {});
+  }
+}

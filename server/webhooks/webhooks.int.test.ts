@@ -1,0 +1,377 @@
+import { sql } from 'drizzle-orm';
+import { type Address, encodeFunctionData, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEPLOYER, fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { startWebhookReceiver, type WebhookReceiver } from '../_test/webhook-receiver';
+import { bondingCurveAbi } from '../chain/abis';
+import { readIndexedThroughBlock } from '../db/checkpoint';
+import { type DatabaseHandle, selectRows } from '../db/client';
+import { indexToHead } from '../indexer/_test/harness';
+import type { Resolver } from '../metadata/ssrf';
+import { readIndexChanges } from '../stream/read-changes';
+import { runWebhooksCommand } from './command';
+import type { RetryPolicy } from './retry';
+import { listenForOutbox } from './start';
+import { webhookStatus } from './targets';
+import { createWebhookWorker, type WebhookWorkerOptions } from './worker';
+
+/*
+ * Rules (docs/api.md, "Webhooks"): every event the index holds reaches each matching target,
+ * signed, in chain order, at least once with the same id and bytes; failures are retried with
+ * backoff; a reorg retracts what was sent and drops what was not; the SSRF policy refuses a
+ * target at add time and at every delivery; a dead target slows neither indexing nor other
+ * targets. Real anvil, real indexer, real loopback HTTP receivers, both backends.
+ */
+
+const backends = await availableBackends();
+const retry: RetryPolicy = { baseMs: 20, maxMs: 200, failingAfterMs: 24 * 3_600_000 };
+const noDns: Resolver = async () => {
+  throw new Error('no DNS in tests');
+};
+const silent = { info: () => {}, warn: () => {} };
+
+async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe.each(backends)('webhooks (%s)', (backend) => {
+  let chain: TestChain;
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let receiver: WebhookReceiver;
+  let trader: Address;
+  let curves: Address[];
+  let replacements = 0;
+  const stops: AbortController[] = [];
+  const index = () => indexToHead(handle.db, chain, { chain: { maxRange: 1 } });
+
+  function startWorker(overrides: Partial<WebhookWorkerOptions> = {}) {
+    const stop = new AbortController();
+    stops.push(stop);
+    const done = createWebhookWorker({
+      db: handle.db,
+      resolver: noDns,
+      policy: { allowLoopback: true },
+      retry,
+      timeoutMs: 2_000,
+      concurrency: 4,
+      pollMs: 20,
+      finalityDepth: 64,
+      logger: silent,
+      ...overrides,
+    }).run(stop.signal);
+    return async () => {
+      stop.abort();
+      await done;
+    };
+  }
+
+  async function add(
+    url: string,
+    options: { resolver?: Resolver; allowLoopback?: boolean; args?: string[] } = {},
+  ) {
+    const out: string[] = [];
+    const errors: string[] = [];
+    const code = await runWebhooksCommand(['add', url, ...(options.args ?? [])], {
+      db: handle.db,
+      resolver: options.resolver ?? noDns,
+      policy: { allowLoopback: options.allowLoopback ?? true },
+      retry,
+      print: (line) => out.push(line),
+      printError: (line) => errors.push(line),
+    });
+    const field = (name: string) => out.find((line) => line.startsWith(name))?.split(/\s+/)[1];
+    return { code, id: field('id'), secret: field('secret'), errors };
+  }
+
+  const statusOf = async (id: string | undefined) => {
+    const target = (await webhookStatus(handle.db, retry)).find((t) => t.id === id);
+    if (!target) throw new Error(`no target ${id}`);
+    return target;
+  };
+
+  /** What the index holds now, as webhook events keyed by id. */
+  async function canonical() {
+    const head = await readIndexedThroughBlock(handle.db);
+    const events = (await readIndexChanges(handle.db, chain.deployment.startBlock - 1, head, 100_000)).events;
+    const ids = await selectRows<{ id: string; block: number; log: number }>(
+      handle.db,
+      sql`select 'trade:' || block_hash || ':' || log_index as id, block_number as block, log_index as log from trades
+          union all select 'launch:' || created_block_hash || ':' || created_log_index, created_block, created_log_index from tokens
+          union all select 'graduation:' || block_hash || ':' || log_index, block_number, log_index from chain_events where kind = 'graduation'
+          order by block, log`,
+    );
+    return new Map(ids.map((row, i) => [row.id, events[i]]));
+  }
+
+  async function buy(blocks: number) {
+    for (let i = 0; i < blocks; i++) {
+      const [token] = await selectRows<{ address: Address }>(
+        handle.db,
+        sql`select address from tokens where curve_address = ${curves[i % curves.length]}`,
+      );
+      await chain.actions.buy({
+        trader,
+        token: token?.address as Address,
+        value: 10n ** 16n * BigInt(i + 1),
+      });
+    }
+  }
+
+  /** Replaces the last `depth` blocks with blocks holding other buys, and mines one more. */
+  async function reorg(depth: number) {
+    const txs: [Record<string, Hex | Address>, number][] = [];
+    for (let i = 0; i < depth; i++) {
+      replacements++;
+      txs.push([
+        {
+          from: DEPLOYER,
+          to: curves[i % curves.length] as Address,
+          data: encodeFunctionData({ abi: bondingCurveAbi, functionName: 'buy', args: [0n, 2n ** 40n] }),
+          value: `0x${(BigInt(replacements) * 10n ** 15n + 333n).toString(16)}`,
+          gas: '0x200000',
+        },
+        i,
+      ]);
+    }
+    await chain.client.request({ method: 'anvil_reorg' as never, params: [depth, txs] as never });
+    await chain.client.test.mine({ blocks: 1 });
+  }
+
+  beforeAll(async () => {
+    ({ chain } = await startSimulatedChain({ seed: 29, launches: 3, actions: 12 }));
+    database = await createTestDatabase(backend);
+    handle = await database.open();
+    receiver = await startWebhookReceiver();
+    trader = await fundedAddress(chain, 29);
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const stop of stops) stop.abort();
+    await receiver?.close();
+    await handle?.close();
+    await database?.drop();
+    await chain?.stop();
+  });
+
+  let mainId: string | undefined;
+
+  it('delivers every indexed event once per target, signed, in chain order, in the stream shapes', async () => {
+    const added = await add(receiver.url);
+    expect(added.code, added.errors.join('\n')).toBe(0);
+    expect(added.secret).toMatch(/^whsec_/);
+    mainId = added.id;
+    receiver.secret = added.secret;
+    await index();
+    curves = (
+      await selectRows<{ curve_address: Address }>(
+        handle.db,
+        sql`select curve_address from tokens order by created_block`,
+      )
+    ).map((row) => row.curve_address);
+    const stop = startWorker();
+    await waitFor('the outbox to drain', async () => (await statusOf(mainId)).pending === 0);
+    await stop();
+    const expected = await canonical();
+    expect(expected.size).toBeGreaterThan(5);
+    expect(receiver.invalid).toBe(0);
+    expect(receiver.applied.map((event) => event.id)).toEqual([...expected.keys()]);
+    expect(receiver.applied.map(({ type, data }) => ({ type, data }))).toEqual([...expected.values()]);
+    expect((await statusOf(mainId)).delivered).toBe(expected.size);
+  }, 120_000);
+
+  it('retries a target that is down, answers 500 or hangs, keeps order, and reports it failing after the threshold', async () => {
+    receiver.secret = receiver.secret as string;
+    const before = receiver.applied.length;
+    await receiver.setDown(true);
+    await buy(2);
+    await index();
+    let stop = startWorker({ timeoutMs: 500 });
+    await waitFor('two failed attempts', async () => (await statusOf(mainId)).attempts >= 2);
+    await stop();
+    const down = await statusOf(mainId);
+    expect(down.failingSince).not.toBeNull();
+    expect(down.lastError).toMatch(/ECONNREFUSED|connect/i);
+    // Past the threshold it is reported failing; nothing is dropped.
+    await handle.db.execute(
+      sql`update webhook_targets set failing_since = now() - interval '25 hours' where id = ${mainId ?? ''}`,
+    );
+    const failing = await statusOf(mainId);
+    expect(failing.failing).toBe(true);
+    expect(failing.pending).toBeGreaterThan(0);
+
+    await receiver.setDown(false);
+    const script: ('fail' | 'hang')[] = ['fail', 'fail', 'hang'];
+    receiver.answer = () => script.shift() ?? 'ok';
+    await buy(1);
+    await index();
+    stop = startWorker({ timeoutMs: 500 });
+    await waitFor('the outbox to drain', async () => (await statusOf(mainId)).pending === 0);
+    await stop();
+    receiver.answer = () => 'ok';
+    const recovered = await statusOf(mainId);
+    expect(recovered.failingSince).toBeNull();
+    expect(recovered.lastError).toBeNull();
+    const answers = receiver.requests.map((r) => r.answer);
+    expect(answers.filter((a) => a === 'fail').length).toBeGreaterThanOrEqual(2);
+    const late = receiver.applied.slice(before);
+    // The hung event arrived twice, byte for byte; deduplicated, the order is the chain's.
+    expect(late.length).toBe(new Set(late.map((e) => e.id)).size + 1);
+    const unique = [...new Set(late.map((e) => e.id))];
+    const order = [...(await canonical()).keys()];
+    expect(unique).toEqual(order.slice(order.length - unique.length));
+    expect([...receiver.held().keys()]).toEqual(order);
+    expect(receiver.invalid).toBe(0);
+  }, 120_000);
+
+  it('retracts delivered events a reorg removed, and drops the undelivered ones', async () => {
+    let stop = startWorker();
+    await buy(2);
+    await index();
+    await waitFor('delivery', async () => (await statusOf(mainId)).pending === 0);
+    const retractionsBefore = receiver.applied.filter((e) => e.type === 'retraction').length;
+    await reorg(2);
+    await index();
+    await waitFor('delivery after the reorg', async () => (await statusOf(mainId)).pending === 0);
+    await stop();
+    const retracted = receiver.applied.filter((e) => e.type === 'retraction').slice(retractionsBefore);
+    expect(retracted.length).toBeGreaterThanOrEqual(2);
+    const expected = await canonical();
+    expect(new Set(receiver.held().keys())).toEqual(new Set(expected.keys()));
+    for (const [id, event] of receiver.held()) expect(event).toEqual(expected.get(id));
+
+    // Not sent yet when the reorg comes: dropped, never sent, nothing to retract.
+    const sentBefore = receiver.requests.length;
+    await buy(2);
+    await index();
+    const queued = await selectRows<{ event_id: string }>(
+      handle.db,
+      sql`select event_id from webhook_outbox where target_id = ${mainId ?? ''} and delivered_at is null`,
+    );
+    expect(queued.length).toBeGreaterThan(0);
+    await reorg(2);
+    await index();
+    stop = startWorker();
+    await waitFor('delivery', async () => (await statusOf(mainId)).pending === 0);
+    await stop();
+    const sent = receiver.requests.slice(sentBefore).map((r) => r.id);
+    const now = await canonical();
+    const gone = queued.map((row) => row.event_id).filter((id) => !now.has(id));
+    expect(gone.length).toBeGreaterThan(0);
+    for (const id of gone) expect(sent).not.toContain(id);
+    expect(sent.some((id) => id.startsWith('retraction:'))).toBe(false);
+    expect(new Set(receiver.held().keys())).toEqual(new Set(now.keys()));
+  }, 120_000);
+
+  // PostgreSQL only: PGlite has one session, nothing to listen to (the poll serves, start.ts).
+  if (backend === 'postgres')
+    it('wakes on the commit that queued events, not at the next poll (LISTEN/NOTIFY)', async () => {
+      const worker = createWebhookWorker({
+        db: handle.db,
+        resolver: noDns,
+        policy: { allowLoopback: true },
+        retry,
+        timeoutMs: 2_000,
+        concurrency: 4,
+        pollMs: 3_600_000,
+        finalityDepth: 64,
+        logger: silent,
+      });
+      const stopListening = await listenForOutbox(database.config, () => worker.wake());
+      const stop = new AbortController();
+      const running = worker.run(stop.signal);
+      try {
+        const before = receiver.applied.length;
+        await buy(1);
+        await index();
+        await waitFor('a woken delivery', async () => (await statusOf(mainId)).pending === 0, 10_000);
+        expect(receiver.applied.length).toBeGreaterThan(before);
+      } finally {
+        stop.abort();
+        await running;
+        await stopListening();
+      }
+    }, 60_000);
+
+  it('refuses a target the SSRF policy refuses, at add time and at every delivery', async () => {
+    const strict = { allowLoopback: false };
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'https://127.0.0.1/x',
+      'https://10.1.2.3/x',
+      'https://[::1]/x',
+      'https://user:pw@hooks.example/x',
+      'http://hooks.example/x',
+      'https://localhost/x',
+    ])
+      expect((await add(url, strict)).code, url).toBe(1);
+    const privateName: Resolver = async () => [{ address: '10.0.0.8', family: 4 }];
+    const mixed: Resolver = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: 'fd00::1', family: 6 },
+    ];
+    expect(
+      (await add('https://hooks.example/x', { ...strict, resolver: privateName })).errors.join(),
+    ).toMatch(/non-public/);
+    expect((await add('https://hooks.example/x', { ...strict, resolver: mixed })).code).toBe(1);
+    expect((await add('https://hooks.example/x', { ...strict, resolver: noDns })).code).toBe(1);
+    const publicName: Resolver = async () => [{ address: '93.184.216.34', family: 4 }];
+    const added = await add('https://hooks.example/x', { ...strict, resolver: publicName });
+    expect(added.code).toBe(0);
+    // The name now resolves to a private address: the delivery is refused before any connection.
+    let connected = 0;
+    const stop = startWorker({
+      resolver: privateName,
+      policy: strict,
+      route: () => {
+        connected++;
+        return { host: '127.0.0.1', port: 9 };
+      },
+    });
+    await buy(1);
+    await index();
+    await waitFor('a refused attempt', async () => (await statusOf(added.id)).attempts >= 1);
+    await stop();
+    expect((await statusOf(added.id)).lastError).toMatch(/refused: .*non-public/);
+    expect(connected).toBe(0);
+    const out: string[] = [];
+    await runWebhooksCommand(['remove', added.id as string], {
+      db: handle.db,
+      resolver: noDns,
+      policy: strict,
+      retry,
+      print: (l) => out.push(l),
+      printError: (l) => out.push(l),
+    });
+    expect(out).toEqual([`removed ${added.id}`]);
+  }, 120_000);
+
+  it('a dead target slows neither indexing nor delivery to other targets', async () => {
+    const dead = await startWebhookReceiver();
+    dead.answer = () => 'hang';
+    const added = await add(dead.url);
+    dead.secret = added.secret;
+    const stop = startWorker({ timeoutMs: 60_000 });
+    try {
+      await buy(1);
+      await index();
+      await waitFor('a hanging POST', () => dead.requests.length > 0);
+      await buy(5);
+      const started = performance.now();
+      await index();
+      const seconds = (performance.now() - started) / 1000;
+      expect(seconds).toBeLessThan(10);
+      await waitFor('the live target to drain', async () => (await statusOf(mainId)).pending === 0);
+      expect(dead.requests.length).toBe(1);
+      expect((await statusOf(added.id)).pending).toBeGreaterThanOrEqual(6);
+    } finally {
+      await stop();
+      await dead.close();
+    }
+  }, 120_000);
+});
