@@ -39,6 +39,38 @@ describe('parseConfig', () => {
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/x' });
   });
 
+  it('reads replicas of the primary from DATABASE_READ_URLS, none by default', () => {
+    expect(parseConfig({}, noFiles).replicas).toEqual({ urls: [], maxLagBlocks: 16, pollMs: 500 });
+    const config = parseConfig(
+      {
+        DATABASE_URL: 'postgres://db-primary/launchdex',
+        DATABASE_READ_URLS: ' postgres://db-r1/launchdex, ,postgresql://db-r2:5433/launchdex ',
+        REPLICA_MAX_LAG_BLOCKS: '4',
+        REPLICA_POLL_MS: '250',
+      },
+      noFiles,
+    );
+    expect(config.replicas).toEqual({
+      urls: ['postgres://db-r1/launchdex', 'postgresql://db-r2:5433/launchdex'],
+      maxLagBlocks: 4,
+      pollMs: 250,
+    });
+  });
+
+  it('refuses replicas without a PostgreSQL primary, and entries that are not PostgreSQL URLs', () => {
+    expect(problemsOf({ DATABASE_READ_URLS: 'postgres://db-r1/launchdex' }).map((p) => p.variable)).toEqual([
+      'DATABASE_READ_URLS',
+    ]);
+    expect(
+      problemsOf({ DATABASE_URL: 'postgres://db/launchdex', DATABASE_READ_URLS: 'http://db-r1/x' })[0]
+        ?.message,
+    ).toMatch(/postgres/);
+    expect(problemsOf({ REPLICA_POLL_MS: '5' }).map((p) => p.variable)).toEqual(['REPLICA_POLL_MS']);
+    expect(problemsOf({ REPLICA_MAX_LAG_BLOCKS: '-1' }).map((p) => p.variable)).toEqual([
+      'REPLICA_MAX_LAG_BLOCKS',
+    ]);
+  });
+
   it('treats empty strings as unset', () => {
     expect(parseConfig({ DATABASE_URL: '', PORT: '' }, noFiles).database.kind).toBe('pglite');
   });

@@ -50,6 +50,14 @@ const optionalUrl = (protocols: readonly string[]) =>
       .optional(),
   );
 
+function isPostgresUrl(value: string): boolean {
+  try {
+    return ['postgres:', 'postgresql:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const booleanFlag = z
   .string()
   .optional()
@@ -76,6 +84,9 @@ function isDnsServer(text: string): boolean {
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('development'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  DATABASE_READ_URLS: optionalText,
+  REPLICA_MAX_LAG_BLOCKS: nonNegativeInt(16),
+  REPLICA_POLL_MS: nonNegativeInt(500).pipe(z.number().min(10, 'must be at least 10')),
   DATA_DIR: optionalText,
   RPC_URL: optionalUrl(['http:', 'https:', 'ws:', 'wss:']),
   CHAIN_ID: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a positive integer').optional()),
@@ -219,6 +230,12 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   dataDir: string;
   database: DatabaseConfig;
+  /**
+   * Hot standbys of `database` that serve reads (DATABASE_READ_URLS, comma-separated; PostgreSQL
+   * only), with how far behind the primary one may be before it is left out and how often each
+   * one's position is read (docs/operations.md, "Read replicas").
+   */
+  replicas: { urls: string[]; maxLagBlocks: number; pollMs: number };
   /** Undefined when no RPC is configured and no devnet manifest exists yet. */
   chain: ChainConfig | undefined;
   /** `environment`: RPC_URL names an external chain; `devnet`: the local devnet's manifest (or none yet). */
@@ -458,6 +475,22 @@ export function parseConfig(
     objects = { kind: 'filesystem', dir: path.resolve(cwd, e.OBJECTS_DIR ?? path.join(dataDir, 'objects')) };
   }
 
+  const replicaUrls = (e.DATABASE_READ_URLS ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (replicaUrls.length > 0 && !e.DATABASE_URL)
+    problems.push({
+      variable: 'DATABASE_READ_URLS',
+      message: 'needs DATABASE_URL: replicas are standbys of a PostgreSQL primary, PGlite has none',
+    });
+  for (const url of replicaUrls)
+    if (!isPostgresUrl(url))
+      problems.push({
+        variable: 'DATABASE_READ_URLS',
+        message: 'every entry must be a URL with scheme postgres: or postgresql:',
+      });
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -466,6 +499,7 @@ export function parseConfig(
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+    replicas: { urls: replicaUrls, maxLagBlocks: e.REPLICA_MAX_LAG_BLOCKS, pollMs: e.REPLICA_POLL_MS },
     chain,
     chainSource: e.RPC_URL ? 'environment' : 'devnet',
     deploymentManifestPath,

@@ -7,6 +7,7 @@ import { type ReactNode, useState } from 'react';
 import superjson from 'superjson';
 import type { AppRouter } from '@/server/api/root';
 import { TRPC_MAX_BATCH } from '@/shared/api/limits';
+import { createReadPosition } from '@/shared/api/read-position';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
@@ -31,7 +32,15 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: '/api/trpc', transformer: superjson, maxItems: TRPC_MAX_BATCH })],
+      links: [
+        httpBatchLink({
+          url: '/api/trpc',
+          transformer: superjson,
+          maxItems: TRPC_MAX_BATCH,
+          // The tab's high-water block goes with every batch: no answer older than one it showed.
+          fetch: createReadPosition().wrap(globalThis.fetch.bind(globalThis)),
+        }),
+      ],
     }),
   );
   return (

@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem';
 import { createChainPublicClient } from '../chain/clients';
 import { getConfig } from '../config';
 import { getDatabase } from '../db';
+import { getReadDatabases } from '../db/read-databases';
 import { createDnsResolver } from '../metadata/dns-resolver';
 import { createImageFetcher, type ImageFetcher } from '../metadata/fetch-image';
 import { getObjectStore } from '../objects/store';
@@ -24,7 +25,9 @@ export async function createRequestContext(
 ): Promise<Context> {
   const config = getConfig();
   const { db } = await getDatabase(config);
+  // The cursor key is read (and on first start written) on the primary: a replica may not have it yet.
   const cursorSecret = await getCursorSecret(config, db);
+  const reads = await getReadDatabases(config);
   slot.imageFetcher ??= createImageFetcher({
     resolver: createDnsResolver(config.imageDns),
     dnsTimeoutMs: config.imageDns.timeoutMs,
@@ -33,6 +36,7 @@ export async function createRequestContext(
     transport,
     ...(client === undefined ? {} : { client }),
     db,
+    ...(reads.replicated ? { reads } : {}),
     config,
     cursorSecret,
     clock: () => new Date(),

@@ -3,6 +3,9 @@ import superjson from 'superjson';
 import type { PublicClient } from 'viem';
 import type { Config } from '../config';
 import type { Database } from '../db';
+import { readIndexedThroughBlock } from '../db/checkpoint';
+import type { ReadDatabases } from '../db/read-databases';
+import { isConnectionError } from '../db/read-databases';
 import { type AppError, isAppError } from '../errors';
 import type { ImageFetcher } from '../metadata/fetch-image';
 import type { ObjectStore } from '../objects/store';
@@ -31,6 +34,19 @@ export interface Context {
   cursorSecret: string;
   /** The client as the HTTP front identified it (tRPC over HTTP and REST writes behind the front only). */
   client?: string;
+  /**
+   * Where queries read: each runs on the database these route it to (a replica at or above
+   * `minBlock`, else the primary), with `db` replaced for its run. Absent: `db` answers every query.
+   * Mutations always use `db`, the primary.
+   */
+  reads?: ReadDatabases;
+  /** The highest indexed_through_block the caller has seen (X-Min-Indexed-Block). */
+  minBlock?: number;
+  /**
+   * Filled by routed queries with the block their database had indexed after their data was
+   * read (the highest of a batch): the answer's X-Indexed-Through-Block.
+   */
+  answered?: { block: number | undefined };
 }
 
 const t = initTRPC.context<Context>().create({
@@ -64,7 +80,21 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
   const release = type === 'query' && ctx.transport === 'http' ? await databaseTurn(ctx.client) : undefined;
   let result: Awaited<ReturnType<typeof next>>;
   try {
-    result = await next();
+    const { reads } = ctx;
+    result =
+      type === 'query' && reads
+        ? await reads.read(ctx.minBlock, async ({ db }) => {
+            const routed = await next({ ctx: { db, reads: undefined } });
+            // Rethrown so the routing retries a replica's lost connection once on the primary.
+            if (!routed.ok && isConnectionError(routed.error.cause)) throw routed.error.cause;
+            const { answered } = ctx;
+            if (routed.ok && answered) {
+              const block = await readIndexedThroughBlock(db);
+              answered.block = Math.max(answered.block ?? 0, block);
+            }
+            return routed;
+          })
+        : await next();
   } finally {
     release?.();
   }

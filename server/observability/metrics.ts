@@ -13,6 +13,10 @@ export interface IndexProbe {
   streamClients?(): number;
   /** This process's read cache, once it exists (web processes with READ_CACHE_MB > 0). */
   readCache?(): ReadCacheCounts | undefined;
+  /** Reads routed to each database since start (`primary` or a replica's name). */
+  databaseReads?(): Record<string, number> | undefined;
+  /** Blocks each replica was behind the primary at its last poll (null: unknown). */
+  replicaLag?(): Record<string, number | null> | undefined;
 }
 
 /** Cumulative outcomes of the read cache and what it holds. */
@@ -135,6 +139,34 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
       },
     });
   }
+  const { databaseReads, replicaLag } = probe;
+  if (databaseReads) {
+    const seen: Record<string, number> = {};
+    new Counter({
+      name: 'launchdex_db_reads_total',
+      help: 'Reads routed to each database: REST GETs (cache hits included, their version is read there) and tRPC queries',
+      labelNames: ['database'] as const,
+      registers: [registry],
+      collect() {
+        for (const [database, count] of Object.entries(databaseReads() ?? {})) {
+          if (count > (seen[database] ?? 0)) this.inc({ database }, count - (seen[database] ?? 0));
+          seen[database] = count;
+        }
+      },
+    });
+  }
+  if (replicaLag)
+    new Gauge({
+      name: 'launchdex_replica_lag_blocks',
+      help: 'Blocks each read replica was behind the primary at its last poll (absent while unknown)',
+      labelNames: ['replica'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [replica, lag] of Object.entries(replicaLag() ?? {}))
+          if (lag !== null) this.set({ replica }, lag);
+      },
+    });
   const { streamClients } = probe;
   if (streamClients)
     new Gauge({

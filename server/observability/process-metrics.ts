@@ -25,6 +25,8 @@ export function getProcessMetrics(): LaunchdexMetrics {
     indexer: () => probes().indexer?.(),
     streamClients: () => probes().streamClients?.() ?? 0,
     readCache: () => probes().readCache?.(),
+    databaseReads: () => probes().databaseReads?.(),
+    replicaLag: () => probes().replicaLag?.(),
   });
   return slot.metrics;
 }

@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import packageJson from '../../package.json' with { type: 'json' };
 import { TRPC_MAX_BATCH } from '../../shared/api/limits';
 import { streamQuery } from '../../shared/api/stream';
 import { CLIENT_HEADER } from '../api/database-share';
+import { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, parseMinBlock } from '../api/min-block';
 import { errorResponse } from '../api/rest/dispatch';
 import { buildOpenApiDocument } from '../api/rest/openapi';
 import { restRoutes } from '../api/rest/registry';
@@ -11,6 +13,8 @@ import { appRouter } from '../api/root';
 import type { Context } from '../api/trpc';
 import { proxyDevnetRpc } from '../chain/devnet-rpc-proxy';
 import type { Config } from '../config';
+import { getReadDatabases } from '../db/read-databases';
+import type { ReplicaHealth } from '../db/replicas';
 import { AppError } from '../errors';
 import { checkHealth, checkReadiness } from '../health';
 import { getLogger } from '../logger';
@@ -61,11 +65,15 @@ export function createWebHandlers(services: {
       });
     },
     '/api/ready': async () => {
-      const readiness = await checkReadiness();
-      return Response.json(readiness, {
-        status: readiness.status === 'ready' ? 200 : 503,
-        headers: { 'cache-control': 'no-store' },
-      });
+      const [readiness, reads] = await Promise.all([checkReadiness(), getReadDatabases(config)]);
+      // A replica out of rotation does not make the instance unready: the primary serves its reads.
+      return Response.json(
+        { ...readiness, replicas: reads.health().map(replicaReadiness) },
+        {
+          status: readiness.status === 'ready' ? 200 : 503,
+          headers: { 'cache-control': 'no-store' },
+        },
+      );
     },
     '/api/metrics': (request) => metrics(request, config.metricsToken),
     '/api/v1/openapi.json': async () =>
@@ -85,9 +93,20 @@ export function createWebHandlers(services: {
             // The process's context, as an outside caller (over HTTP) and as the front's client.
             createContext: async (): Promise<Context> => {
               const client = request.headers.get(CLIENT_HEADER);
-              return client === null
-                ? { ...context, transport: 'http' }
-                : { ...context, transport: 'http', client };
+              const minBlock = minBlockOf(request);
+              return {
+                ...context,
+                transport: 'http',
+                ...(client === null ? {} : { client }),
+                ...(minBlock === undefined ? {} : { minBlock }),
+                answered: { block: undefined },
+              };
+            },
+            responseMeta: ({ ctx }) => {
+              const block = ctx?.answered?.block;
+              return block === undefined
+                ? {}
+                : { headers: new Headers({ [INDEXED_BLOCK_HEADER]: String(block) }) };
             },
             maxBatchSize: TRPC_MAX_BATCH,
             onError: ({ error, path }) => {
@@ -170,6 +189,31 @@ function parseStreamQuery(search: URLSearchParams) {
     if (values[0] !== undefined) input[key] = values[0];
   }
   return streamQuery.parse(input);
+}
+
+/** The client's high-water block; a bad value is a 400 as on REST. */
+function minBlockOf(request: Request): number | undefined {
+  try {
+    return parseMinBlock(request.headers.get(MIN_BLOCK_HEADER));
+  } catch (error) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: error instanceof Error ? error.message : 'bad X-Min-Indexed-Block',
+      cause: error,
+    });
+  }
+}
+
+/** A replica as /api/ready reports it. */
+function replicaReadiness(replica: ReplicaHealth) {
+  return {
+    name: replica.name,
+    healthy: replica.healthy,
+    reason: replica.reason,
+    indexed_through_block: replica.position?.block ?? null,
+    lag_blocks: replica.lagBlocks,
+    reads: replica.reads,
+  };
 }
 
 function bearerMatches(header: string | null, token: string): boolean {

@@ -5,6 +5,7 @@ import { restDispatcher } from '../api/rest/registry';
 import type { Context } from '../api/trpc';
 import type { Config } from '../config';
 import { type DatabaseHandle, getDatabase } from '../db';
+import { getReadDatabases, type ReadDatabases } from '../db/read-databases';
 import type { PageServices } from '../handover';
 import type { ConcurrencyLimiter } from '../http/concurrency';
 import type { RateLimiter } from '../http/rate-limit';
@@ -26,6 +27,8 @@ export interface ServerProcess {
   config: Config;
   logger: Logger;
   database: DatabaseHandle;
+  /** The primary and the replicas of DATABASE_READ_URLS, and which one answers a read. */
+  reads: ReadDatabases;
   limiter: RateLimiter;
   /** Upload and stream slots per client, when another process counts them (a cluster primary). */
   concurrency?: ConcurrencyLimiter;
@@ -53,12 +56,15 @@ export async function startServerProcess(config: Config): Promise<ServerProcess>
     createLimits(config),
     getObjectStore(config.objects),
   ]);
+  // The replicas' pools and their first poll: the first reads already know which replicas qualify.
+  const reads = await getReadDatabases(config);
   const hub = getStreamHub();
   const context = await createRequestContext();
   return {
     config,
     logger: getLogger(),
     database,
+    reads,
     ...limits,
     hub,
     objects,

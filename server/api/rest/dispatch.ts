@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getConfig } from '../../config';
 import { getDatabase } from '../../db';
+import { getReadDatabases, type ReadDatabases } from '../../db/read-databases';
 import { createReadVersion, type ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
 import { getLogger } from '../../logger';
@@ -9,94 +9,16 @@ import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { createRequestContext } from '../context';
 import { CLIENT_HEADER, databaseTurn } from '../database-share';
+import { MIN_BLOCK_HEADER, parseMinBlock } from '../min-block';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
+import { jsonAnswer, type RestAnswer, readAnswer, serializeRead, toJson, withBlock } from './answers';
 import type { RestRoute, RouteServices } from './define';
 import { toAppError } from './errors';
 import { collectInput, createRouteMatcher, type RouteMatch, type RouteMatcher } from './match';
-import {
-  type CachedAnswer,
-  type CacheOutcome,
-  createReadCache,
-  ownedBuffer,
-  type ReadCache,
-  type ReadCacheStats,
-} from './read-cache';
-import { isSerializedAnswer } from './serialized';
+import { type CacheOutcome, createReadCache, type ReadCache, type ReadCacheStats } from './read-cache';
 
-/** JSON with bigint as decimal text: amounts never pass through a lossy number. */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
-}
-
-const jsonContentType = 'application/json; charset=utf-8';
-const jsonHeaders = { 'content-type': jsonContentType };
-
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(toJson(body), { status, headers: { ...jsonHeaders, ...headers } });
-}
-
-/**
- * A REST answer before any transport: the node front writes it straight to the socket, the web
- * adapter (Next's catch-all route, POSTs) wraps it in a Response.
- */
-export interface RestAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** The body bytes; null for 304. A HEAD answer carries the GET body, which is not sent. */
-  body: Uint8Array | null;
-}
-
-function jsonAnswer(status: number, body: unknown, headers: Record<string, string>): RestAnswer {
-  return { status, headers: { ...jsonHeaders, ...headers }, body: Buffer.from(toJson(body)) };
-}
-
-const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
-
-/**
- * A read's answer, serialized once: reads change only when the read model does (the index
- * advances, metadata is finalized, a token is moderated), so it carries a strong ETag of its body,
- * prefixed with indexed_through_block when the body has it, and may be cached for a second.
- */
-function serializeRead(result: unknown, version: bigint): CachedAnswer {
-  const serialized = isSerializedAnswer(result);
-  const body = ownedBuffer(serialized ? result.text : toJson(result));
-  const block = serialized
-    ? `b${result.indexedThroughBlock}-`
-    : typeof result === 'object' && result !== null && 'indexed_through_block' in result
-      ? `b${String((result as { indexed_through_block: unknown }).indexed_through_block)}-`
-      : '';
-  const etag = `"${block}${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { version, body, etag };
-}
-
-/** 200 with the body, or 304 when If-None-Match names its ETag. */
-function readAnswer(ifNoneMatch: string | null, answer: CachedAnswer): RestAnswer {
-  if (ifNoneMatchNames(ifNoneMatch, answer.etag))
-    return { status: 304, headers: { etag: answer.etag, 'cache-control': readCacheControl }, body: null };
-  return {
-    status: 200,
-    headers: { 'content-type': jsonContentType, etag: answer.etag, 'cache-control': readCacheControl },
-    body: answer.body,
-  };
-}
-
-/**
- * Whether the request's If-None-Match names `etag` (or is `*`): the client already has this
- * version. If-None-Match uses the weak comparison of RFC 9110 section 8.8.3.2: `W/"x"` matches
- * `"x"`, since a cache may have weakened the tag it stored.
- */
-export function matchesIfNoneMatch(request: Request, etag: string): boolean {
-  return ifNoneMatchNames(request.headers.get('if-none-match'), etag);
-}
-
-function ifNoneMatchNames(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
-  const wanted = opaque(etag);
-  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === wanted);
-}
+export { jsonResponse, matchesIfNoneMatch, type RestAnswer, toJson } from './answers';
 
 function errorAnswer(error: unknown): RestAnswer {
   const { appError, unexpected } = toAppError(error);
@@ -123,6 +45,8 @@ interface AnswerRequest {
   ifNoneMatch: string | null;
   /** The caller's X-Request-Id, kept when it is a sane token. */
   requestId: string | null;
+  /** X-Min-Indexed-Block as sent (validated with `min_block`). */
+  minBlock?: string | readonly string[] | null | undefined;
   /** The front's client key; absent: the request shares one anonymous database share. */
   client?: string | undefined;
   /** Reads a write's body; absent where the transport has none to give (GET and HEAD). */
@@ -171,6 +95,11 @@ export interface RestDispatcherOptions {
    * unchanged. Default: on (READ_CACHE_MB) with the default caller, off with an injected one.
    */
   reads?: () => Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
+  /**
+   * The databases reads are routed over (primary and replicas). Default: the process's with the
+   * default caller; none (every read on the injected context's database) with an injected one.
+   */
+  databases?: () => Promise<ReadDatabases | undefined>;
 }
 
 const readsSlot = {} as {
@@ -214,6 +143,22 @@ export function createRestDispatcher(
     caller: once(async () => createCaller(await context())),
   };
   const reads = options.reads ?? (options.context ? async () => undefined : processReads);
+  const databases =
+    options.databases ?? (options.context ? async () => undefined : () => getReadDatabases(getConfig()));
+  /** Reads on one database: the process's context with that database, one caller over it. */
+  const routedServices = new Map<string, RouteServices>();
+  const servicesOn = (name: string, db: Context['db']): RouteServices => {
+    let found = routedServices.get(name);
+    if (!found) {
+      const own = once(async () => {
+        const { reads: _routing, ...base } = await context();
+        return { ...base, db };
+      });
+      found = { context: own, caller: once(async () => createCaller(await own())) };
+      routedServices.set(name, found);
+    }
+    return found;
+  };
   /** A write runs as its client (the upload's storage budget is per client): a caller of its own. */
   const writeServices = (client: string | undefined): RouteServices => {
     if (client === undefined) return services;
@@ -238,7 +183,7 @@ export function createRestDispatcher(
   }
 
   async function answer(
-    { method, pathname, query, ifNoneMatch, readBody, client, matches }: AnswerRequest,
+    { method, pathname, query, ifNoneMatch, readBody, client, matches, minBlock }: AnswerRequest,
     matched: { template: string },
   ): Promise<RestAnswer & { outcome: ReadOutcome }> {
     let outcome: ReadOutcome = 'none';
@@ -268,37 +213,48 @@ export function createRestDispatcher(
         };
       }
       const parsed = route.parse(input);
+      const seen = parseMinBlock(minBlock, query);
       const turn = () => databaseTurn(client);
-      const cached = await reads();
-      if (!cached) {
-        outcome = 'uncached';
-        const release = await turn();
-        try {
-          return {
-            ...readAnswer(ifNoneMatch, serializeRead(await route.run(services, parsed), 0n)),
-            outcome,
-          };
-        } finally {
-          release();
+      const [cached, routing] = await Promise.all([reads(), databases()]);
+      const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
+        const routeServices = db ? servicesOn(name, db) : services;
+        const database = routing?.replicated
+          ? async () => db ?? (await routeServices.context()).db
+          : undefined;
+        if (!cached) {
+          outcome = 'uncached';
+          const release = await turn();
+          try {
+            const result = serializeRead(await route.run(routeServices, parsed), 0n);
+            return readAnswer(ifNoneMatch, await withBlock(result, database));
+          } finally {
+            release();
+          }
         }
-      }
-      // The version is read before the data, so an answer is at least as new as its version.
-      const version = await cached.version.current();
-      // Keyed by the parsed input: address case, parameter order, defaults and ignored
-      // parameters do not make another entry (or another computation) of the same answer.
-      const key = `${route.path}\n${toJson(parsed)}`;
-      const served = await cached.cache.answer(
-        key,
-        version,
-        async () => {
-          // Set before the database answers: a read that fails there (a 404, a timeout) cost it too.
-          outcome = 'miss';
-          return serializeRead(await route.run(services, parsed), version);
-        },
-        turn,
-      );
-      outcome = served.outcome;
-      return { ...readAnswer(ifNoneMatch, served.answer), outcome };
+        // The version is read before the data, on the same database, so an answer is at least as
+        // new as its version; the cache never serves or keeps an answer for an older version than
+        // it holds, so a lagging replica's answer never replaces a newer one.
+        const version = await (routing ? routing.version(name) : cached.version).current();
+        // Keyed by the parsed input: address case, parameter order, defaults and ignored
+        // parameters do not make another entry (or another computation) of the same answer.
+        const key = `${route.path}\n${toJson(parsed)}`;
+        const served = await cached.cache.answer(
+          key,
+          version,
+          async () => {
+            // Set before the database answers: a read that fails there (a 404, a timeout) cost it too.
+            outcome = 'miss';
+            return withBlock(serializeRead(await route.run(routeServices, parsed), version), database);
+          },
+          turn,
+        );
+        outcome = served.outcome;
+        return readAnswer(ifNoneMatch, served.answer);
+      };
+      const result = routing
+        ? await routing.read(seen, ({ name, db }) => onDatabase(name, db))
+        : await onDatabase('primary', undefined);
+      return { ...result, outcome };
     } catch (error) {
       return { ...errorAnswer(error), outcome };
     }
@@ -314,6 +270,7 @@ export function createRestDispatcher(
         query: url.searchParams,
         ifNoneMatch: request.headers.get('if-none-match'),
         requestId: request.headers.get('x-request-id'),
+        minBlock: request.headers.get(MIN_BLOCK_HEADER),
         // Written by the front, which drops a client's own copy of the header.
         client: request.headers.get(CLIENT_HEADER) ?? undefined,
         readBody: async (route) => route.readBody?.(request),
@@ -330,6 +287,7 @@ export function createRestDispatcher(
         query: target.query ?? new URLSearchParams(target.search),
         ifNoneMatch: ifNoneMatch ?? null,
         requestId: typeof requestId === 'string' ? requestId : null,
+        minBlock: incoming.headers[MIN_BLOCK_HEADER],
         client: target.client,
         matches: target.matches,
       });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { openApiHints } from '../../../shared/api/openapi-hints';
+import { MIN_BLOCK_PARAM } from '../../../shared/api/read-position';
 import { type ErrorCode, errorStatus } from '../../errors';
 import { routes as serverPaths } from '../../routes';
 import { streamOperation } from '../../stream/openapi';
@@ -69,7 +70,31 @@ const headerComponents = {
     schema: { type: 'string' },
     example: '"reads";q=120;w=6',
   },
+  'X-Indexed-Through-Block': {
+    description:
+      "The block the answer's data is indexed through (or a later one). Send the highest seen back as `min_block` or `X-Min-Indexed-Block`: no later answer is then older, whichever instance or read replica serves it.",
+    schema: { type: 'integer', minimum: 0 },
+  },
 } as const;
+
+/** The client's high-water block, on every read (docs/api.md, "Read replicas and monotonic reads"). */
+const minBlockParameters = [
+  {
+    name: MIN_BLOCK_PARAM,
+    in: 'query',
+    required: false,
+    description:
+      'The highest X-Indexed-Through-Block this client has seen: the answer is from a database indexed at least this far.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  {
+    name: 'X-Min-Indexed-Block',
+    in: 'header',
+    required: false,
+    description: 'Same as `min_block` (the higher of the two counts when both are sent).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+];
 
 const ref = (name: keyof typeof headerComponents) => ({ $ref: `#/components/headers/${name}` });
 const rateLimitFields = { RateLimit: ref('RateLimit'), 'RateLimit-Policy': ref('RateLimit-Policy') };
@@ -127,7 +152,8 @@ export function buildOpenApiDocument(
     });
     // Every request passes the gate (429 past its client's budget) and every read runs under the
     // statement timeout (503): clients generated from this document must know to back off.
-    const gate: ErrorCode[] = route.method === 'GET' ? ['rate_limited', 'unavailable'] : ['rate_limited'];
+    const gate: ErrorCode[] =
+      route.method === 'GET' ? ['invalid_parameter', 'rate_limited', 'unavailable'] : ['rate_limited'];
     const errorCodes: ErrorCode[] = [...new Set<ErrorCode>([...route.errors, ...gate, 'internal'])];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorCodes)
@@ -136,7 +162,10 @@ export function buildOpenApiDocument(
     const responses: Record<string, unknown> = {
       [String(success)]: {
         description: success === 201 ? 'Created' : 'OK',
-        headers: answerHeaders(success),
+        headers:
+          route.method === 'GET'
+            ? { ...answerHeaders(success), 'X-Indexed-Through-Block': ref('X-Indexed-Through-Block') }
+            : answerHeaders(success),
         content: { 'application/json': { schema: toSchema(route.output, 'output') } },
       },
     };
@@ -149,7 +178,7 @@ export function buildOpenApiDocument(
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
       security: [],
-      parameters,
+      parameters: route.method === 'GET' ? [...parameters, ...minBlockParameters] : parameters,
       ...(route.requestBody
         ? {
             requestBody: {

@@ -3,6 +3,8 @@ export interface CachedAnswer {
   version: bigint;
   body: Buffer;
   etag: string;
+  /** The answer's indexed_through_block, when it has one (X-Indexed-Through-Block). */
+  block?: number;
 }
 
 /** How a read was answered by the cache, for metrics and the per-client database share. */

@@ -1,0 +1,50 @@
+/**
+ * Monotonic reads (docs/api.md, "Read replicas and monotonic reads"): every read answer says the
+ * block its data is indexed through; a client sends the highest it has seen back, and no database
+ * behind that block answers it.
+ */
+import { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, MIN_BLOCK_PARAM } from '../../shared/api/read-position';
+import { AppError } from '../errors';
+
+export { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, MIN_BLOCK_PARAM };
+
+/** Far past any chain's height, and exact as a JavaScript number. */
+const MAX_BLOCK = Number.MAX_SAFE_INTEGER;
+
+function parseOne(field: string, value: string): number {
+  const text = value.trim();
+  if (!/^\d{1,16}$/.test(text) || Number(text) > MAX_BLOCK)
+    throw new AppError('invalid_parameter', `${field} must be a non-negative integer block number`, [
+      { field, message: 'must be a non-negative integer' },
+    ]);
+  return Number(text);
+}
+
+/**
+ * The client's high-water block from the `min_block` parameter and the `X-Min-Indexed-Block`
+ * header (the higher when both are given; undefined when neither is).
+ * @throws AppError `invalid_parameter` for anything but one non-negative integer in each.
+ */
+export function parseMinBlock(
+  header: string | readonly string[] | null | undefined,
+  query?: URLSearchParams,
+): number | undefined {
+  let found: number | undefined;
+  const values = query?.getAll(MIN_BLOCK_PARAM) ?? [];
+  if (values.length > 1)
+    throw new AppError('invalid_parameter', `${MIN_BLOCK_PARAM} must be given at most once`, [
+      { field: MIN_BLOCK_PARAM, message: 'given more than once' },
+    ]);
+  if (values[0] !== undefined) found = parseOne(MIN_BLOCK_PARAM, values[0]);
+  if (header !== null && header !== undefined) {
+    // node:http joins repeated headers with ", "; a list is as ambiguous as a repeated parameter.
+    const text = typeof header === 'string' ? header : header.join(',');
+    if (text.includes(','))
+      throw new AppError('invalid_parameter', `${MIN_BLOCK_HEADER} must be given at most once`, [
+        { field: MIN_BLOCK_HEADER, message: 'given more than once' },
+      ]);
+    const block = parseOne(MIN_BLOCK_HEADER, text);
+    found = found === undefined ? block : Math.max(found, block);
+  }
+  return found;
+}

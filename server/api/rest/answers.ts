@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../../db';
+import { readIndexedThroughBlock } from '../../db/checkpoint';
+import { INDEXED_BLOCK_HEADER } from '../min-block';
+import { type CachedAnswer, ownedBuffer } from './read-cache';
+import { isSerializedAnswer } from './serialized';
+
+/** How REST answers are serialized: JSON bodies, read answers with their ETag and block. */
+
+/** JSON with bigint as decimal text: amounts never pass through a lossy number. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+export const jsonContentType = 'application/json; charset=utf-8';
+const jsonHeaders = { 'content-type': jsonContentType };
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(toJson(body), { status, headers: { ...jsonHeaders, ...headers } });
+}
+
+/**
+ * A REST answer before any transport: the node front writes it straight to the socket, the web
+ * adapter (Next's catch-all route, POSTs) wraps it in a Response.
+ */
+export interface RestAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body bytes; null for 304. A HEAD answer carries the GET body, which is not sent. */
+  body: Uint8Array | null;
+}
+
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string>): RestAnswer {
+  return { status, headers: { ...jsonHeaders, ...headers }, body: Buffer.from(toJson(body)) };
+}
+
+const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
+
+/**
+ * A read's answer, serialized once: reads change only when the read model does (the index
+ * advances, metadata is finalized, a token is moderated), so it carries a strong ETag of its body,
+ * prefixed with indexed_through_block when the body has it, and may be cached for a second.
+ */
+export function serializeRead(result: unknown, version: bigint): CachedAnswer {
+  const serialized = isSerializedAnswer(result);
+  const body = ownedBuffer(serialized ? result.text : toJson(result));
+  const indexed = serialized
+    ? result.indexedThroughBlock
+    : typeof result === 'object' && result !== null && 'indexed_through_block' in result
+      ? (result as { indexed_through_block: unknown }).indexed_through_block
+      : undefined;
+  const block = indexed === undefined ? '' : `b${String(indexed)}-`;
+  const etag = `"${block}${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const blockNumber = Number(indexed);
+  return Number.isSafeInteger(blockNumber) && indexed !== null && indexed !== undefined
+    ? { version, body, etag, block: blockNumber }
+    : { version, body, etag };
+}
+
+/**
+ * With replicas, an answer whose body does not say its block gets the block its database had
+ * indexed right after the data was read: never below the data's, so a client sending it back is
+ * never answered older. Without replicas every read is the primary's, which never goes back (but
+ * for a reorg), and the uncached path is spared the statement.
+ */
+export async function withBlock(
+  answer: CachedAnswer,
+  db: (() => Promise<Database>) | undefined,
+): Promise<CachedAnswer> {
+  return answer.block === undefined && db
+    ? { ...answer, block: await readIndexedThroughBlock(await db()) }
+    : answer;
+}
+
+/** X-Indexed-Through-Block: the block the answer's data is indexed through (or after). */
+function blockHeader(answer: CachedAnswer): Record<string, string> {
+  return answer.block === undefined ? {} : { [INDEXED_BLOCK_HEADER]: String(answer.block) };
+}
+
+/** 200 with the body, or 304 when If-None-Match names its ETag. */
+export function readAnswer(ifNoneMatch: string | null, answer: CachedAnswer): RestAnswer {
+  const block = blockHeader(answer);
+  if (ifNoneMatchNames(ifNoneMatch, answer.etag))
+    return {
+      status: 304,
+      headers: { etag: answer.etag, 'cache-control': readCacheControl, ...block },
+      body: null,
+    };
+  return {
+    status: 200,
+    headers: {
+      'content-type': jsonContentType,
+      etag: answer.etag,
+      'cache-control': readCacheControl,
+      ...block,
+    },
+    body: answer.body,
+  };
+}
+
+/**
+ * Whether the request's If-None-Match names `etag` (or is `*`): the client already has this
+ * version. If-None-Match uses the weak comparison of RFC 9110 section 8.8.3.2: `W/"x"` matches
+ * `"x"`, since a cache may have weakened the tag it stored.
+ */
+export function matchesIfNoneMatch(request: Request, etag: string): boolean {
+  return ifNoneMatchNames(request.headers.get('if-none-match'), etag);
+}
+
+function ifNoneMatchNames(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+  const wanted = opaque(etag);
+  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === wanted);
+}

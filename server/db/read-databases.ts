@@ -1,0 +1,153 @@
+/**
+ * The web process's read databases: the primary and the replicas of DATABASE_READ_URLS, with the
+ * replica set that picks one per read (server/db/replicas.ts). Writes and read-after-write paths
+ * never come here: they use the primary's handle (`getDatabase`).
+ */
+import type { Config } from '../config';
+import { registerMetricProbes } from '../observability/process-metrics';
+import { type Database, openDatabase } from './client';
+import { getDatabase } from './index';
+import { createReadVersion, type ReadVersion } from './read-version';
+import { createReplicaSet, type ReadRoute, type ReplicaHealth, readReplayPosition } from './replicas';
+
+export interface ReadDatabases {
+  /** Whether any replica is configured (false: every read is the primary's, as before). */
+  replicated: boolean;
+  /**
+   * Runs one read on the database routed for a client that has seen `minBlock`. A replica that
+   * fails it on the connection is taken out and the read runs once more on the primary.
+   */
+  read<T>(minBlock: number | undefined, work: (route: ReadRoute<Database>) => Promise<T>): Promise<T>;
+  /** The read-model version of the named database (`primary` or a replica's name). */
+  version(name: string): ReadVersion;
+  /** The last polled block of the named database (null: not polled yet, or no replicas). */
+  polledBlock(name: string): number | null;
+  health(): ReplicaHealth[];
+  /** Reads run per database since start, retries on the primary included. */
+  reads(): Record<string, number>;
+  close(): Promise<void>;
+}
+
+/**
+ * Errors of the connection rather than of the statement: the server went away, refused or cut
+ * the session, or is a standby shutting down or starting up (SQLSTATE class 08, 57P01-57P03).
+ */
+export function isConnectionError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  if (typeof code !== 'string') return false;
+  return (
+    /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)/.test(code) ||
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03'
+  );
+}
+
+/** A replica's name in readiness, metrics and logs: its host, port and database, never credentials. */
+export function replicaName(url: string, index: number): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+  } catch {
+    return `replica-${index + 1}`;
+  }
+}
+
+/**
+ * Opens the replicas beside `primary` and polls their positions (the first poll is awaited, so
+ * the first reads already know which replicas qualify). With no replicas every read is the
+ * primary's and nothing is polled.
+ */
+export async function openReadDatabases(
+  config: Config,
+  primary: Database,
+  onChange?: (health: ReplicaHealth) => void,
+): Promise<ReadDatabases> {
+  const { urls, maxLagBlocks, pollMs } = config.replicas;
+  const handles = await Promise.all(
+    urls.map((url) =>
+      openDatabase(
+        { kind: 'postgres', url },
+        {
+          prepareStatements: true,
+          statementTimeoutMs: config.readStatementTimeoutMs,
+          applicationName: 'launchdex-read',
+        },
+      ),
+    ),
+  );
+  const replicas = handles.map((handle, index) => ({
+    name: replicaName(urls[index] ?? '', index),
+    db: handle.db,
+  }));
+  const versions = new Map<string, ReadVersion>([
+    ['primary', createReadVersion(primary)],
+    ...replicas.map(({ name, db }) => [name, createReadVersion(db)] as const),
+  ]);
+  const counts: Record<string, number> = { primary: 0 };
+  for (const { name } of replicas) counts[name] = 0;
+  const set =
+    replicas.length === 0
+      ? undefined
+      : createReplicaSet({
+          primary,
+          replicas,
+          readPosition: readReplayPosition,
+          maxLagBlocks,
+          pollMs,
+          ...(onChange ? { onChange } : {}),
+        });
+  await set?.start();
+  registerMetricProbes({
+    databaseReads: () => ({ ...counts }),
+    replicaLag: () =>
+      Object.fromEntries((set?.health() ?? []).map(({ name, lagBlocks }) => [name, lagBlocks])),
+  });
+  const primaryRoute: ReadRoute<Database> = { name: 'primary', db: primary };
+  const run = <T>(route: ReadRoute<Database>, work: (route: ReadRoute<Database>) => Promise<T>) => {
+    counts[route.name] = (counts[route.name] ?? 0) + 1;
+    return work(route);
+  };
+  return {
+    replicated: set !== undefined,
+    async read(minBlock, work) {
+      const route = set ? set.route(minBlock) : primaryRoute;
+      if (route.name === 'primary') return run(route, work);
+      try {
+        return await run(route, work);
+      } catch (error) {
+        if (!isConnectionError(error)) throw error;
+        set?.failed(route.name, error);
+        return run(primaryRoute, work);
+      }
+    },
+    version: (name) => versions.get(name) ?? (versions.get('primary') as ReadVersion),
+    polledBlock(name) {
+      if (!set) return null;
+      if (name === 'primary') return set.primaryPosition()?.block ?? null;
+      return set.health().find((replica) => replica.name === name)?.position?.block ?? null;
+    },
+    health: () => set?.health() ?? [],
+    reads: () => ({ ...counts }),
+    async close() {
+      set?.stop();
+      await Promise.all(handles.map((handle) => handle.close().catch(() => {})));
+    },
+  };
+}
+
+const slot: { reads?: Promise<ReadDatabases> } = {};
+
+/** The process's read databases over its primary (opened once; a failed open is retried). */
+export function getReadDatabases(config: Config): Promise<ReadDatabases> {
+  if (!slot.reads) {
+    const opening = (async () => openReadDatabases(config, (await getDatabase(config)).db))();
+    slot.reads = opening;
+    opening.catch(() => {
+      if (slot.reads === opening) slot.reads = undefined;
+    });
+  }
+  return slot.reads;
+}

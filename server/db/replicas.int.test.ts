@@ -1,0 +1,252 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsHeaders, startAppServer } from '../_test/app-server';
+import { fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
+import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../_test/replication';
+import { createRestDispatcher } from '../api/rest/dispatch';
+import { createReadCache } from '../api/rest/read-cache';
+import { restRoutes } from '../api/rest/registry';
+import { createCaller } from '../api/root';
+import type { Context } from '../api/trpc';
+import { parseConfig } from '../config';
+import { createImageFetcher } from '../metadata/fetch-image';
+import { getObjectStore } from '../objects/store';
+import { type DatabaseHandle, openDatabase } from './client';
+import { migrateDatabase } from './migrate';
+import { openReadDatabases, type ReadDatabases } from './read-databases';
+import { bumpReadVersion, createReadVersion } from './read-version';
+
+/**
+ * Read replicas on PostgreSQL's own streaming replication, through the REST dispatcher and the
+ * tRPC caller the server runs: a primary cluster and a hot standby of it (server/_test/replication.ts).
+ */
+const tools = replicationTools();
+if ('missing' in tools)
+  console.warn(
+    `replicas.int.test.ts skipped: ${tools.missing} (set TEST_PG_BIN to the server's bin directory)`,
+  );
+
+interface Page {
+  items: { address: string }[];
+  next_cursor: string | null;
+}
+
+describe.skipIf('missing' in tools)('reads on a hot standby never go backwards for a client', () => {
+  let pg: ReplicatedPostgres;
+  let primary: DatabaseHandle;
+  let reads: ReadDatabases;
+  let context: Context;
+  let onPrimaryOnly: ReturnType<typeof createRestDispatcher>;
+  let routed: ReturnType<typeof createRestDispatcher>;
+
+  const get = async (
+    dispatcher: ReturnType<typeof createRestDispatcher>,
+    path: string,
+    minBlock?: number,
+  ) => {
+    const answer = await dispatcher.handle(
+      new Request(`http://launchdex.test${path}`, {
+        headers: minBlock === undefined ? {} : { 'x-min-indexed-block': String(minBlock) },
+      }),
+    );
+    return {
+      status: answer.status,
+      header: answer.headers.get('x-indexed-through-block'),
+      text: await answer.text(),
+    };
+  };
+  const advance = async (block: number, first: number) => {
+    await insertTokens(
+      primary.db,
+      Array.from({ length: 5 }, (_, i) => fixtureToken(first + i, { createdBlock: block })),
+    );
+    await setCheckpoint(primary.db, block);
+    await bumpReadVersion(primary.db);
+  };
+
+  beforeAll(async () => {
+    pg = await startReplicatedPostgres();
+    primary = await openDatabase({ kind: 'postgres', url: pg.primaryUrl });
+    await migrateDatabase(primary);
+    await advance(100, 0);
+    await insertTokens(
+      primary.db,
+      Array.from({ length: 25 }, (_, i) => fixtureToken(100 + i)),
+    );
+    await bumpReadVersion(primary.db);
+    await pg.caughtUp();
+    const config = parseConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: pg.primaryUrl,
+      DATABASE_READ_URLS: pg.replicaUrl,
+      REPLICA_POLL_MS: '50',
+      REPLICA_MAX_LAG_BLOCKS: '1000',
+    });
+    reads = await openReadDatabases(config, primary.db);
+    context = {
+      transport: 'caller',
+      db: primary.db,
+      config,
+      clock: () => new Date(),
+      objects: () => getObjectStore(config.objects),
+      fetchImage: createImageFetcher(),
+      chain: () => undefined,
+      cursorSecret: 'replica-test-cursor-secret-0123456789',
+    };
+    const cache = () => ({ version: createReadVersion(primary.db), cache: createReadCache(8 * 1024 * 1024) });
+    onPrimaryOnly = createRestDispatcher(restRoutes, { context: async () => context });
+    const routedCache = cache();
+    routed = createRestDispatcher(restRoutes, {
+      context: async () => context,
+      reads: async () => routedCache,
+      databases: async () => reads,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await reads?.close();
+    await primary?.close();
+    await pg?.stop();
+  });
+
+  const replica = () => reads.health()[0]?.name ?? '';
+  const until = async (what: () => boolean, label: string) => {
+    const deadline = Date.now() + 30_000;
+    while (!what()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+
+  it('answers through the replica equal the primary’s', async () => {
+    for (const path of ['/api/v1/tokens?limit=7', '/api/v1/tokens?sort=market_cap&limit=5']) {
+      const before = reads.reads()[replica()] ?? 0;
+      const viaReplica = await get(routed, path);
+      expect(reads.reads()[replica()]).toBe(before + 1);
+      const viaPrimary = await get(onPrimaryOnly, path);
+      expect(viaReplica.status).toBe(200);
+      expect(viaReplica.text).toBe(viaPrimary.text);
+      expect(viaReplica.header).toBe('100');
+    }
+  });
+
+  it('min_block and X-Min-Indexed-Block are validated like every parameter', async () => {
+    for (const bad of ['-1', 'abc', '1.5', '99999999999999999999'])
+      expect((await get(routed, `/api/v1/tokens?min_block=${encodeURIComponent(bad)}`)).status).toBe(400);
+    expect((await get(routed, '/api/v1/tokens?min_block=1&min_block=2')).status).toBe(400);
+    const badHeader = await routed.handle(
+      new Request('http://launchdex.test/api/v1/tokens', { headers: { 'x-min-indexed-block': 'x' } }),
+    );
+    expect(badHeader.status).toBe(400);
+  });
+
+  it('with replay paused, a client that saw block N is never answered below N', async () => {
+    await pg.pauseReplay();
+    await advance(200, 200);
+    await reads.version('primary').current();
+    await until(() => (reads.health()[0]?.lagBlocks ?? 0) >= 100, 'the poll to see the lag');
+    // Without a high-water block the frozen replica still answers: the staleness is real.
+    const anonymous = await get(routed, '/api/v1/tokens?limit=5');
+    expect(anonymous.header).toBe('100');
+    const seen = await get(routed, '/api/v1/tokens?limit=5', 200);
+    expect(seen.header).toBe('200');
+    const primaryBefore = reads.reads().primary ?? 0;
+    let cursor: string | null = null;
+    for (let page = 0; page < 4; page++) {
+      const path: string = `/api/v1/tokens?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const answer = await get(routed, path, 200);
+      expect(answer.status).toBe(200);
+      expect(Number(answer.header)).toBeGreaterThanOrEqual(200);
+      cursor = (JSON.parse(answer.text) as Page).next_cursor;
+    }
+    expect(reads.reads().primary).toBe(primaryBefore + 4);
+    // The same through the query parameter and through tRPC queries.
+    expect(Number((await get(routed, '/api/v1/tokens?limit=5&min_block=200')).header)).toBe(200);
+    const onPrimary = reads.reads().primary ?? 0;
+    const caller = createCaller({ ...context, reads, minBlock: 200 });
+    const list = await caller.tokens.list({ limit: 25 });
+    expect(reads.reads().primary).toBe(onPrimary + 1);
+    const fromPrimary = await createCaller(context).tokens.list({ limit: 25 });
+    expect(list).toEqual(fromPrimary);
+    // Without the high-water block the query goes to the frozen replica, which answers older.
+    const onReplica = reads.reads()[replica()] ?? 0;
+    const stale = await createCaller({ ...context, reads }).tokens.list({ limit: 25 });
+    expect(reads.reads()[replica()]).toBe(onReplica + 1);
+    expect(stale).not.toEqual(fromPrimary);
+  });
+
+  it('the replica stopped mid-walk: every request is still answered, by the primary', async () => {
+    await pg.resumeReplay();
+    await pg.caughtUp();
+    await until(() => reads.health()[0]?.lagBlocks === 0, 'the replica to catch up');
+    let cursor: string | null = null;
+    for (let page = 0; page < 6; page++) {
+      if (page === 2) await pg.stopReplica();
+      const path: string = `/api/v1/tokens?sort=market_cap&limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const answer = await get(routed, path);
+      expect(answer.status, `page ${page}: ${answer.text}`).toBe(200);
+      cursor = (JSON.parse(answer.text) as Page).next_cursor;
+    }
+    expect(reads.health()[0]?.healthy).toBe(false);
+  }, 60_000);
+
+  it('the replica back and caught up: reads return to it', async () => {
+    await pg.startReplica();
+    await pg.resumeReplay().catch(() => {});
+    await pg.caughtUp();
+    await until(() => reads.health()[0]?.healthy === true, 'the replica to rejoin');
+    const before = reads.reads()[replica()] ?? 0;
+    const answer = await get(routed, '/api/v1/tokens?limit=3', 200);
+    expect(answer.status).toBe(200);
+    expect(answer.header).toBe('200');
+    expect(reads.reads()[replica()]).toBe(before + 1);
+  }, 60_000);
+
+  it('the real server: reads on the replica, min_block, tRPC headers, readiness and metrics', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'launchdex-replica-server-'));
+    const server = await startAppServer({
+      DATABASE_URL: pg.primaryUrl,
+      DATABASE_READ_URLS: pg.replicaUrl,
+      REPLICA_POLL_MS: '50',
+      DATA_DIR: dataDir,
+      CURSOR_SECRET: 'replica-test-cursor-secret-0123456789',
+    });
+    try {
+      const list = await fetch(`${server.baseUrl}/api/v1/tokens?limit=3`);
+      expect(list.status).toBe(200);
+      expect(list.headers.get('x-indexed-through-block')).toBe('200');
+      expect((await fetch(`${server.baseUrl}/api/v1/tokens?min_block=x`)).status).toBe(400);
+      await pg.pauseReplay();
+      await advance(300, 300);
+      const ahead = await fetch(`${server.baseUrl}/api/v1/tokens?limit=3`, {
+        headers: { 'x-min-indexed-block': '300' },
+      });
+      expect(ahead.headers.get('x-indexed-through-block')).toBe('300');
+      const trpc = await fetch(
+        `${server.baseUrl}/api/trpc/tokens.list?input=${encodeURIComponent(JSON.stringify({ json: { limit: 2 } }))}`,
+        { headers: { 'x-min-indexed-block': '300' } },
+      );
+      expect(trpc.status).toBe(200);
+      expect(trpc.headers.get('x-indexed-through-block')).toBe('300');
+      const badTrpc = await fetch(`${server.baseUrl}/api/trpc/tokens.list?input=%7B%7D`, {
+        headers: { 'x-min-indexed-block': '-1' },
+      });
+      expect(badTrpc.status).toBe(400);
+      const ready = (await (await fetch(`${server.baseUrl}/api/ready`)).json()) as {
+        replicas: { name: string; healthy: boolean; lag_blocks: number | null; reads: number }[];
+      };
+      expect(ready.replicas).toHaveLength(1);
+      expect(ready.replicas[0]?.reads).toBeGreaterThanOrEqual(1);
+      const metrics = await (
+        await fetch(`${server.baseUrl}/api/metrics`, { headers: metricsHeaders })
+      ).text();
+      expect(metrics).toMatch(/launchdex_db_reads_total\{database="primary"\} [1-9]/);
+      expect(metrics).toMatch(/launchdex_db_reads_total\{database="127\.0\.0\.1:\d+\/launchdex"\} [1-9]/);
+    } finally {
+      await pg.resumeReplay();
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
