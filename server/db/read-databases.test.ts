@@ -17,6 +17,11 @@ describe('read databases', () => {
     for (const code of ['57014', '42P01', '23505', 'invalid_cursor', 404])
       expect(isConnectionError(Object.assign(new Error(String(code)), { code })), String(code)).toBe(false);
     expect(isConnectionError(new Error('no code'))).toBe(false);
+    // As drizzle throws a failed query: the driver's error is the cause.
+    const driverError = Object.assign(new Error('terminating connection'), { code: '57P01' });
+    expect(isConnectionError(new Error('Failed query: select 1', { cause: driverError }))).toBe(true);
+    const statementError = Object.assign(new Error('canceling statement'), { code: '57014' });
+    expect(isConnectionError(new Error('Failed query: select 1', { cause: statementError }))).toBe(false);
     expect(isConnectionError('ECONNREFUSED')).toBe(false);
   });
 

@@ -32,10 +32,11 @@ export interface ReadDatabases {
  * Errors of the connection rather than of the statement: the server went away, refused or cut
  * the session, or is a standby shutting down or starting up (SQLSTATE class 08, 57P01-57P03).
  */
-export function isConnectionError(error: unknown): boolean {
+export function isConnectionError(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { code } = error as { code?: unknown };
-  if (typeof code !== 'string') return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  // drizzle wraps a failed query (DrizzleQueryError) with the driver's error as its cause.
+  if (typeof code !== 'string') return depth < 3 && isConnectionError(cause, depth + 1);
   return (
     /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)/.test(code) ||
     code.startsWith('08') ||
