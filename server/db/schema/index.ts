@@ -5,3 +5,4 @@ export * from './secrets';
 export * from './tokens';
 export * from './trades';
 export * from './webhooks';
+export * from './traders';
