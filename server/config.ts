@@ -429,7 +429,7 @@ export function parseConfig(
           routerAddress: e.SWAP_ROUTER_ADDRESS ?? manifest.value.contracts.router,
           startBlock: BigInt(manifest.value.startBlock),
           finalityDepth: e.FINALITY_DEPTH,
-        labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
+          labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
           maxRange: e.INDEXER_MAX_RANGE,
           maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
           pollIntervalMs: e.INDEXER_POLL_MS,

@@ -41,7 +41,11 @@ export const traders = pgTable(
       t.realizedPnl.desc().nullsFirst(),
       t.wallet.desc().nullsFirst(),
     ),
-    index('traders_volume_idx').on(t.tokenAddress, t.volume.desc().nullsFirst(), t.wallet.desc().nullsFirst()),
+    index('traders_volume_idx').on(
+      t.tokenAddress,
+      t.volume.desc().nullsFirst(),
+      t.wallet.desc().nullsFirst(),
+    ),
     index('traders_balance_idx').on(
       t.tokenAddress,
       t.balance.desc().nullsFirst(),

@@ -344,7 +344,11 @@ export function foldRange(
     } else if (event.type === 'transfer') {
       const state = stateOf(event.token);
       if (!state) continue;
-      transferOps({ curve: state.curve, pool: state.poolAddress, contracts, creator: state.creator }, event, pushOp);
+      transferOps(
+        { curve: state.curve, pool: state.poolAddress, contracts, creator: state.creator },
+        event,
+        pushOp,
+      );
       if (event.from !== ZERO_ADDRESS) addBalance(event.token, event.from, -event.value);
       addBalance(event.token, event.to, event.value);
       tokenAddress = event.token;

@@ -17,7 +17,14 @@ const launchBlock = 100;
 const tokenOf = (address: string) => (address === token ? { creator, createdBlock: launchBlock } : undefined);
 
 let tx = 0;
-const trade = (kind: 'buy' | 'sell', who: string, tokens: bigint, quote: bigint, block = 200, transaction?: string): TraderOp => ({
+const trade = (
+  kind: 'buy' | 'sell',
+  who: string,
+  tokens: bigint,
+  quote: bigint,
+  block = 200,
+  transaction?: string,
+): TraderOp => ({
   kind,
   token,
   wallet: who,
@@ -34,7 +41,13 @@ const received = (who: string, tokens: bigint, from = wallet(999)): TraderOp => 
   tokens,
   fromCreator: from === creator,
 });
-const sent = (who: string, tokens: bigint): TraderOp => ({ kind: 'out', token, wallet: who, tokens, fromCreator: false });
+const sent = (who: string, tokens: bigint): TraderOp => ({
+  kind: 'out',
+  token,
+  wallet: who,
+  tokens,
+  fromCreator: false,
+});
 
 function run(ops: TraderOp[], rows = new Map<string, TraderRow>()) {
   applyTraderOps(rows, ops, tokenOf, params);
@@ -44,7 +57,11 @@ function run(ops: TraderOp[], rows = new Map<string, TraderRow>()) {
 describe('average-cost PnL', () => {
   it('realizes a sell at the average cost of the position', () => {
     const a = wallet(1);
-    const row = run([trade('buy', a, 100n, 1000n), trade('buy', a, 100n, 3000n), trade('sell', a, 50n, 1500n)])(a);
+    const row = run([
+      trade('buy', a, 100n, 1000n),
+      trade('buy', a, 100n, 3000n),
+      trade('sell', a, 50n, 1500n),
+    ])(a);
     // Average cost 20 a token: 50 tokens cost 1000, sold for 1500.
     expect(row.realizedPnl).toBe(500n);
     expect(row.costBasis).toBe(3000n);

@@ -218,7 +218,8 @@ export function transferOps(
   if (from === parties.curve || to === parties.curve) return;
   if (parties.pool !== null && (from === parties.pool || to === parties.pool)) return;
   if (value === 0n || from === to) return;
-  if (!parties.contracts.has(from)) push({ kind: 'out', token, wallet: from, tokens: value, fromCreator: false });
+  if (!parties.contracts.has(from))
+    push({ kind: 'out', token, wallet: from, tokens: value, fromCreator: false });
   if (!parties.contracts.has(to))
     push({ kind: 'in', token, wallet: to, tokens: value, fromCreator: from === parties.creator });
 }
