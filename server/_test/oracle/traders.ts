@@ -222,6 +222,33 @@ export function buildTradersOracle(
     sort === 'volume' ? p.spent + p.received : sort === 'holding' ? p.held : p.pnl;
 
   return {
+    /**
+     * The detail's risk summary: shares of total supply held now (`balanceOf`, the model's
+     * balances) by each label's wallets, their counts, and the creator's sold ÷ bought.
+     */
+    risk(address: string, totalSupply: bigint, balanceOf: (wallet: string) => bigint): Json {
+      const token = tokens.get(address);
+      const all = token ? [...token.positions.values()] : [];
+      const part = (has: (p: Position) => boolean) => {
+        const labelled = all.filter(has);
+        const held = labelled.reduce((sum, p) => sum + balanceOf(p.wallet), 0n);
+        return [Number((held * 10_000n) / totalSupply), labelled.length] as const;
+      };
+      const [sniperBps, snipers] = part((p) => p.sniper);
+      const [bundlerBps, bundlers] = part((p) => p.bundler);
+      const [linkedBps, linked] = part((p) => p.linked);
+      const creator = token?.positions.get(token.creator);
+      const sold = creator ? (creator.sold < creator.bought ? creator.sold : creator.bought) : 0n;
+      return {
+        sniper_bps: sniperBps,
+        sniper_wallets: snipers,
+        bundler_bps: bundlerBps,
+        bundler_wallets: bundlers,
+        creator_linked_bps: linkedBps,
+        creator_linked_wallets: linked,
+        creator_sold_bps: creator && creator.bought > 0n ? Number((sold * 10_000n) / creator.bought) : 0,
+      };
+    },
     tokens: () => [...tokens.keys()],
     wallets: () => [...new Set([...tokens.values()].flatMap((t) => [...t.positions.keys()]))],
     /** `/tokens/{address}/traders?sort=…`: largest first, then wallet descending. */

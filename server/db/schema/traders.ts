@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, primaryKey } from 'drizzle-orm/pg-core';
 import { blockNumber, hex, uint256, unixSeconds } from './columns';
 
@@ -51,6 +52,11 @@ export const traders = pgTable(
       t.balance.desc().nullsFirst(),
       t.wallet.desc().nullsFirst(),
     ),
+    // The labelled wallets of a token (few: launch-window buyers and the creator's recipients),
+    // for the detail's risk summary without walking every trader of a busy token.
+    index('traders_labelled_idx')
+      .on(t.tokenAddress)
+      .where(sql`${t.sniper} or ${t.bundler} or ${t.creatorLinked}`),
     // A wallet's PnL across tokens, by token address.
     index('traders_wallet_idx').on(t.wallet, t.tokenAddress),
   ],
