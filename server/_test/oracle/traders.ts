@@ -238,7 +238,9 @@ export function buildTradersOracle(
       const [bundlerBps, bundlers] = part((p) => p.bundler);
       const [linkedBps, linked] = part((p) => p.linked);
       const creator = token?.positions.get(token.creator);
-      const sold = creator ? (creator.sold < creator.bought ? creator.sold : creator.bought) : 0n;
+      // What it sold beyond its buys (tokens it received) does not count.
+      const beyond = creator ? creator.sold - creator.bought : 0n;
+      const sold = creator ? (beyond > 0n ? creator.bought : creator.sold) : 0n;
       return {
         sniper_bps: sniperBps,
         sniper_wallets: snipers,
