@@ -1,16 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fundedAddress } from '../_test/chain';
 import { availableBackends } from '../_test/database';
 import { readChainView } from '../_test/oracle/chain-view';
 import { buildOracle } from '../_test/oracle/model';
 import { buildTradersOracle } from '../_test/oracle/traders';
 import { getJson, walkPages } from '../_test/oracle/walk';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { type LabelScenario, runLabelScenario } from '../chain/simulator/label-scenario';
 
 const backends = await availableBackends();
 const params = { sniperBlocks: 3, bundlerWallets: 4 };
 
 describe.each(backends)('traders, PnL and labels against the chain oracle (%s)', (backend) => {
   let stack: IndexedStack;
+  let scenario: LabelScenario;
 
   beforeAll(async () => {
     stack = await startIndexedStack(
@@ -21,6 +24,16 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
         BUNDLER_WALLETS: String(params.bundlerWallets),
       },
     );
+    const funded = await Promise.all([0, 1, 2, 3, 4, 5, 6].map((i) => fundedAddress(stack.chain, 300 + i)));
+    const [creator, linked, ...bundlers] = funded as [`0x${string}`, `0x${string}`, ...`0x${string}`[]];
+    scenario = await runLabelScenario(
+      stack.chain.client,
+      stack.chain.deployment,
+      stack.chain.actions,
+      { creator, linked, bundlers },
+      30,
+    );
+    await stack.waitForIndex();
   }, 300_000);
 
   afterAll(async () => {
@@ -60,6 +73,22 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
     expect(compared).toBeGreaterThan(200);
     // The fixture exercises the creator label and zero-cost transfers at least.
     expect(labels.get('creator') ?? 0).toBeGreaterThan(0);
+    // The scenario's known answer: every bundle buyer is a sniper and a bundler, the creator's
+    // recipient is creator-linked, and the detail's risk summary equals the oracle's.
+    const token = scenario.token.toLowerCase();
+    const byWallet = new Map(oracle.traders(token, 'volume').map((item) => [item.wallet, item.labels]));
+    for (const wallet of scenario.bundlers)
+      expect(byWallet.get(wallet.toLowerCase()), wallet).toEqual(['sniper', 'bundler']);
+    expect(byWallet.get(scenario.linked.toLowerCase())).toEqual(['creator_linked']);
+    expect(byWallet.get(scenario.creator.toLowerCase())).toEqual(['creator']);
+    const detail = await getJson(base, `/api/v1/tokens/${token}`);
+    expect(detail.body.risk).toEqual(model.detail(token)?.risk);
+    expect(detail.body.risk).toMatchObject({
+      bundler_wallets: 5,
+      sniper_wallets: 5,
+      creator_linked_wallets: 1,
+    });
+    expect((detail.body.risk as { creator_sold_bps: number }).creator_sold_bps).toBeGreaterThan(0);
     console.info(
       `traders oracle: ${compared} rows equal; labels ${JSON.stringify(Object.fromEntries(labels))}`,
     );
