@@ -423,6 +423,9 @@ export function buildOracle(input: OracleInput) {
     tokenAddresses: all.map((t) => t.address),
     creators: [...new Set(all.map((t) => t.creator))],
     wallets: [...wallets],
+    /** `/tokens/{address}/traders?sort=…` and `/wallets/{address}/pnl` (oracle/traders.ts). */
+    tokenTraders: (address: string, sort: string) => traders.traders(address, sort),
+    walletPnl: (wallet: string) => traders.pnl(wallet),
     /** Words a person could type: symbol and name-word prefixes, exact symbols, address prefixes. */
     searchTerms(): string[] {
       const terms = new Set<string>(['0x', '0x0', 'zz', 'a']);
