@@ -19,11 +19,10 @@ CREATE TABLE "traders" (
 	"sniper" boolean NOT NULL,
 	"bundler" boolean NOT NULL,
 	"creator_linked" boolean NOT NULL,
-	CONSTRAINT "traders_token_address_wallet_pk" PRIMARY KEY("token_address","wallet")
+	CONSTRAINT "traders_wallet_token_address_pk" PRIMARY KEY("wallet","token_address")
 );
 --> statement-breakpoint
 CREATE INDEX "traders_pnl_idx" ON "traders" USING btree ("token_address","realized_pnl" DESC NULLS FIRST,"wallet" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "traders_volume_idx" ON "traders" USING btree ("token_address","volume" DESC NULLS FIRST,"wallet" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "traders_balance_idx" ON "traders" USING btree ("token_address","balance" DESC NULLS FIRST,"wallet" DESC NULLS FIRST);--> statement-breakpoint
-CREATE INDEX "traders_labelled_idx" ON "traders" USING btree ("token_address") WHERE "traders"."sniper" or "traders"."bundler" or "traders"."creator_linked";--> statement-breakpoint
-CREATE INDEX "traders_wallet_idx" ON "traders" USING btree ("wallet","token_address");
+CREATE INDEX "traders_labelled_idx" ON "traders" USING btree ("token_address") WHERE "traders"."sniper" or "traders"."bundler" or "traders"."creator_linked";

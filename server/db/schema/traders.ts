@@ -35,7 +35,8 @@ export const traders = pgTable(
     creatorLinked: boolean('creator_linked').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.tokenAddress, t.wallet] }),
+    // Wallet first: the key also serves a wallet's PnL pages (by token address).
+    primaryKey({ columns: [t.wallet, t.tokenAddress] }),
     // One index per sort of /tokens/{address}/traders, in its keyset order (value, wallet) desc.
     index('traders_pnl_idx').on(
       t.tokenAddress,
@@ -57,7 +58,5 @@ export const traders = pgTable(
     index('traders_labelled_idx')
       .on(t.tokenAddress)
       .where(sql`${t.sniper} or ${t.bundler} or ${t.creatorLinked}`),
-    // A wallet's PnL across tokens, by token address.
-    index('traders_wallet_idx').on(t.wallet, t.tokenAddress),
   ],
 );

@@ -95,9 +95,11 @@ export async function writeTraders(
     sql`select x.* from traders x join ${keyRelation} on x.token_address = s.token_address and x.wallet = s.wallet`,
   );
   const rows = new Map<string, TraderRow>();
+  const storedKeys = new Set<string>();
   for (const r of stored) {
     const row = fromStored(r);
     rows.set(`${row.token} ${row.wallet}`, row);
+    storedKeys.add(`${row.token} ${row.wallet}`);
   }
   if (seq !== undefined) await recordBefore(t, seq, journaledTables.traders, keyRelation);
   const touched = applyTraderOps(
@@ -106,11 +108,18 @@ export async function writeTraders(
     (token) => tokenInfo.get(token),
     context.labels ?? defaultLabelParams,
   );
-  await bulkInsert(
-    t,
-    'traders',
-    traderColumns,
-    touched.map(toStored),
-    `on conflict (token_address, wallet) do update set ${updates}`,
-  );
+  // New rows go in by COPY without a conflict clause (most rows of a backfill are new: the
+  // upsert through a staging table cost twice as much); a row that exists after all fails the
+  // key loudly. Rows read above are updated.
+  const fresh = touched.filter((row) => !storedKeys.has(`${row.token} ${row.wallet}`));
+  const known = touched.filter((row) => storedKeys.has(`${row.token} ${row.wallet}`));
+  if (fresh.length > 0) await bulkInsert(t, 'traders', traderColumns, fresh.map(toStored));
+  if (known.length > 0)
+    await bulkInsert(
+      t,
+      'traders',
+      traderColumns,
+      known.map(toStored),
+      `on conflict (wallet, token_address) do update set ${updates}`,
+    );
 }
