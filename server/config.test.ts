@@ -124,6 +124,7 @@ describe('parseConfig', () => {
         FACTORY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
         START_BLOCK: '123',
         FINALITY_DEPTH: '12',
+        SNIPER_BLOCKS: '5',
       },
       noFiles,
     );
@@ -133,6 +134,7 @@ describe('parseConfig', () => {
       factoryAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
       startBlock: 123n,
       finalityDepth: 12,
+      labels: { sniperBlocks: 5, bundlerWallets: 4 },
       maxRange: 50_000,
       maxResponseBytes: 64 * 2 ** 20,
       pollIntervalMs: 500,

@@ -95,6 +95,8 @@ const envSchema = z.object({
   START_BLOCK: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a non-negative integer').optional()),
   DEPLOYMENT_MANIFEST: optionalText,
   FINALITY_DEPTH: nonNegativeInt(64),
+  SNIPER_BLOCKS: nonNegativeInt(3).pipe(z.number().min(1, 'must be at least 1')),
+  BUNDLER_WALLETS: nonNegativeInt(4).pipe(z.number().min(2, 'must be at least 2')),
   INDEXER_MODE: z
     .enum(['auto', 'embedded', 'off'], { error: 'must be auto, embedded or off' })
     .optional()
@@ -205,6 +207,8 @@ export interface ChainConfig {
   routerAddress?: `0x${string}` | undefined;
   startBlock: bigint;
   finalityDepth: number;
+  /** Trader labels (docs/api.md "Traders, PnL and labels"): sniper window, bundle size. */
+  labels?: { sniperBlocks: number; bundlerWallets: number };
   /** Largest eth_getLogs block range the indexer grows to. */
   maxRange: number;
   /** Largest RPC response read; a larger eth_getLogs answer is retried as a smaller range. */
@@ -424,6 +428,7 @@ export function parseConfig(
         routerAddress: e.SWAP_ROUTER_ADDRESS as `0x${string}` | undefined,
         startBlock: BigInt(e.START_BLOCK as string),
         finalityDepth: e.FINALITY_DEPTH,
+        labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
         maxRange: e.INDEXER_MAX_RANGE,
         maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
         pollIntervalMs: e.INDEXER_POLL_MS,
@@ -441,6 +446,7 @@ export function parseConfig(
           routerAddress: e.SWAP_ROUTER_ADDRESS ?? manifest.value.contracts.router,
           startBlock: BigInt(manifest.value.startBlock),
           finalityDepth: e.FINALITY_DEPTH,
+          labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
           maxRange: e.INDEXER_MAX_RANGE,
           maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
           pollIntervalMs: e.INDEXER_POLL_MS,

@@ -31,6 +31,9 @@ export const logIndexKey = z.number().int().min(0).max(INT4_MAX);
  */
 export const uint256Key = z.string().regex(/^(0|[1-9][0-9]{0,77})$/);
 
+/** `numeric(78,0)` amounts that may be negative (realized PnL), canonical decimal text. */
+export const int256Key = z.string().regex(/^(0|-?[1-9][0-9]{0,77})$/);
+
 /** `text` addresses as the indexer stores them: lowercase 0x-hex, 20 bytes. */
 export const addressKey = z.string().regex(new RegExp(LOWERCASE_ADDRESS_PATTERN));
 
@@ -51,6 +54,9 @@ export const chainPositionKey = z.tuple([blockNumberKey, logIndexKey]);
 
 /** (amount, address): `tokens.top` (market cap, token) and holders (balance, wallet). */
 export const amountAndAddressKey = z.tuple([uint256Key, addressKey]);
+
+/** (realized PnL, volume or position; wallet): a token's traders. */
+export const signedAmountAndAddressKey = z.tuple([int256Key, addressKey]);
 
 /** (progress, token): `tokens.near`. */
 export const progressAndAddressKey = z.tuple([progressBpsKey, addressKey]);

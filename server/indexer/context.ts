@@ -28,5 +28,6 @@ export async function loadProjectionContext(rpc: RpcClient, chain: ChainConfig):
     stable,
     startBlock: Number(chain.startBlock),
     finalityDepth: chain.finalityDepth,
+    ...(chain.labels ? { labels: chain.labels } : {}),
   };
 }

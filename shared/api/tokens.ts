@@ -168,6 +168,8 @@ const indexedThroughBlock = blockNumberOut.meta({
     'Last block whose events are fully indexed, read in the same snapshot as the data (0 before the first block).',
 });
 
+const bps = z.number().int().min(0).max(10000);
+
 export const tokenDetail = z.object({
   indexed_through_block: indexedThroughBlock,
   identity: z.object({
@@ -243,6 +245,22 @@ export const tokenDetail = z.object({
       burned_bps: z.number().int().min(0).max(10000).meta({ description: 'Sent to the burn address' }),
     })
     .meta({ description: 'Shares of total supply in basis points, from indexed balances (rounded down)' }),
+  risk: z
+    .object({
+      sniper_bps: bps.meta({ description: 'Held now by wallets labelled sniper' }),
+      sniper_wallets: z.number().int().nonnegative(),
+      bundler_bps: bps.meta({ description: 'Held now by wallets labelled bundler' }),
+      bundler_wallets: z.number().int().nonnegative(),
+      creator_linked_bps: bps.meta({ description: 'Held now by wallets labelled creator_linked' }),
+      creator_linked_wallets: z.number().int().nonnegative(),
+      creator_sold_bps: bps.meta({
+        description: "dev_sold: the creator's sold ÷ bought tokens (0 when it never bought; at most 10000)",
+      }),
+    })
+    .meta({
+      description:
+        'Trader labels summed (docs/api.md "Traders, PnL and labels"): shares of total supply in basis points, rounded down',
+    }),
   excluded: z.boolean().meta({ description: 'Hidden from lists by moderation; detail still answers.' }),
 });
 export type TokenDetail = z.output<typeof tokenDetail>;

@@ -143,6 +143,8 @@ export async function compareWithOracle(
     for (const kind of ACTIVITY_KINDS)
       await list(`/api/v1/tokens/${token}/activity?kind=${kind}`, oracle.activity(token, kind));
     await list(`/api/v1/tokens/${token}/holders`, oracle.holders(token));
+    for (const sort of ['realized_pnl', 'volume', 'holding'])
+      await list(`/api/v1/tokens/${token}/traders?sort=${sort}`, oracle.tokenTraders(token, sort));
   }
   // Bulk lookups: every token (50 at a time) in a scrambled order and mixed case, with repeats
   // and addresses that were never launched.
@@ -163,6 +165,7 @@ export async function compareWithOracle(
   }
   for (const wallet of oracle.wallets.slice(0, options.maxWallets ?? Number.POSITIVE_INFINITY)) {
     await list(`/api/v1/wallets/${wallet}/holdings`, oracle.holdings(wallet));
+    await list(`/api/v1/wallets/${wallet}/pnl`, oracle.walletPnl(wallet));
   }
   return result;
 }

@@ -1,5 +1,6 @@
 import { curvePrice, poolPrice } from '../../../shared/chain/curve-math';
 import type { ChainView, ViewLog } from './chain-view';
+import { buildTradersOracle } from './traders';
 
 /**
  * An independent model of every read answer of `/api/v1`, computed from the canonical chain
@@ -222,6 +223,12 @@ export function buildOracle(input: OracleInput) {
   }
 
   const headTs = view.head.timestamp;
+  // Default label parameters: the stacks the oracle checks run with SNIPER_BLOCKS and BUNDLER_WALLETS unset.
+  const traders = buildTradersOracle(
+    view,
+    { sniperBlocks: 3, bundlerWallets: 4 },
+    (t) => tokens.get(t)?.price ?? 0n,
+  );
   const notHolders = new Set([ZERO, DEAD, view.graduator, view.factory]);
 
   const candlesOf = (token: Token, seconds: number) => {
@@ -416,6 +423,9 @@ export function buildOracle(input: OracleInput) {
     tokenAddresses: all.map((t) => t.address),
     creators: [...new Set(all.map((t) => t.creator))],
     wallets: [...wallets],
+    /** `/tokens/{address}/traders?sort=…` and `/wallets/{address}/pnl` (oracle/traders.ts). */
+    tokenTraders: (address: string, sort: string) => traders.traders(address, sort),
+    walletPnl: (wallet: string) => traders.pnl(wallet),
     /** Words a person could type: symbol and name-word prefixes, exact symbols, address prefixes. */
     searchTerms(): string[] {
       const terms = new Set<string>(['0x', '0x0', 'zz', 'a']);
@@ -624,6 +634,7 @@ export function buildOracle(input: OracleInput) {
             }
           : {}),
         concentration: concentrationOf(token),
+        risk: traders.risk(address, token.totalSupply, (wallet) => balances.get(address)?.get(wallet) ?? 0n),
         excluded: excluded.has(address),
       };
     },

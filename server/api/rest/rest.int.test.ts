@@ -296,6 +296,7 @@ describe.each(backends)('REST /api/v1 on the real Next server (%s)', (backend) =
       'indexed_through_block',
       'metadata',
       'metrics',
+      'risk',
     ]);
     expect(body.graduation).toBeUndefined();
     const unknown = await get(server, `/api/v1/tokens/0x${'ab'.repeat(20)}`);

@@ -14,6 +14,7 @@ import {
   tokenFromLaunch,
   ZERO_ADDRESS,
 } from './state';
+import { type LabelParams, type TraderOp, transferOps } from './traders';
 
 /** Addresses the projection classifies and the chain facts it needs beyond the logs. */
 export interface ProjectionContext {
@@ -23,6 +24,8 @@ export interface ProjectionContext {
   stable: string;
   startBlock: number;
   finalityDepth: number;
+  /** Trader label parameters (defaultLabelParams when absent). */
+  labels?: LabelParams;
 }
 
 export interface CreatorDelta {
@@ -70,6 +73,8 @@ export interface BatchPlan {
   creators: Map<string, CreatorDelta>;
   tradedTokens: string[];
   newPools: { pool: string; token: string }[];
+  /** What each (token, wallet) did, in chain order: the writer folds it onto `traders`. */
+  traderOps: TraderOp[];
 }
 
 export interface BalanceChange {
@@ -209,7 +214,11 @@ export function foldRange(
     creators: new Map(),
     tradedTokens: [],
     newPools: [],
+    traderOps: [],
   };
+  const pushOp = (op: TraderOp) => plan.traderOps.push(op);
+  // Mints come from the zero address; burn and launchpad addresses are not wallets.
+  const contracts = new Set([ZERO_ADDRESS, BURN_ADDRESS, context.graduator, context.factory]);
   const stateOf = (address: string | undefined): TokenState | undefined => {
     if (address === undefined) return undefined;
     let state = plan.states.get(address);
@@ -249,6 +258,17 @@ export function foldRange(
       `${provenanceText(event, timestamp)}\t${row.tokenAddress}\t${row.trader}\t${row.side}\t${row.source}\t${row.tokenAmount}\t${row.reserveAmount}\t${row.curveValue}\t${row.protocolFee}\t${row.creatorFee}\t${row.price}`,
     );
     traded.add(row.tokenAddress);
+    plan.traderOps.push({
+      kind: row.side,
+      token: row.tokenAddress,
+      wallet: row.trader,
+      tokens: row.tokenAmount,
+      // The trader's side: gross paid on a buy, net received on a sell (equal on the pool).
+      quote: row.side === 'buy' ? row.reserveAmount : row.curveValue,
+      block: event.blockNumber,
+      timestamp,
+      transaction: event.transactionHash,
+    });
     creatorDelta(token.creator).volume += row.reserveAmount;
     let current = openCandles.get(row.tokenAddress);
     if (!current) {
@@ -322,7 +342,13 @@ export function foldRange(
       plan.newPools.push({ pool: event.pool, token: event.token });
       tokenAddress = event.token;
     } else if (event.type === 'transfer') {
-      if (!stateOf(event.token)) continue;
+      const state = stateOf(event.token);
+      if (!state) continue;
+      transferOps(
+        { curve: state.curve, pool: state.poolAddress, contracts, creator: state.creator },
+        event,
+        pushOp,
+      );
       if (event.from !== ZERO_ADDRESS) addBalance(event.token, event.from, -event.value);
       addBalance(event.token, event.to, event.value);
       tokenAddress = event.token;

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Checkpoint } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
-import { balances, candles, creators, tokens as tokensTable } from '../../db/schema';
+import { balances, candles, creators, tokens as tokensTable, traders } from '../../db/schema';
 import { nonKeyNames, primaryKeyNames } from '../../db/table-columns';
 import { restoredTokenColumns } from './token-rows';
 
@@ -34,6 +34,7 @@ export const journaledTables = {
   balances: table('balances', primaryKeyNames(balances), nonKeyNames(balances)),
   candles: table('candles', primaryKeyNames(candles), nonKeyNames(candles)),
   creators: table('creators', primaryKeyNames(creators), nonKeyNames(creators)),
+  traders: table('traders', primaryKeyNames(traders), nonKeyNames(traders)),
 } as const;
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');

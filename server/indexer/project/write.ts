@@ -22,6 +22,7 @@ import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metri
 import type { TokenState } from './state';
 import { indexerTokenColumns, tokenStateColumns, tokenStateRow } from './token-rows';
 import { writeBalances } from './write-balances';
+import { writeTraders } from './write-traders';
 
 /** What writing a plan did: applied, already covered by the checkpoint, or refused as a reorg. */
 export type WriteResult =
@@ -161,6 +162,7 @@ async function writeHolding(
   }
   if (!appended) await appendRows(t, plan);
   if (plan.balances.length > 0) await timed('balances', () => writeBalances(t, plan, seq));
+  if (plan.traderOps.length > 0) await timed('traders', () => writeTraders(t, context, plan, seq));
   if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
   if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
 

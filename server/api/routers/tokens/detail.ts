@@ -26,6 +26,7 @@ function buildDetail(db: Database) {
       indexedThroughBlock: indexedThroughBlockColumn,
       priceChange24hBps: priceChange24hBpsColumn,
       concentration: concentrationColumn,
+      risk: riskColumn,
     })
     .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
@@ -60,6 +61,27 @@ const concentrationColumn = sql<[number, number, number, number, number]>`${froz
     ],
 );
 
+/**
+ * The risk summary from precomputed `traders` rows: only labelled wallets are read (a partial
+ * index, traders_labelled_idx; they are launch-window buyers and the creator's recipients, not
+ * every trader), each one's balance now by the balances key, and the creator's row by its key.
+ */
+const riskColumn = sql<number[]>`${frozenSql(sql`(
+  select json_build_array(
+    coalesce(div(sum(b.balance) filter (where x.sniper) * 10000, tokens.total_supply), 0),
+    count(*) filter (where x.sniper),
+    coalesce(div(sum(b.balance) filter (where x.bundler) * 10000, tokens.total_supply), 0),
+    count(*) filter (where x.bundler),
+    coalesce(div(sum(b.balance) filter (where x.creator_linked) * 10000, tokens.total_supply), 0),
+    count(*) filter (where x.creator_linked),
+    coalesce((select case when c.bought = 0 then 0 else div(least(c.sold, c.bought) * 10000, c.bought) end
+       from traders c where c.token_address = tokens.address and c.wallet = tokens.creator), 0))
+  from traders x left join balances b on b.token_address = x.token_address and b.wallet = x.wallet
+  where x.token_address = tokens.address and (x.sniper or x.bundler or x.creator_linked))`)}`.mapWith(
+  (value: string | number[]) =>
+    (typeof value === 'string' ? (JSON.parse(value) as number[]) : value).map(Number),
+);
+
 const detailStatements = createStatementCache<ReturnType<typeof buildDetail>>();
 
 /**
@@ -70,6 +92,7 @@ export async function getTokenDetail(ctx: Context, address: string): Promise<Tok
   const [row] = await executePrepared(detailStatements(ctx.db, 'token_detail', buildDetail), { address });
   if (!row) throw new AppError('not_found', `no launched token at ${address}`);
   const [top10, creator, curve, pool, burned] = row.concentration;
+  const { risk } = row;
   return {
     ...toTokenDetail(
       row.token,
@@ -83,6 +106,15 @@ export async function getTokenDetail(ctx: Context, address: string): Promise<Tok
       curve_bps: curve,
       pool_bps: pool,
       burned_bps: burned,
+    },
+    risk: {
+      sniper_bps: risk[0] ?? 0,
+      sniper_wallets: risk[1] ?? 0,
+      bundler_bps: risk[2] ?? 0,
+      bundler_wallets: risk[3] ?? 0,
+      creator_linked_bps: risk[4] ?? 0,
+      creator_linked_wallets: risk[5] ?? 0,
+      creator_sold_bps: risk[6] ?? 0,
     },
   };
 }

@@ -16,8 +16,10 @@ import {
   tradesPage,
   trendingInput,
 } from '../../../../shared/api/tokens';
+import { tradersInput, tradersPage } from '../../../../shared/api/traders';
 import { TRENDING_FORMULA } from '../../../tokens/trending';
 import { defineRestRoute } from '../../rest/define';
+import { listTraders } from '../../traders/read';
 import { getTokensBatch } from './batch';
 import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
@@ -163,5 +165,18 @@ export const tokenRestRoutes = [
     output: holdersPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
     read: listHolders,
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/tokens/{address}/traders',
+    operationId: 'listTokenTraders',
+    summary: 'Top traders',
+    description:
+      'Wallets that traded or received the token: tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position, first and last trade and labels (creator, sniper, bundler, creator_linked; docs/api.md "Traders, PnL and labels"), largest first by realized PnL, volume or holding. Kept by the indexer, never computed per request.',
+    tags: ['tokens'],
+    input: tradersInput,
+    output: tradersPage,
+    errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
+    read: listTraders,
   }),
 ];

@@ -7,6 +7,8 @@ import {
   tradesInput,
   trendingInput,
 } from '../../../../shared/api/tokens';
+import { tradersInput } from '../../../../shared/api/traders';
+import { listTraders } from '../../traders/read';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { getTokensBatch } from './batch';
 import { getTokenDetail } from './detail';
@@ -25,4 +27,5 @@ export const tokensRouter = createTRPCRouter({
   trades: publicProcedure.input(tradesInput).query(({ ctx, input }) => listTrades(ctx, input)),
   activity: publicProcedure.input(activityInput).query(({ ctx, input }) => listActivity(ctx, input)),
   holders: publicProcedure.input(tradesInput).query(({ ctx, input }) => listHolders(ctx, input)),
+  traders: publicProcedure.input(tradersInput).query(({ ctx, input }) => listTraders(ctx, input)),
 });

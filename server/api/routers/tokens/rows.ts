@@ -106,7 +106,7 @@ export function toTokenDetail(
   metadata: BoundMetadata | null,
   indexedThroughBlock: number,
   priceChange24hBps: number | null,
-): Omit<TokenDetail, 'concentration'> {
+): Omit<TokenDetail, 'concentration' | 'risk'> {
   const graduated =
     row.poolAddress !== null &&
     row.graduatedBlock !== null &&

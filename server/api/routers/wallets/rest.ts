@@ -1,5 +1,7 @@
+import { walletPnlInput, walletPnlPage } from '../../../../shared/api/traders';
 import { holdingsInput, holdingsPage } from '../../../../shared/api/wallets';
 import { defineRestRoute } from '../../rest/define';
+import { listWalletPnl } from '../../traders/read';
 import { listHoldings } from './router';
 
 export const walletRestRoutes = [
@@ -15,5 +17,18 @@ export const walletRestRoutes = [
     output: holdingsPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
     read: listHoldings,
+  }),
+  defineRestRoute({
+    method: 'GET',
+    path: '/api/v1/wallets/{address}/pnl',
+    operationId: 'listWalletPnl',
+    summary: 'Wallet PnL',
+    description:
+      'Per token the wallet traded or received: tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position and labels (docs/api.md "Traders, PnL and labels"), by token address.',
+    tags: ['wallets'],
+    input: walletPnlInput,
+    output: walletPnlPage,
+    errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
+    read: listWalletPnl,
   }),
 ];

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { walletPnlInput } from '../../../../shared/api/traders';
 import { type HoldingsPage, holdingsInput } from '../../../../shared/api/wallets';
 import { WAD } from '../../../../shared/units';
 import type { Database } from '../../../db/client';
@@ -7,6 +8,7 @@ import { builderRowLimit } from '../../../db/row-limit';
 import { balances, metadataDrafts, tokens } from '../../../db/schema';
 import { decodeCursor, encodeCursor, keysetPage } from '../../cursor';
 import { addressOnlyKey } from '../../cursor-keys';
+import { listWalletPnl } from '../../traders/read';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { boundDraftJoin, tokenRowColumns, toTokenListItem } from '../tokens/rows';
@@ -73,4 +75,5 @@ export async function listHoldings(
 
 export const walletsRouter = createTRPCRouter({
   holdings: publicProcedure.input(holdingsInput).query(({ ctx, input }) => listHoldings(ctx, input)),
+  pnl: publicProcedure.input(walletPnlInput).query(({ ctx, input }) => listWalletPnl(ctx, input)),
 });

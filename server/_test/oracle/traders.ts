@@ -1,0 +1,284 @@
+import type { ChainView, ViewLog } from './chain-view';
+import type { Json } from './walk';
+
+/**
+ * Traders, PnL and labels computed a second time from the chain view, from docs/api.md
+ * ("Traders, PnL and labels") alone: it shares no code with the indexer's fold
+ * (server/indexer/project/traders.ts), so a rule written differently on either side shows up.
+ */
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+const DEAD = '0x000000000000000000000000000000000000dead';
+const WAD = 10n ** 18n;
+
+interface Position {
+  wallet: string;
+  bought: bigint;
+  sold: bigint;
+  spent: bigint;
+  received: bigint;
+  held: bigint;
+  cost: bigint;
+  pnl: bigint;
+  buys: number;
+  sells: number;
+  first: ViewLog | null;
+  last: ViewLog | null;
+  creator: boolean;
+  sniper: boolean;
+  bundler: boolean;
+  linked: boolean;
+}
+
+interface OracleToken {
+  creator: string;
+  curve: string;
+  pool: string | null;
+  launchBlock: number;
+  price: bigint;
+  positions: Map<string, Position>;
+  /** Buyers per block and per transaction, for bundles. */
+  launchBuyers: Set<string>;
+  txBuyers: Map<string, Set<string>>;
+}
+
+const arg = (log: ViewLog, name: string) => String(log.args[name]).toLowerCase();
+const num = (log: ViewLog, name: string) => BigInt(String(log.args[name]));
+
+export function buildTradersOracle(
+  view: ChainView,
+  params: { sniperBlocks: number; bundlerWallets: number },
+  prices: (token: string) => bigint,
+) {
+  const tokens = new Map<string, OracleToken>();
+  const poolOf = new Map<string, string>();
+  const notWallets = new Set([ZERO, DEAD, view.factory, view.graduator]);
+
+  const at = (token: OracleToken, wallet: string): Position => {
+    let p = token.positions.get(wallet);
+    if (!p) {
+      p = {
+        wallet,
+        bought: 0n,
+        sold: 0n,
+        spent: 0n,
+        received: 0n,
+        held: 0n,
+        cost: 0n,
+        pnl: 0n,
+        buys: 0,
+        sells: 0,
+        first: null,
+        last: null,
+        creator: wallet === token.creator,
+        sniper: false,
+        bundler: false,
+        linked: false,
+      };
+      token.positions.set(wallet, p);
+    }
+    return p;
+  };
+  // Average cost of `amount` out of the position: everything when it is all (or more).
+  const share = (p: Position, amount: bigint) =>
+    p.held <= 0n ? 0n : amount >= p.held ? p.cost : (p.cost * amount) / p.held;
+  const shrink = (p: Position, amount: bigint) => {
+    p.held = amount >= p.held ? 0n : p.held - amount;
+  };
+
+  const trade = (
+    token: OracleToken,
+    log: ViewLog,
+    wallet: string,
+    buy: boolean,
+    amount: bigint,
+    quote: bigint,
+  ) => {
+    const p = at(token, wallet);
+    if (buy) {
+      p.bought += amount;
+      p.spent += quote;
+      p.cost += quote;
+      p.held += amount;
+      p.buys++;
+      if (!p.creator && log.blockNumber < token.launchBlock + params.sniperBlocks) p.sniper = true;
+      if (log.blockNumber === token.launchBlock) token.launchBuyers.add(wallet);
+      const inTx = token.txBuyers.get(log.transactionHash) ?? new Set<string>();
+      inTx.add(wallet);
+      token.txBuyers.set(log.transactionHash, inTx);
+    } else {
+      const removed = share(p, amount);
+      p.pnl += quote - removed;
+      p.cost -= removed;
+      p.sold += amount;
+      p.received += quote;
+      shrink(p, amount);
+      p.sells++;
+    }
+    p.first ??= log;
+    p.last = log;
+  };
+
+  for (const log of view.logs) {
+    if (log.address === view.factory && log.eventName === 'TokenLaunched') {
+      tokens.set(arg(log, 'token'), {
+        creator: arg(log, 'creator'),
+        curve: arg(log, 'curve'),
+        pool: null,
+        launchBlock: log.blockNumber,
+        price: 0n,
+        positions: new Map(),
+        launchBuyers: new Set(),
+        txBuyers: new Map(),
+      });
+    } else if (log.address === view.factory && log.eventName === 'Graduated') {
+      const token = tokens.get(arg(log, 'token'));
+      if (token) {
+        token.pool = arg(log, 'pool');
+        poolOf.set(token.pool, arg(log, 'token'));
+      }
+    } else if (log.address === view.factory && log.eventName === 'Trade') {
+      const token = tokens.get(arg(log, 'token'));
+      const buy = log.args.isBuy === true;
+      if (token)
+        trade(
+          token,
+          log,
+          arg(log, 'trader'),
+          buy,
+          num(log, 'tokenAmount'),
+          num(log, buy ? 'reserveAmount' : 'curveValue'),
+        );
+    } else if (log.eventName === 'Swap') {
+      const address = poolOf.get(log.address);
+      const token = address ? tokens.get(address) : undefined;
+      if (!token || !address) continue;
+      const first = BigInt(address) < BigInt(view.stable);
+      const tokenDelta = num(log, first ? 'amount0' : 'amount1');
+      const stableDelta = num(log, first ? 'amount1' : 'amount0');
+      const quote = (stableDelta < 0n ? -stableDelta : stableDelta) * 10n ** 12n;
+      trade(
+        token,
+        log,
+        arg(log, 'recipient'),
+        tokenDelta < 0n,
+        tokenDelta < 0n ? -tokenDelta : tokenDelta,
+        quote,
+      );
+    } else if (log.eventName === 'Transfer') {
+      const token = tokens.get(log.address);
+      if (!token) continue;
+      const from = arg(log, 'from');
+      const to = arg(log, 'to');
+      const value = num(log, 'value');
+      const legs = new Set([token.curve, token.pool ?? token.curve]);
+      if (legs.has(from) || legs.has(to) || from === to || value === 0n) continue;
+      if (!notWallets.has(from)) {
+        const p = at(token, from);
+        p.cost -= share(p, value);
+        shrink(p, value);
+      }
+      if (!notWallets.has(to)) {
+        const p = at(token, to);
+        p.held += value;
+        if (from === token.creator && !p.creator) p.linked = true;
+      }
+    }
+  }
+  for (const token of tokens.values()) {
+    const bundled = new Set<string>();
+    if (token.launchBuyers.size >= params.bundlerWallets) for (const w of token.launchBuyers) bundled.add(w);
+    for (const buyers of token.txBuyers.values())
+      if (buyers.size >= 2) for (const w of buyers) bundled.add(w);
+    for (const w of bundled) {
+      const p = token.positions.get(w);
+      if (p && !p.creator) p.bundler = true;
+    }
+  }
+
+  const json = (p: Position, price: bigint): Json => ({
+    bought: String(p.bought),
+    sold: String(p.sold),
+    quote_spent: String(p.spent),
+    quote_received: String(p.received),
+    balance: String(p.held),
+    cost_basis: String(p.cost),
+    realized_pnl: String(p.pnl),
+    unrealized_pnl: String((p.held * price) / WAD - p.cost),
+    buys: p.buys,
+    sells: p.sells,
+    first_trade_block: p.first?.blockNumber ?? null,
+    first_trade_at: p.first?.blockTimestamp ?? null,
+    last_trade_block: p.last?.blockNumber ?? null,
+    last_trade_at: p.last?.blockTimestamp ?? null,
+    labels: [
+      ...(p.creator ? ['creator'] : []),
+      ...(p.sniper ? ['sniper'] : []),
+      ...(p.bundler ? ['bundler'] : []),
+      ...(p.linked ? ['creator_linked'] : []),
+    ],
+  });
+  const sortValue = (p: Position, sort: string) =>
+    sort === 'volume' ? p.spent + p.received : sort === 'holding' ? p.held : p.pnl;
+
+  return {
+    /**
+     * The detail's risk summary: shares of total supply held now (`balanceOf`, the model's
+     * balances) by each label's wallets, their counts, and the creator's sold ÷ bought.
+     */
+    risk(address: string, totalSupply: bigint, balanceOf: (wallet: string) => bigint): Json {
+      const token = tokens.get(address);
+      const all = token ? [...token.positions.values()] : [];
+      const part = (has: (p: Position) => boolean) => {
+        const labelled = all.filter(has);
+        const held = labelled.reduce((sum, p) => sum + balanceOf(p.wallet), 0n);
+        return [Number((held * 10_000n) / totalSupply), labelled.length] as const;
+      };
+      const [sniperBps, snipers] = part((p) => p.sniper);
+      const [bundlerBps, bundlers] = part((p) => p.bundler);
+      const [linkedBps, linked] = part((p) => p.linked);
+      const creator = token?.positions.get(token.creator);
+      // What it sold beyond its buys (tokens it received) does not count.
+      const beyond = creator ? creator.sold - creator.bought : 0n;
+      const sold = creator ? (beyond > 0n ? creator.bought : creator.sold) : 0n;
+      return {
+        sniper_bps: sniperBps,
+        sniper_wallets: snipers,
+        bundler_bps: bundlerBps,
+        bundler_wallets: bundlers,
+        creator_linked_bps: linkedBps,
+        creator_linked_wallets: linked,
+        creator_sold_bps: creator && creator.bought > 0n ? Number((sold * 10_000n) / creator.bought) : 0,
+      };
+    },
+    tokens: () => [...tokens.keys()],
+    wallets: () => [...new Set([...tokens.values()].flatMap((t) => [...t.positions.keys()]))],
+    /** `/tokens/{address}/traders?sort=…`: largest first, then wallet descending. */
+    traders(address: string, sort: string): Json[] {
+      const token = tokens.get(address);
+      if (!token) return [];
+      const price = prices(address);
+      return [...token.positions.values()]
+        .sort((a, b) => {
+          const va = sortValue(a, sort);
+          const vb = sortValue(b, sort);
+          return va !== vb ? (vb > va ? 1 : -1) : a.wallet < b.wallet ? 1 : -1;
+        })
+        .map((p) => ({ wallet: p.wallet, ...json(p, price) }));
+    },
+    /** `/wallets/{address}/pnl`: by token address. */
+    pnl(wallet: string): Json[] {
+      return [...tokens.entries()]
+        .filter(([, t]) => t.positions.has(wallet))
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([address, t]) => {
+          const price = prices(address);
+          return {
+            token: address,
+            price: String(price),
+            ...json(t.positions.get(wallet) as Position, price),
+          };
+        });
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { sql } from 'drizzle-orm';
+import {
+  type TraderSort,
+  type TradersPage,
+  traderLabels,
+  type WalletPnlPage,
+} from '../../../shared/api/traders';
+import { compiledReads } from '../../db/compiled-read';
+import { rowLimit } from '../../db/row-limit';
+import { AppError } from '../../errors';
+import { unrealizedPnl } from '../../indexer/project/traders';
+import { decodeCursor, encodeCursor, keysetPage } from '../cursor';
+import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
+import type { Context } from '../trpc';
+
+/** The column each sort pages by (each has its index, drizzle/0011_traders.sql). */
+const sortColumn: Record<TraderSort, string> = {
+  realized_pnl: 'realized_pnl',
+  volume: 'volume',
+  holding: 'balance',
+};
+
+const positionColumns = sql.raw(
+  `x.bought::text, x.sold::text, x.quote_spent::text, x.quote_received::text, x.balance::text,
+   x.cost_basis::text, x.realized_pnl::text, x.volume::text, x.buys, x.sells, x.first_trade_block,
+   x.first_trade_at, x.last_trade_block, x.last_trade_at, x.is_creator, x.sniper, x.bundler, x.creator_linked`,
+);
+
+type PositionRow = {
+  bought: string;
+  sold: string;
+  quote_spent: string;
+  quote_received: string;
+  balance: string;
+  cost_basis: string;
+  realized_pnl: string;
+  volume: string;
+  buys: number;
+  sells: number;
+  first_trade_block: string | number | null;
+  first_trade_at: string | number | null;
+  last_trade_block: string | number | null;
+  last_trade_at: string | number | null;
+  is_creator: boolean;
+  sniper: boolean;
+  bundler: boolean;
+  creator_linked: boolean;
+};
+
+const orNull = (v: string | number | null) => (v === null ? null : Number(v));
+
+function position(r: PositionRow, price: bigint) {
+  const balance = BigInt(r.balance);
+  const costBasis = BigInt(r.cost_basis);
+  const flags = [r.is_creator, r.sniper, r.bundler, r.creator_linked];
+  return {
+    bought: BigInt(r.bought),
+    sold: BigInt(r.sold),
+    quote_spent: BigInt(r.quote_spent),
+    quote_received: BigInt(r.quote_received),
+    balance,
+    cost_basis: costBasis,
+    realized_pnl: BigInt(r.realized_pnl),
+    unrealized_pnl: unrealizedPnl(balance, costBasis, price),
+    buys: Number(r.buys),
+    sells: Number(r.sells),
+    first_trade_block: orNull(r.first_trade_block),
+    first_trade_at: orNull(r.first_trade_at),
+    last_trade_block: orNull(r.last_trade_block),
+    last_trade_at: orNull(r.last_trade_at),
+    labels: traderLabels.filter((_, i) => flags[i]),
+  };
+}
+
+/** Page statements of a token's traders, by `sort|first|after:rows`. */
+const traderRows = compiledReads<
+  Partial<PositionRow> & { token: string | null; price: string | null; wallet: string | null },
+  'address' | 'value' | 'wallet',
+  string
+>((param, variant) => {
+  const [sort, position, rows] = variant.split(/[|:]/) as [TraderSort, string, string];
+  const column = sql.raw(`"${sortColumn[sort]}"`);
+  return sql`select tk.address as token, tk.current_price::text as price, x.wallet, ${positionColumns}
+          from (select 1) one
+          left join tokens tk on tk.address = ${param('address')}
+          left join lateral (
+            select * from traders where token_address = ${param('address')}
+             ${position === 'after' ? sql`and (${column}, wallet) < (${param('value')}::numeric, ${param('wallet')})` : sql``}
+             order by ${column} desc, wallet desc limit ${rowLimit(Number(rows))}) x on true`;
+});
+
+/** A token's traders (docs/api.md "Traders, PnL and labels"), largest first by `sort`. */
+export async function listTraders(
+  ctx: Context,
+  input: { address: string; limit: number; cursor?: string | undefined; sort?: TraderSort | undefined },
+): Promise<TradersPage> {
+  const sort = input.sort ?? 'realized_pnl';
+  const list = `traders:${input.address}:${sort}`;
+  const key =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, list, signedAmountAndAddressKey, ctx.cursorSecret);
+  const rows = await traderRows(
+    ctx.db,
+    { address: input.address, value: key?.[0] ?? null, wallet: key?.[1] ?? null },
+    `${sort}|${key ? 'after' : 'first'}:${input.limit + 1}`,
+  );
+  if (!rows[0]?.token) throw new AppError('not_found', `no launched token at ${input.address}`);
+  const price = BigInt(rows[0].price ?? '0');
+  const found = rows.filter((r) => r.wallet !== null) as (PositionRow & { wallet: string })[];
+  const page = keysetPage(found, input.limit, (last) =>
+    encodeCursor(
+      list,
+      [
+        sort === 'realized_pnl' ? last.realized_pnl : sort === 'volume' ? last.volume : last.balance,
+        last.wallet,
+      ],
+      ctx.cursorSecret,
+    ),
+  );
+  return {
+    items: page.rows.map((r) => ({ wallet: r.wallet, ...position(r, price) })),
+    next_cursor: page.nextCursor,
+  };
+}
+
+/** Page statements of a wallet's positions, by `first|after:rows`. */
+const walletRows = compiledReads<
+  PositionRow & { token_address: string; price: string },
+  'wallet' | 'after',
+  string
+>((param, variant) => {
+  const [position, rows] = variant.split(':');
+  return sql`select x.token_address, tk.current_price::text as price, ${positionColumns}
+          from traders x join tokens tk on tk.address = x.token_address
+          where x.wallet = ${param('wallet')}
+          ${position === 'after' ? sql`and x.token_address > ${param('after')}` : sql``}
+          order by x.token_address limit ${rowLimit(Number(rows))}`;
+});
+
+/** A wallet's PnL per token it traded or received, by token address. */
+export async function listWalletPnl(
+  ctx: Context,
+  input: { address: string; limit: number; cursor?: string | undefined },
+): Promise<WalletPnlPage> {
+  const list = `pnl:${input.address}`;
+  const after =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
+  const rows = await walletRows(
+    ctx.db,
+    { wallet: input.address, after: after?.[0] ?? null },
+    `${after ? 'after' : 'first'}:${input.limit + 1}`,
+  );
+  const page = keysetPage(rows, input.limit, (last) =>
+    encodeCursor(list, [last.token_address], ctx.cursorSecret),
+  );
+  return {
+    items: page.rows.map((r) => {
+      const price = BigInt(r.price);
+      return { token: r.token_address, price, ...position(r, price) };
+    }),
+    next_cursor: page.nextCursor,
+  };
+}

@@ -1,0 +1,105 @@
+import type { Address, Hash } from 'viem';
+import { WAD } from '../../../shared/units';
+import { bondingCurveAbi, launchFactoryAbi, launchTokenAbi } from '../abis';
+import type { DevnetClient } from '../clients';
+import type { LaunchpadDeployment } from '../deploy';
+import type { LaunchpadActions } from '../launchpad-actions';
+
+/** Who did what in {@link runLabelScenario}: the known answer of its labels. */
+export interface LabelScenario {
+  token: Address;
+  creator: Address;
+  /** Bought in the launch block, together: bundlers and snipers. */
+  bundlers: Address[];
+  /** Received tokens from the creator, then sold some of them (zero cost: all profit). */
+  linked: Address;
+}
+
+const GWEI = 10n ** 9n;
+
+/**
+ * A launch as trader labels see it (docs/api.md "Traders, PnL and labels"): the creator launches
+ * with a first buy while `bundlers.length` wallets buy the same block (mining paused, the launch
+ * ordered first by its higher tip), then sends tokens to a fresh wallet that dumps half of them,
+ * one bundler sells out and the creator sells part of its buy.
+ */
+export async function runLabelScenario(
+  client: DevnetClient,
+  deployment: LaunchpadDeployment,
+  actions: LaunchpadActions,
+  wallets: { creator: Address; bundlers: Address[]; linked: Address },
+  seed: number,
+): Promise<LabelScenario> {
+  const { creator, bundlers, linked } = wallets;
+  const args = [
+    `Bundle ${seed}`,
+    `BND${seed}`,
+    10n ** 27n,
+    `0x${seed.toString(16).padStart(64, '0')}`,
+  ] as const;
+  // The launch's addresses, as the pending launch will create them (nothing else is sent meanwhile).
+  const { result } = await client.simulateContract({
+    address: deployment.contracts.factory,
+    abi: launchFactoryAbi,
+    functionName: 'launch',
+    args,
+    value: WAD / 10n,
+    account: creator,
+  });
+  const [token, curve] = result;
+  await client.test.setAutomine(false);
+  const hashes: Hash[] = [];
+  try {
+    hashes.push(
+      await client.writeContract({
+        address: deployment.contracts.factory,
+        abi: launchFactoryAbi,
+        functionName: 'launch',
+        args,
+        value: WAD / 10n,
+        account: creator,
+        gas: 8_000_000n,
+        maxFeePerGas: 200n * GWEI,
+        maxPriorityFeePerGas: 50n * GWEI,
+      }),
+    );
+    for (const trader of bundlers)
+      hashes.push(
+        await client.writeContract({
+          address: curve,
+          abi: bondingCurveAbi,
+          functionName: 'buy',
+          args: [0n, 2n ** 40n],
+          value: WAD / 20n,
+          account: trader,
+          gas: 600_000n,
+          maxFeePerGas: 200n * GWEI,
+          maxPriorityFeePerGas: GWEI,
+        }),
+      );
+    await client.test.mine({ blocks: 1 });
+  } finally {
+    await client.test.setAutomine(true);
+  }
+  const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })));
+  const blocks = new Set(receipts.map((r) => r.blockNumber));
+  if (receipts.some((r) => r.status !== 'success') || blocks.size !== 1)
+    throw new Error('the launch and its bundle did not all succeed in one block');
+
+  const creatorHeld = await balanceOf(client, token, creator);
+  await actions.transfer({ from: creator, token, to: linked, amount: creatorHeld / 4n });
+  await actions.sell({ trader: linked, token, amount: creatorHeld / 8n });
+  const first = bundlers[0] as Address;
+  await actions.sell({ trader: first, token, amount: await balanceOf(client, token, first) });
+  await actions.sell({ trader: creator, token, amount: creatorHeld / 2n });
+  return { token, creator, bundlers, linked };
+}
+
+async function balanceOf(client: DevnetClient, token: Address, owner: Address): Promise<bigint> {
+  return client.readContract({
+    address: token,
+    abi: launchTokenAbi,
+    functionName: 'balanceOf',
+    args: [owner],
+  });
+}

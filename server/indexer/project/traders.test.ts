@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyTraderOps,
+  type LabelParams,
+  type TraderOp,
+  type TraderRow,
+  transferOps,
+  unrealizedPnl,
+} from './traders';
+
+const token = '0x00000000000000000000000000000000000000aa';
+const creator = '0x00000000000000000000000000000000000000c0';
+const curve = '0x00000000000000000000000000000000000000cc';
+const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+const params: LabelParams = { sniperBlocks: 3, bundlerWallets: 4 };
+const launchBlock = 100;
+const tokenOf = (address: string) => (address === token ? { creator, createdBlock: launchBlock } : undefined);
+
+let tx = 0;
+const trade = (
+  kind: 'buy' | 'sell',
+  who: string,
+  tokens: bigint,
+  quote: bigint,
+  block = 200,
+  transaction?: string,
+): TraderOp => ({
+  kind,
+  token,
+  wallet: who,
+  tokens,
+  quote,
+  block,
+  timestamp: block * 2,
+  transaction: transaction ?? `0xt${tx++}`,
+});
+const received = (who: string, tokens: bigint, from = wallet(999)): TraderOp => ({
+  kind: 'in',
+  token,
+  wallet: who,
+  tokens,
+  fromCreator: from === creator,
+});
+const sent = (who: string, tokens: bigint): TraderOp => ({
+  kind: 'out',
+  token,
+  wallet: who,
+  tokens,
+  fromCreator: false,
+});
+
+function run(ops: TraderOp[], rows = new Map<string, TraderRow>()) {
+  applyTraderOps(rows, ops, tokenOf, params);
+  return (who: string) => rows.get(`${token} ${who}`) as TraderRow;
+}
+
+describe('average-cost PnL', () => {
+  it('realizes a sell at the average cost of the position', () => {
+    const a = wallet(1);
+    const row = run([
+      trade('buy', a, 100n, 1000n),
+      trade('buy', a, 100n, 3000n),
+      trade('sell', a, 50n, 1500n),
+    ])(a);
+    // Average cost 20 a token: 50 tokens cost 1000, sold for 1500.
+    expect(row.realizedPnl).toBe(500n);
+    expect(row.costBasis).toBe(3000n);
+    expect(row.balance).toBe(150n);
+    expect(row.quoteSpent).toBe(4000n);
+    expect(row.quoteReceived).toBe(1500n);
+    expect([row.buys, row.sells, row.firstTradeBlock, row.lastTradeBlock]).toEqual([2, 1, 200, 200]);
+    expect(unrealizedPnl(row.balance, row.costBasis, 30n * 10n ** 18n)).toBe(150n * 30n - 3000n);
+  });
+
+  it('gives received tokens zero cost, so selling them is all profit', () => {
+    const a = wallet(2);
+    const row = run([received(a, 100n), trade('sell', a, 100n, 700n)])(a);
+    expect(row.realizedPnl).toBe(700n);
+    expect(row.costBasis).toBe(0n);
+    expect(row.balance).toBe(0n);
+    expect(row.firstTradeBlock).toBe(200);
+  });
+
+  it('averages bought and received tokens together for a wallet that does both', () => {
+    const a = wallet(3);
+    const row = run([trade('buy', a, 100n, 1000n), received(a, 100n), trade('sell', a, 100n, 900n)])(a);
+    // 200 tokens for 1000: 100 of them cost 500.
+    expect(row.realizedPnl).toBe(400n);
+    expect(row.costBasis).toBe(500n);
+    expect(row.balance).toBe(100n);
+  });
+
+  it('moves cost out with sent tokens without realizing anything', () => {
+    const a = wallet(4);
+    const row = run([trade('buy', a, 100n, 1000n), sent(a, 40n)])(a);
+    expect(row.realizedPnl).toBe(0n);
+    expect(row.costBasis).toBe(600n);
+    expect(row.balance).toBe(60n);
+  });
+
+  it('empties the position on a sell beyond it (all cost realized, never negative)', () => {
+    const a = wallet(5);
+    const row = run([trade('buy', a, 10n, 100n), trade('sell', a, 25n, 40n)])(a);
+    expect(row.balance).toBe(0n);
+    expect(row.costBasis).toBe(0n);
+    expect(row.realizedPnl).toBe(-60n);
+  });
+
+  it('continues from a stored row across ranges', () => {
+    const a = wallet(6);
+    const rows = new Map<string, TraderRow>();
+    run([trade('buy', a, 100n, 1000n)], rows);
+    const row = run([trade('sell', a, 100n, 400n, 300)], rows)(a);
+    expect(row.realizedPnl).toBe(-600n);
+    expect([row.firstTradeBlock, row.lastTradeBlock]).toEqual([200, 300]);
+  });
+});
+
+describe('labels', () => {
+  it('sniper: a buy in block launch + N − 1 is one, in launch + N is not', () => {
+    const early = wallet(10);
+    const late = wallet(11);
+    const get = run([
+      trade('buy', early, 1n, 1n, launchBlock + params.sniperBlocks - 1),
+      trade('buy', late, 1n, 1n, launchBlock + params.sniperBlocks),
+    ]);
+    expect(get(early).sniper).toBe(true);
+    expect(get(late).sniper).toBe(false);
+  });
+
+  it('bundler: K wallets buying in the launch block are bundlers, K − 1 are not', () => {
+    const k = params.bundlerWallets;
+    const few = Array.from({ length: k - 1 }, (_, i) => wallet(20 + i));
+    const getFew = run(few.map((w) => trade('buy', w, 1n, 1n, launchBlock)));
+    for (const w of few) expect(getFew(w).bundler).toBe(false);
+    const many = Array.from({ length: k }, (_, i) => wallet(40 + i));
+    const getMany = run(many.map((w) => trade('buy', w, 1n, 1n, launchBlock)));
+    for (const w of many) expect(getMany(w).bundler).toBe(true);
+  });
+
+  it('bundler: two wallets buying in one transaction, after the launch block too', () => {
+    const [a, b, c] = [wallet(60), wallet(61), wallet(62)];
+    const get = run([
+      trade('buy', a, 1n, 1n, 500, '0xbundle'),
+      trade('buy', b, 1n, 1n, 500, '0xbundle'),
+      trade('buy', c, 1n, 1n, 500, '0xalone'),
+      trade('buy', c, 1n, 1n, 500, '0xalone'),
+    ]);
+    expect([get(a).bundler, get(b).bundler, get(c).bundler]).toEqual([true, true, false]);
+  });
+
+  it('creator: labelled creator, never sniper or bundler for its own launch-block buy', () => {
+    const others = Array.from({ length: params.bundlerWallets }, (_, i) => wallet(70 + i));
+    const get = run([creator, ...others].map((w) => trade('buy', w, 1n, 1n, launchBlock)));
+    expect(get(creator)).toMatchObject({ isCreator: true, sniper: false, bundler: false });
+    expect(get(others[0] as string)).toMatchObject({ isCreator: false, sniper: true, bundler: true });
+  });
+
+  it('creator_linked: received the token from the creator; from anyone else it is not', () => {
+    const [linked, other] = [wallet(80), wallet(81)];
+    const get = run([received(linked, 5n, creator), received(other, 5n)]);
+    expect(get(linked).creatorLinked).toBe(true);
+    expect(get(other).creatorLinked).toBe(false);
+    expect(get(linked).firstTradeBlock).toBeNull();
+  });
+});
+
+describe('transferOps', () => {
+  const parties = { curve, pool: null, contracts: new Set([wallet(0)]), creator };
+  const opsOf = (from: string, to: string) => {
+    const ops: TraderOp[] = [];
+    transferOps(parties, { token, from, to, value: 5n }, (op) => ops.push(op));
+    return ops;
+  };
+  it('skips trade legs and mints, turns wallet transfers into out and in', () => {
+    expect(opsOf(curve, wallet(1))).toEqual([]);
+    expect(opsOf(wallet(1), curve)).toEqual([]);
+    expect(opsOf(wallet(0), wallet(1))).toEqual([received(wallet(1), 5n)].map((op) => ({ ...op })));
+    expect(opsOf(creator, wallet(2)).map((op) => op.kind)).toEqual(['out', 'in']);
+    expect(opsOf(creator, wallet(2))[1]).toMatchObject({ fromCreator: true });
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * Traders, PnL and labels (docs/api.md "Traders, PnL and labels"): pure. The fold records, per
+ * range, what each (token, wallet) did in chain order ({@link TraderOp}); the writer applies
+ * those steps onto the stored rows with {@link applyTraderOps}. The definitions live here once.
+ */
+
+/** Label parameters (config: SNIPER_BLOCKS, BUNDLER_WALLETS). */
+export interface LabelParams {
+  /** A first buy in block launch + 0 … launch + N − 1 is a sniper's. */
+  sniperBlocks: number;
+  /** At least K distinct wallets buying in the launch block make each of them a bundler. */
+  bundlerWallets: number;
+}
+
+export const defaultLabelParams: LabelParams = { sniperBlocks: 3, bundlerWallets: 4 };
+
+/** One thing a wallet did to its position in a token, in chain order. */
+export type TraderOp =
+  | {
+      kind: 'buy' | 'sell';
+      token: string;
+      wallet: string;
+      tokens: bigint;
+      /** What the trader paid (gross, buys) or received (net, sells), 18 decimals. */
+      quote: bigint;
+      block: number;
+      timestamp: number;
+      transaction: string;
+    }
+  | { kind: 'in' | 'out'; token: string; wallet: string; tokens: bigint; fromCreator: boolean };
+
+/** A `traders` row as the writer keeps it. */
+export interface TraderRow {
+  token: string;
+  wallet: string;
+  bought: bigint;
+  sold: bigint;
+  quoteSpent: bigint;
+  quoteReceived: bigint;
+  balance: bigint;
+  costBasis: bigint;
+  realizedPnl: bigint;
+  buys: number;
+  sells: number;
+  firstTradeBlock: number | null;
+  firstTradeAt: number | null;
+  lastTradeBlock: number | null;
+  lastTradeAt: number | null;
+  isCreator: boolean;
+  sniper: boolean;
+  bundler: boolean;
+  creatorLinked: boolean;
+}
+
+export function emptyTrader(token: string, wallet: string, creator: string): TraderRow {
+  return {
+    token,
+    wallet,
+    bought: 0n,
+    sold: 0n,
+    quoteSpent: 0n,
+    quoteReceived: 0n,
+    balance: 0n,
+    costBasis: 0n,
+    realizedPnl: 0n,
+    buys: 0,
+    sells: 0,
+    firstTradeBlock: null,
+    firstTradeAt: null,
+    lastTradeBlock: null,
+    lastTradeAt: null,
+    isCreator: wallet === creator,
+    sniper: false,
+    bundler: false,
+    creatorLinked: false,
+  };
+}
+
+/**
+ * The cost that leaves the position with `tokens` of it, at its average cost (floored). Tokens
+ * beyond the position (a pool sell whose recipient is not the seller) take no cost.
+ */
+export function costOf(row: TraderRow, tokens: bigint): bigint {
+  if (row.balance <= 0n) return 0n;
+  if (tokens >= row.balance) return row.costBasis;
+  return (row.costBasis * tokens) / row.balance;
+}
+
+/** A position never goes below zero: a sell or send beyond it (a pool sell whose recipient is not the seller) empties it. */
+const less = (balance: bigint, tokens: bigint) => (tokens >= balance ? 0n : balance - tokens);
+
+/** The token facts the labels need. */
+export interface TraderToken {
+  creator: string;
+  createdBlock: number;
+}
+
+/**
+ * Bundlers among one range's buys of each token: every buyer in the launch block when at least
+ * K distinct wallets bought there, and every buyer of a transaction in which at least two
+ * distinct wallets bought. Both sets lie within one range (a range is cut at block boundaries).
+ */
+export function bundlersOf(
+  ops: readonly TraderOp[],
+  tokenOf: (token: string) => TraderToken | undefined,
+  params: LabelParams,
+): Set<string> {
+  const launchBuyers = new Map<string, Set<string>>();
+  const txBuyers = new Map<string, Set<string>>();
+  const add = (map: Map<string, Set<string>>, key: string, wallet: string) => {
+    let set = map.get(key);
+    if (!set) {
+      set = new Set();
+      map.set(key, set);
+    }
+    set.add(wallet);
+  };
+  for (const op of ops) {
+    if (op.kind !== 'buy') continue;
+    if (tokenOf(op.token)?.createdBlock === op.block) add(launchBuyers, op.token, op.wallet);
+    add(txBuyers, `${op.token} ${op.transaction}`, op.wallet);
+  }
+  const bundlers = new Set<string>();
+  for (const [token, wallets] of launchBuyers)
+    if (wallets.size >= params.bundlerWallets) for (const w of wallets) bundlers.add(`${token} ${w}`);
+  for (const [key, wallets] of txBuyers)
+    if (wallets.size >= 2) for (const w of wallets) bundlers.add(`${key.split(' ')[0]} ${w}`);
+  return bundlers;
+}
+
+/**
+ * Applies a range's ops, in chain order, onto the stored rows (`rows`, keyed `token wallet`;
+ * missing rows are created). Returns the rows the ops touched.
+ */
+export function applyTraderOps(
+  rows: Map<string, TraderRow>,
+  ops: readonly TraderOp[],
+  tokenOf: (token: string) => TraderToken | undefined,
+  params: LabelParams,
+): TraderRow[] {
+  const bundlers = bundlersOf(ops, tokenOf, params);
+  const touched = new Map<string, TraderRow>();
+  for (const op of ops) {
+    const token = tokenOf(op.token);
+    if (!token) continue;
+    const key = `${op.token} ${op.wallet}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = emptyTrader(op.token, op.wallet, token.creator);
+      rows.set(key, row);
+    }
+    touched.set(key, row);
+    if ('fromCreator' in op) {
+      if (op.kind === 'out') {
+        // Sent tokens take their average cost with them; nothing is realized.
+        row.costBasis -= costOf(row, op.tokens);
+        row.balance = less(row.balance, op.tokens);
+        continue;
+      }
+      // Received tokens cost nothing: the position grows, its cost does not.
+      row.balance += op.tokens;
+      if (op.fromCreator && !row.isCreator) row.creatorLinked = true;
+      continue;
+    }
+    if (op.kind === 'buy') {
+      // The creator's own buys carry the `creator` label, not these.
+      if (!row.isCreator && op.block - token.createdBlock < params.sniperBlocks) row.sniper = true;
+      if (!row.isCreator && bundlers.has(key)) row.bundler = true;
+      row.bought += op.tokens;
+      row.quoteSpent += op.quote;
+      row.costBasis += op.quote;
+      row.balance += op.tokens;
+      row.buys += 1;
+    } else {
+      const cost = costOf(row, op.tokens);
+      row.realizedPnl += op.quote - cost;
+      row.costBasis -= cost;
+      row.sold += op.tokens;
+      row.quoteReceived += op.quote;
+      row.balance = less(row.balance, op.tokens);
+      row.sells += 1;
+    }
+    if (row.firstTradeBlock === null) {
+      row.firstTradeBlock = op.block;
+      row.firstTradeAt = op.timestamp;
+    }
+    row.lastTradeBlock = op.block;
+    row.lastTradeAt = op.timestamp;
+  }
+  return [...touched.values()];
+}
+
+/** Unrealized PnL at `price` (quote per whole token, 18 decimals): value of the position − its cost. */
+export function unrealizedPnl(balance: bigint, costBasis: bigint, price: bigint): bigint {
+  const held = balance > 0n ? balance : 0n;
+  return (held * price) / 10n ** 18n - costBasis;
+}
+
+/** Addresses that are not traders: a Transfer touching the curve or the pool is a trade's leg. */
+export interface TransferParties {
+  curve: string;
+  pool: string | null;
+  contracts: ReadonlySet<string>;
+  creator: string;
+}
+
+/**
+ * The ops of one Transfer: none for a trade's leg (to or from the curve or the pool; the Trade or
+ * Swap carries it) or a mint; otherwise `out` for a sending wallet and `in` for a receiving one
+ * (the burn address and launchpad contracts are no wallets).
+ */
+export function transferOps(
+  parties: TransferParties,
+  transfer: { token: string; from: string; to: string; value: bigint },
+  push: (op: TraderOp) => void,
+): void {
+  const { from, to, token, value } = transfer;
+  if (from === parties.curve || to === parties.curve) return;
+  if (parties.pool !== null && (from === parties.pool || to === parties.pool)) return;
+  if (value === 0n || from === to) return;
+  if (!parties.contracts.has(from))
+    push({ kind: 'out', token, wallet: from, tokens: value, fromCreator: false });
+  if (!parties.contracts.has(to))
+    push({ kind: 'in', token, wallet: to, tokens: value, fromCreator: from === parties.creator });
+}
