@@ -5,7 +5,7 @@ import { availableBackends, createTestDatabase, type TestDatabase } from '../_te
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { expectedFromLedger } from './_test/expected-from-ledger';
-import { dumpProjections, indexToHead, withTwoDatabases } from './_test/harness';
+import { clearIndex, dumpProjections, indexToHead, withTwoDatabases } from './_test/harness';
 import { applyBatch, readCheckpoint } from './project/apply-batch';
 import { createRpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';
@@ -206,8 +206,7 @@ describe('indexer batch size does not change the result', () => {
       // A client that cannot stream (requestOrStream is optional) refusing answers over 16 kB:
       // the ranges shrink until theirs fit (a single block is always read whole), and the result
       // is the same.
-      await b.db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-      chain_events, balances, candles, creators, projection_writes, projection_journal`);
+      await clearIndex(b.db);
       const refusing = createRpcClient({ url: chain.anvil.rpcUrl, maxResponseBytes: 16_384 });
       const capped = await indexToHead(b.db, chain, {
         initialRange: 50_000,
@@ -222,8 +221,7 @@ describe('indexer batch size does not change the result', () => {
       // same projections again, through many streamed parts.
       const unbounded = createRpcClient({ url: chain.anvil.rpcUrl });
       const bounded = createRpcClient({ url: chain.anvil.rpcUrl, maxResponseBytes: 16_384 });
-      await b.db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-      chain_events, balances, candles, creators, projection_writes, projection_journal`);
+      await clearIndex(b.db);
       const streamed = await indexToHead(b.db, chain, {
         initialRange: 50_000,
         client: {

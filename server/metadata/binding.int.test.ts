@@ -11,7 +11,7 @@ import { startSimulatedChain, type TestChain } from '../_test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { createChainPublicClient } from '../chain/clients';
 import { type DatabaseHandle, selectRows } from '../db/client';
-import { dumpProjections, indexToHead } from '../indexer/_test/harness';
+import { clearIndex, dumpProjections, indexToHead } from '../indexer/_test/harness';
 import { createFilesystemStore } from '../objects/store';
 import { createDraft } from './create-draft';
 import { finalizeDraft } from './finalize';
@@ -92,9 +92,7 @@ describe(`a finalized binding survives re-indexing (${backend})`, () => {
     const before = await dumpProjections(handle.db);
 
     // A full re-index: every chain-derived table emptied, the checkpoint gone.
-    await handle.db.execute(
-      sql`truncate tokens, token_search_terms, trades, chain_events, balances, candles, creators, recent_blocks, indexer_checkpoint`,
-    );
+    await clearIndex(handle.db);
     await indexToHead(handle.db, chain);
     expect(await bound()).toEqual({ draft_id: draft.draft_id, has_links: true });
     expect(await dumpProjections(handle.db)).toEqual(before);

@@ -52,6 +52,16 @@ export async function indexToHead(
 }
 
 /**
+ * What an index from scratch starts from: every chain-derived table and the indexer's own
+ * bookkeeping emptied (drafts, objects and other off-chain rows stay). One list, beside the dump
+ * above, so that a new projection cannot be left out of one test's reset.
+ */
+export async function clearIndex(db: Database): Promise<void> {
+  await db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
+    chain_events, balances, candles, creators, traders, projection_writes, projection_journal, index_changes`);
+}
+
+/**
  * Every chain-derived table, rows sorted, values as text: two databases holding the same
  * projections dump identically. Bookkeeping (recent block hashes, timestamps of writes) is left
  * out; the checkpoint's block and hash are in.
