@@ -49,10 +49,9 @@ describe.each(backends)('webhooks (%s)', (backend) => {
   const stops: AbortController[] = [];
   const index = () => indexToHead(handle.db, chain, { chain: { maxRange: 1 } });
 
-  function startWorker(overrides: Partial<WebhookWorkerOptions> = {}) {
-    const stop = new AbortController();
-    stops.push(stop);
-    const done = createWebhookWorker({
+  /** The suite's worker: loopback targets, no DNS, fast polls and retries. */
+  const worker = (overrides: Partial<WebhookWorkerOptions> = {}) =>
+    createWebhookWorker({
       db: handle.db,
       resolver: noDns,
       policy: { allowLoopback: true },
@@ -63,7 +62,12 @@ describe.each(backends)('webhooks (%s)', (backend) => {
       finalityDepth: 64,
       logger: silent,
       ...overrides,
-    }).run(stop.signal);
+    });
+
+  function startWorker(overrides: Partial<WebhookWorkerOptions> = {}) {
+    const stop = new AbortController();
+    stops.push(stop);
+    const done = worker(overrides).run(stop.signal);
     return async () => {
       stop.abort();
       await done;
@@ -256,20 +260,11 @@ describe.each(backends)('webhooks (%s)', (backend) => {
   // PostgreSQL only: PGlite has one session, nothing to listen to (the poll serves, start.ts).
   if (backend === 'postgres')
     it('wakes on the commit that queued events, not at the next poll (LISTEN/NOTIFY)', async () => {
-      const worker = createWebhookWorker({
-        db: handle.db,
-        resolver: noDns,
-        policy: { allowLoopback: true },
-        retry,
-        timeoutMs: 2_000,
-        concurrency: 4,
-        pollMs: 3_600_000,
-        finalityDepth: 64,
-        logger: silent,
-      });
-      const stopListening = await listenForOutbox(database.config, () => worker.wake());
+      // A poll that never comes in the test's time: only the NOTIFY can wake it.
+      const listening = worker({ pollMs: 3_600_000 });
+      const stopListening = await listenForOutbox(database.config, () => listening.wake());
       const stop = new AbortController();
-      const running = worker.run(stop.signal);
+      const running = listening.run(stop.signal);
       try {
         const before = receiver.applied.length;
         await buy(1);
