@@ -27,6 +27,7 @@ export function useLiveRefresh(options: { scope: 'lists' | 'token'; token?: stri
       void queryClient.invalidateQueries({ queryKey: trpc.tokens.trending.pathKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.creators.tokens.pathKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.wallets.holdings.pathKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.wallets.pnl.pathKey() });
       return;
     }
     const address = options.token;
@@ -37,6 +38,7 @@ export function useLiveRefresh(options: { scope: 'lists' | 'token'; token?: stri
       trpc.tokens.trades.pathKey(),
       trpc.tokens.activity.pathKey(),
       trpc.tokens.holders.pathKey(),
+      trpc.tokens.traders.pathKey(),
     ]) {
       void queryClient.invalidateQueries({ queryKey: key });
     }

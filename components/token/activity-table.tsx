@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { TxHash } from '@/components/ui/address-link';
-import { PagedList } from '@/components/ui/load-more';
+import { PagedTable } from '@/components/ui/data-table';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { activityKinds } from '@/shared/api/enums';
 import { useActivityQuery } from './use-token-queries';
@@ -38,50 +38,41 @@ export function ActivityTable({ address }: { address: string }) {
           ))}
         </select>
       </div>
-      <PagedList query={query} emptyText="No events.">
-        {(events) => (
-          <div className="table-scroll">
-            <table data-testid="activity-table">
-              <caption className="sr-only">Decoded chain events, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Details</th>
-                  <th scope="col" className="hide-sm">
-                    Block · tx · log
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.map((event) => (
-                  <tr key={`${event.transaction_hash}:${event.log_index}`}>
-                    <td>
-                      <span className="badge">{kindLabels[event.kind]}</span>
-                    </td>
-                    <td className="muted">
-                      <RelativeTime unixSeconds={event.block_timestamp} />
-                    </td>
-                    <td>
-                      <dl className="event-fields">
-                        {Object.entries(event.data).map(([field, value]) => (
-                          <div key={field}>
-                            <dt>{field}</dt>
-                            <dd className="mono">{value}</dd>
-                          </div>
-                        ))}
-                      </dl>
-                    </td>
-                    <td className="hide-sm muted small">
-                      #{event.block_number} · <TxHash hash={event.transaction_hash} /> · {event.log_index}
-                    </td>
-                  </tr>
+      <PagedTable
+        query={query}
+        emptyText="No events."
+        testId="activity-table"
+        caption="Decoded chain events, newest first"
+        columns={[
+          { label: 'Event' },
+          { label: 'Time' },
+          { label: 'Details' },
+          { label: 'Block · tx · log', className: 'hide-sm' },
+        ]}
+        row={(event) => (
+          <tr key={`${event.transaction_hash}:${event.log_index}`}>
+            <td>
+              <span className="badge">{kindLabels[event.kind]}</span>
+            </td>
+            <td className="muted">
+              <RelativeTime unixSeconds={event.block_timestamp} />
+            </td>
+            <td>
+              <dl className="event-fields">
+                {Object.entries(event.data).map(([field, value]) => (
+                  <div key={field}>
+                    <dt>{field}</dt>
+                    <dd className="mono">{value}</dd>
+                  </div>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </dl>
+            </td>
+            <td className="hide-sm muted small">
+              #{event.block_number} · <TxHash hash={event.transaction_hash} /> · {event.log_index}
+            </td>
+          </tr>
         )}
-      </PagedList>
+      />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
 import { formatNative, formatSignificant, formatTimestamp, toWholeUnits } from '@/components/ui/format';
 import { Segmented } from '@/components/ui/segmented';
 import { type ChartInterval, chartIntervals } from '@/shared/api/enums';
@@ -159,47 +160,28 @@ export function PriceChart({ address }: { address: string }) {
       {items && items.length > 0 ? (
         <details className="chart-data">
           <summary>Candles as a table</summary>
-          <div className="table-scroll">
-            <table>
-              <caption className="sr-only">Candles, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Start</th>
-                  <th scope="col" className="num">
-                    Open
-                  </th>
-                  <th scope="col" className="num">
-                    High
-                  </th>
-                  <th scope="col" className="num">
-                    Low
-                  </th>
-                  <th scope="col" className="num">
-                    Close
-                  </th>
-                  <th scope="col" className="num">
-                    Volume
-                  </th>
-                  <th scope="col" className="num">
-                    Trades
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((point) => (
-                  <tr key={point.time} data-time={point.time}>
-                    <td>{formatTimestamp(point.time)}</td>
-                    <td className="num">{formatNative(point.open)}</td>
-                    <td className="num">{formatNative(point.high)}</td>
-                    <td className="num">{formatNative(point.low)}</td>
-                    <td className="num">{formatNative(point.close)}</td>
-                    <td className="num">{formatNative(point.volume)}</td>
-                    <td className="num">{point.trades}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Candles, oldest first"
+            columns={[
+              { label: 'Start' },
+              ...['Open', 'High', 'Low', 'Close', 'Volume', 'Trades'].map((label) => ({
+                label,
+                className: 'num',
+              })),
+            ]}
+          >
+            {items.map((point) => (
+              <tr key={point.time} data-time={point.time}>
+                <td>{formatTimestamp(point.time)}</td>
+                <td className="num">{formatNative(point.open)}</td>
+                <td className="num">{formatNative(point.high)}</td>
+                <td className="num">{formatNative(point.low)}</td>
+                <td className="num">{formatNative(point.close)}</td>
+                <td className="num">{formatNative(point.volume)}</td>
+                <td className="num">{point.trades}</td>
+              </tr>
+            ))}
+          </DataTable>
         </details>
       ) : null}
     </section>

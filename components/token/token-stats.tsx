@@ -1,6 +1,7 @@
 import { PriceChange } from '@/components/tokens/price-change';
 import { formatBps, formatCount, formatNative } from '@/components/ui/format';
 import { StatGrid } from '@/components/ui/stat-grid';
+import { traderLabelText } from '@/components/ui/trader-label';
 import type { TokenDetail } from '@/shared/api/tokens';
 
 /** Price, FDV and the indexed 24 h window. */
@@ -35,4 +36,58 @@ export function TokenConcentration({ token }: { token: TokenDetail }) {
     { label: 'Burned', value: formatBps(c.burned_bps) },
   ];
   return <StatGrid label="Supply held by" stats={stats} />;
+}
+
+/** A share of supply and how many wallets hold it: "12.3% · 5 wallets". */
+function LabelledShare({
+  bps,
+  wallets,
+  label,
+}: {
+  bps: number;
+  wallets: number;
+  label: 'sniper' | 'bundler' | 'creator_linked';
+}) {
+  return (
+    <span data-field={label} data-bps={bps} data-wallets={wallets} title={traderLabelText[label].definition}>
+      {formatBps(bps)}{' '}
+      <span className="muted small">
+        · {formatCount(wallets)} {wallets === 1 ? 'wallet' : 'wallets'}
+      </span>
+    </span>
+  );
+}
+
+/**
+ * The risk summary from trader labels (docs/api.md "Traders, PnL and labels"): the supply that
+ * snipers, bundlers and creator-linked wallets hold now, how many there are, and how much of its
+ * own buys the creator has sold.
+ */
+export function TokenRisk({ token }: { token: TokenDetail }) {
+  const r = token.risk;
+  const stats: { label: string; value: React.ReactNode }[] = [
+    {
+      label: 'Snipers',
+      value: <LabelledShare label="sniper" bps={r.sniper_bps} wallets={r.sniper_wallets} />,
+    },
+    {
+      label: 'Bundlers',
+      value: <LabelledShare label="bundler" bps={r.bundler_bps} wallets={r.bundler_wallets} />,
+    },
+    {
+      label: 'Creator-linked',
+      value: (
+        <LabelledShare label="creator_linked" bps={r.creator_linked_bps} wallets={r.creator_linked_wallets} />
+      ),
+    },
+    {
+      label: 'Creator sold',
+      value: (
+        <span data-field="creator_sold" data-bps={r.creator_sold_bps}>
+          {formatBps(r.creator_sold_bps)} <span className="muted small">of its buys</span>
+        </span>
+      ),
+    },
+  ];
+  return <StatGrid label="Supply held now by labelled traders" stats={stats} />;
 }

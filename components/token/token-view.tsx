@@ -13,7 +13,8 @@ import { ActivityTable } from './activity-table';
 import { HoldersTable } from './holders-table';
 import { PriceChart } from './price-chart';
 import { TokenHeader } from './token-header';
-import { TokenConcentration, TokenStats } from './token-stats';
+import { TokenConcentration, TokenRisk, TokenStats } from './token-stats';
+import { TradersTable } from './traders-table';
 import { TradesTable } from './trades-table';
 import { useTokenDetailQuery } from './use-token-queries';
 
@@ -21,6 +22,7 @@ const sections = [
   { id: 'trades', label: 'Trades' },
   { id: 'activity', label: 'Activity' },
   { id: 'holders', label: 'Holders' },
+  { id: 'traders', label: 'Top traders' },
 ] as const;
 type Section = (typeof sections)[number]['id'];
 
@@ -41,6 +43,7 @@ export function TokenView({ initial }: { initial: TokenDetail }) {
       </div>
       <TokenStats token={token} />
       <TokenConcentration token={token} />
+      <TokenRisk token={token} />
       {token.graduation ? (
         <section className="panel graduation" aria-labelledby="graduation-heading">
           <h2 id="graduation-heading">Graduation</h2>
@@ -62,6 +65,7 @@ export function TokenView({ initial }: { initial: TokenDetail }) {
           {section === 'trades' ? <TradesTable address={address} symbol={token.identity.symbol} /> : null}
           {section === 'activity' ? <ActivityTable address={address} /> : null}
           {section === 'holders' ? <HoldersTable address={address} /> : null}
+          {section === 'traders' ? <TradersTable address={address} symbol={token.identity.symbol} /> : null}
         </div>
       </section>
     </main>

@@ -1,9 +1,9 @@
-import Link from 'next/link';
+import { DataTable } from '@/components/ui/data-table';
 import { formatCount, formatNative } from '@/components/ui/format';
 import { LifecycleBadge } from '@/components/ui/lifecycle-badge';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RelativeTime } from '@/components/ui/relative-time';
-import { TokenAvatar } from '@/components/ui/token-avatar';
+import { TokenCell } from '@/components/ui/token-cell';
 import type { TokenListItem } from '@/shared/api/tokens';
 import { PriceChange } from './price-change';
 
@@ -15,81 +15,63 @@ import { PriceChange } from './price-change';
  */
 export function TokenTable({ tokens, caption }: { tokens: TokenListItem[]; caption: string }) {
   return (
-    <div className="table-scroll">
-      <table className="token-table">
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Token</th>
-            <th scope="col" className="num">
+    <DataTable
+      className="token-table"
+      caption={caption}
+      columns={[
+        { label: 'Token' },
+        {
+          label: (
+            <>
               Price<span className="show-sm"> · 24h</span>
-            </th>
-            <th scope="col" className="num hide-sm">
-              24h
-            </th>
-            <th scope="col" className="num hide-sm">
-              Market cap
-            </th>
-            <th scope="col" className="num hide-sm">
-              Volume 24h
-            </th>
-            <th scope="col" className="hide-sm">
-              Graduation
-            </th>
-            <th scope="col" className="num hide-md">
-              Holders
-            </th>
-            <th scope="col" className="hide-md">
-              Age
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {tokens.map((token) => (
-            <tr key={token.address}>
-              <th scope="row">
-                <Link href={`/tokens/${token.address}`} className="token-cell">
-                  <TokenAvatar imageUrl={token.image_url} symbol={token.symbol} address={token.address} />
-                  <span className="token-names">
-                    <span className="token-name">{token.name}</span>
-                    <span className="token-symbol">
-                      {token.symbol}
-                      <span className="show-sm" data-field="market-cap">
-                        {' '}
-                        · MC {formatNative(token.market_cap)}
-                      </span>
-                    </span>
-                  </span>
-                </Link>
-              </th>
-              <td className="num">
-                <span data-field="price">{formatNative(token.current_price)}</span>
-                <span className="show-sm compact-change" data-field="change">
-                  <PriceChange bps={token.price_change_24h_bps} />
-                </span>
-              </td>
-              <td className="num hide-sm" data-field="change">
-                <PriceChange bps={token.price_change_24h_bps} />
-              </td>
-              <td className="num hide-sm" data-field="market-cap">
-                {formatNative(token.market_cap)}
-              </td>
-              <td className="num hide-sm">{formatNative(token.volume_24h)}</td>
-              <td className="hide-sm">
-                {token.lifecycle === 'graduated' ? (
-                  <LifecycleBadge lifecycle="graduated" />
-                ) : (
-                  <ProgressBar bps={token.progress_bps} label={`${token.symbol} graduation progress`} />
-                )}
-              </td>
-              <td className="num hide-md">{formatCount(token.holders)}</td>
-              <td className="hide-md muted">
-                <RelativeTime unixSeconds={token.created_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            </>
+          ),
+          className: 'num',
+        },
+        { label: '24h', className: 'num hide-sm' },
+        { label: 'Market cap', className: 'num hide-sm' },
+        { label: 'Volume 24h', className: 'num hide-sm' },
+        { label: 'Graduation', className: 'hide-sm' },
+        { label: 'Holders', className: 'num hide-md' },
+        { label: 'Age', className: 'hide-md' },
+      ]}
+    >
+      {tokens.map((token) => (
+        <tr key={token.address}>
+          <th scope="row">
+            <TokenCell address={token.address} token={token}>
+              <span className="show-sm" data-field="market-cap">
+                {' '}
+                · MC {formatNative(token.market_cap)}
+              </span>
+            </TokenCell>
+          </th>
+          <td className="num">
+            <span data-field="price">{formatNative(token.current_price)}</span>
+            <span className="show-sm compact-change" data-field="change">
+              <PriceChange bps={token.price_change_24h_bps} />
+            </span>
+          </td>
+          <td className="num hide-sm" data-field="change">
+            <PriceChange bps={token.price_change_24h_bps} />
+          </td>
+          <td className="num hide-sm" data-field="market-cap">
+            {formatNative(token.market_cap)}
+          </td>
+          <td className="num hide-sm">{formatNative(token.volume_24h)}</td>
+          <td className="hide-sm">
+            {token.lifecycle === 'graduated' ? (
+              <LifecycleBadge lifecycle="graduated" />
+            ) : (
+              <ProgressBar bps={token.progress_bps} label={`${token.symbol} graduation progress`} />
+            )}
+          </td>
+          <td className="num hide-md">{formatCount(token.holders)}</td>
+          <td className="hide-md muted">
+            <RelativeTime unixSeconds={token.created_at} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

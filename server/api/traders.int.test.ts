@@ -7,6 +7,7 @@ import { buildTradersOracle } from '../_test/oracle/traders';
 import { getJson, walkPages } from '../_test/oracle/walk';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
 import { type LabelScenario, runLabelScenario } from '../chain/simulator/label-scenario';
+import { excludeToken, includeToken } from '../tokens/moderation';
 
 const backends = await availableBackends();
 const params = { sniperBlocks: 3, bundlerWallets: 4 };
@@ -93,6 +94,34 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
       `traders oracle: ${compared} rows equal; labels ${JSON.stringify(Object.fromEntries(labels))}`,
     );
   }, 600_000);
+
+  it('moderation: a wallet keeps the PnL row of an excluded token, unpriced as in holdings', async () => {
+    if (backend !== 'postgres') return; // PGlite is held by the server process; the CLI needs it stopped.
+    const base = stack.server.baseUrl;
+    const token = scenario.token.toLowerCase();
+    const creator = scenario.creator.toLowerCase();
+    const rowOf = async () => {
+      const walked = await walkPages(base, `/api/v1/wallets/${creator}/pnl`, 100);
+      return walked.items.find((item) => item.token === token);
+    };
+    const before = await rowOf();
+    expect(before?.price).not.toBeNull();
+    expect(before?.unrealized_pnl).not.toBeNull();
+    const handle = await stack.database.open();
+    try {
+      await excludeToken(handle.db, token, 'traders test');
+      const hidden = await rowOf();
+      expect(hidden).toEqual({ ...before, price: null, unrealized_pnl: null });
+      const holding = (await walkPages(base, `/api/v1/wallets/${creator}/holdings`, 100)).items.find(
+        (item) => (item.token as { address: string }).address === token,
+      );
+      expect(holding?.price ?? 'absent').toBeNull();
+      await includeToken(handle.db, token);
+      expect(await rowOf()).toEqual(before);
+    } finally {
+      await handle.close();
+    }
+  });
 
   it('refuses bad parameters with 400 and an unknown token with 404', async () => {
     const base = stack.server.baseUrl;

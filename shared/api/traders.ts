@@ -64,8 +64,14 @@ export type TradersPage = z.output<typeof tradersPage>;
 export const walletPnlInput = z.object({ address: addressParam, limit: listLimitParam, cursor: cursorParam });
 export const walletPnlItem = z.object({
   token: addressOut,
-  price: amount.meta({ description: "The token's current price, native base units per whole token" }),
   ...position,
+  price: amount.nullable().meta({
+    description:
+      "The token's current price, native base units per whole token; null for a token excluded by moderation",
+  }),
+  unrealized_pnl: signedAmount.nullable().meta({
+    description: 'balance × price ÷ 10^18 − cost_basis; null for a token excluded by moderation',
+  }),
 });
 export const walletPnlPage = page(walletPnlItem);
 export type WalletPnlPage = z.output<typeof walletPnlPage>;

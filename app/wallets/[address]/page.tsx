@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { shortAddress } from '@/components/ui/format';
-import { HoldingsView } from '@/components/wallets/holdings-view';
+import { WalletView } from '@/components/wallets/wallet-view';
 import { isAddress } from '@/shared/address';
 
 type Props = { params: Promise<{ address: string }> };
@@ -13,5 +13,5 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function WalletPage({ params }: Props) {
   const { address } = await params;
   if (!isAddress(address)) notFound();
-  return <HoldingsView address={address.toLowerCase()} />;
+  return <WalletView address={address.toLowerCase()} />;
 }

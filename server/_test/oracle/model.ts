@@ -425,7 +425,13 @@ export function buildOracle(input: OracleInput) {
     wallets: [...wallets],
     /** `/tokens/{address}/traders?sort=…` and `/wallets/{address}/pnl` (oracle/traders.ts). */
     tokenTraders: (address: string, sort: string) => traders.traders(address, sort),
-    walletPnl: (wallet: string) => traders.pnl(wallet),
+    /** An excluded token keeps its row, unpriced (as in holdings): no price, no unrealized PnL. */
+    walletPnl: (wallet: string) =>
+      traders
+        .pnl(wallet)
+        .map((row) =>
+          excluded.has(String(row.token)) ? { ...row, price: null, unrealized_pnl: null } : row,
+        ),
     /** Words a person could type: symbol and name-word prefixes, exact symbols, address prefixes. */
     searchTerms(): string[] {
       const terms = new Set<string>(['0x', '0x0', 'zz', 'a']);

@@ -126,19 +126,23 @@ export async function listTraders(
 
 /** Page statements of a wallet's positions, by `first|after:rows`. */
 const walletRows = compiledReads<
-  PositionRow & { token_address: string; price: string },
+  PositionRow & { token_address: string; price: string; excluded: boolean },
   'wallet' | 'after',
   string
 >((param, variant) => {
   const [position, rows] = variant.split(':');
-  return sql`select x.token_address, tk.current_price::text as price, ${positionColumns}
+  return sql`select x.token_address, tk.current_price::text as price, tk.excluded, ${positionColumns}
           from traders x join tokens tk on tk.address = x.token_address
           where x.wallet = ${param('wallet')}
           ${position === 'after' ? sql`and x.token_address > ${param('after')}` : sql``}
           order by x.token_address limit ${rowLimit(Number(rows))}`;
 });
 
-/** A wallet's PnL per token it traded or received, by token address. */
+/**
+ * A wallet's PnL per token it traded or received, by token address. A token excluded by
+ * moderation keeps its row (the trades happened, so does the realized PnL) but, as in holdings,
+ * without a price or an unrealized PnL: moderation withdraws our valuation.
+ */
 export async function listWalletPnl(
   ctx: Context,
   input: { address: string; limit: number; cursor?: string | undefined },
@@ -159,7 +163,8 @@ export async function listWalletPnl(
   return {
     items: page.rows.map((r) => {
       const price = BigInt(r.price);
-      return { token: r.token_address, price, ...position(r, price) };
+      const row = { token: r.token_address, ...position(r, price) };
+      return r.excluded ? { ...row, price: null, unrealized_pnl: null } : { ...row, price };
     }),
     next_cursor: page.nextCursor,
   };

@@ -1,0 +1,46 @@
+import { traderLabels } from '@/shared/api/traders';
+
+type TraderLabel = (typeof traderLabels)[number];
+
+/** The short names and the definitions of docs/api.md "Traders, PnL and labels", for people. */
+export const traderLabelText: Record<TraderLabel, { name: string; definition: string }> = {
+  creator: { name: 'Creator', definition: "The token's creator: the wallet that launched it." },
+  sniper: {
+    name: 'Sniper',
+    definition: 'Bought within the first few blocks of the launch (the launch block included).',
+  },
+  bundler: {
+    name: 'Bundler',
+    definition:
+      'Bought in the launch block together with several other wallets, or in one transaction that bought for several wallets.',
+  },
+  creator_linked: {
+    name: 'Creator-linked',
+    definition: 'Received the token by transfer from the creator.',
+  },
+};
+
+/**
+ * A trader's labels as small badges; each carries its definition as a tooltip and, for screen
+ * readers (which do not read `title` reliably), as hidden text.
+ */
+export function TraderLabels({ labels }: { labels: readonly TraderLabel[] }) {
+  if (labels.length === 0) return null;
+  return (
+    <span className="trader-labels">
+      {traderLabels
+        .filter((label) => labels.includes(label))
+        .map((label) => (
+          <span
+            key={label}
+            className={`badge trader-label trader-label-${label}`}
+            title={traderLabelText[label].definition}
+            data-label={label}
+          >
+            {traderLabelText[label].name}
+            <span className="sr-only">: {traderLabelText[label].definition}</span>
+          </span>
+        ))}
+    </span>
+  );
+}
