@@ -8,7 +8,7 @@ import { RelativeTime } from '@/components/ui/relative-time';
 import { Segmented } from '@/components/ui/segmented';
 import { SignedNative } from '@/components/ui/signed-native';
 import { TraderLabels } from '@/components/ui/trader-label';
-import { type TraderSort, traderSorts } from '@/shared/api/traders';
+import { type TraderSort, traderSorts } from '@/shared/api/enums';
 import { useTradersQuery } from './use-token-queries';
 
 const sortLabels: Record<TraderSort, string> = {

@@ -2,9 +2,8 @@
 
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
-import type { activityKinds } from '@/shared/api/enums';
+import type { activityKinds, TraderSort } from '@/shared/api/enums';
 import type { TokenDetail } from '@/shared/api/tokens';
-import type { TraderSort } from '@/shared/api/traders';
 
 export const TABLE_PAGE_SIZE = 25;
 

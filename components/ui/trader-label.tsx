@@ -1,6 +1,4 @@
-import { traderLabels } from '@/shared/api/traders';
-
-type TraderLabel = (typeof traderLabels)[number];
+import { type TraderLabel, traderLabels } from '@/shared/api/enums';
 
 /** The short names and the definitions of docs/api.md "Traders, PnL and labels", for people. */
 export const traderLabelText: Record<TraderLabel, { name: string; definition: string }> = {

@@ -99,25 +99,28 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
     if (backend !== 'postgres') return; // PGlite is held by the server process; the CLI needs it stopped.
     const base = stack.server.baseUrl;
     const token = scenario.token.toLowerCase();
-    const creator = scenario.creator.toLowerCase();
-    const rowOf = async () => {
-      const walked = await walkPages(base, `/api/v1/wallets/${creator}/pnl`, 100);
-      return walked.items.find((item) => item.token === token);
+    const holders = (await getJson(base, `/api/v1/tokens/${token}/holders?limit=1`)).body.items;
+    const holder = (holders as { wallet: string }[])[0]?.wallet;
+    if (!holder) throw new Error(`${token} has no holder`);
+    const rowOf = async (list: 'pnl' | 'holdings') => {
+      const walked = await walkPages(base, `/api/v1/wallets/${holder}/${list}`, 100);
+      const row = walked.items.find(
+        (item) => (list === 'pnl' ? item.token : (item.token as { address: string }).address) === token,
+      );
+      if (!row) throw new Error(`${holder} has no ${list} row of ${token}: ${JSON.stringify(walked.items)}`);
+      return row;
     };
-    const before = await rowOf();
-    expect(before?.price).not.toBeNull();
-    expect(before?.unrealized_pnl).not.toBeNull();
+    const before = await rowOf('pnl');
+    expect(before.price).not.toBeNull();
+    expect(before.unrealized_pnl).not.toBeNull();
     const handle = await stack.database.open();
     try {
       await excludeToken(handle.db, token, 'traders test');
-      const hidden = await rowOf();
-      expect(hidden).toEqual({ ...before, price: null, unrealized_pnl: null });
-      const holding = (await walkPages(base, `/api/v1/wallets/${creator}/holdings`, 100)).items.find(
-        (item) => (item.token as { address: string }).address === token,
-      );
-      expect(holding?.price ?? 'absent').toBeNull();
+      // The same rule as the wallet's holdings: the row stays, our valuation goes.
+      expect(await rowOf('pnl')).toEqual({ ...before, price: null, unrealized_pnl: null });
+      expect(await rowOf('holdings')).toMatchObject({ price: null, value: null });
       await includeToken(handle.db, token);
-      expect(await rowOf()).toEqual(before);
+      expect(await rowOf('pnl')).toEqual(before);
     } finally {
       await handle.close();
     }

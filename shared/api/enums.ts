@@ -19,3 +19,11 @@ export const chartIntervals = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'] as con
 export type ChartInterval = (typeof chartIntervals)[number];
 
 export const activityKinds = ['launch', 'trade', 'graduation', 'transfer', 'swap'] as const;
+
+/** Sorts of a token's traders, each served by an index of `traders` (largest first). */
+export const traderSorts = ['realized_pnl', 'volume', 'holding'] as const;
+export type TraderSort = (typeof traderSorts)[number];
+
+/** docs/api.md "Traders, PnL and labels" defines each. */
+export const traderLabels = ['creator', 'sniper', 'bundler', 'creator_linked'] as const;
+export type TraderLabel = (typeof traderLabels)[number];

@@ -9,14 +9,11 @@ import {
   page,
   unixTime,
 } from './common';
+import { type TraderSort, traderLabels, traderSorts } from './enums';
 import { withHint } from './openapi-hints';
 
-/** Sorts of a token's traders, each served by an index of `traders` (largest first). */
-export const traderSorts = ['realized_pnl', 'volume', 'holding'] as const;
-export type TraderSort = (typeof traderSorts)[number];
-
-/** docs/api.md "Traders, PnL and labels" defines each. */
-export const traderLabels = ['creator', 'sniper', 'bundler', 'creator_linked'] as const;
+// The value sets live with the other enums (no zod), so pages can use them without the schemas.
+export { type TraderSort, traderLabels, traderSorts };
 
 /** An integer that may be negative (PnL), as decimal text. */
 export const signedAmount = withHint(z.bigint(), {
