@@ -33,11 +33,19 @@ export function WalletView({ address }: { address: string }) {
       ? [
           {
             label: 'Realized PnL',
-            value: <SignedNative value={sum(pnl.data?.pages, (p) => p.realized_pnl)} />,
+            value: (
+              <span data-total="realized_pnl">
+                <SignedNative value={sum(pnl.data?.pages, (p) => p.realized_pnl)} />
+              </span>
+            ),
           },
           {
             label: 'Unrealized PnL',
-            value: <SignedNative value={sum(pnl.data?.pages, (p) => p.unrealized_pnl)} />,
+            value: (
+              <span data-total="unrealized_pnl">
+                <SignedNative value={sum(pnl.data?.pages, (p) => p.unrealized_pnl)} />
+              </span>
+            ),
           },
         ]
       : []),
