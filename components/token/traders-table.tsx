@@ -46,7 +46,15 @@ export function TradersTable({ address, symbol }: { address: string; symbol: str
           { label: 'Wallet' },
           { label: 'Realized PnL', className: 'num' },
           { label: 'Unrealized PnL', className: 'num hide-sm' },
-          { label: `Holding (${symbol})`, className: 'num' },
+          {
+            // The symbol is creator-supplied and may be long: read out, not drawn into a phone's row.
+            label: (
+              <>
+                Holding<span className="sr-only"> ({symbol})</span>
+              </>
+            ),
+            className: 'num',
+          },
           { label: 'Spent', className: 'num hide-md' },
           { label: 'Received', className: 'num hide-md' },
           { label: 'Buys · sells', className: 'num hide-md' },
