@@ -22,7 +22,7 @@ export function HoldingsTable({ query }: { query: ReturnType<typeof useHoldingsQ
       columns={[
         { label: 'Token' },
         { label: 'Balance', className: 'num' },
-        { label: 'Price', className: 'num' },
+        { label: 'Price', className: 'num hide-sm' },
         { label: 'Value', className: 'num' },
         { label: 'Market', className: 'hide-sm' },
         { label: 'Market cap', className: 'num hide-md' },
@@ -35,7 +35,7 @@ export function HoldingsTable({ query }: { query: ReturnType<typeof useHoldingsQ
           <td className="num" data-balance={holding.balance.toString()}>
             {formatTokenAmount(holding.balance)}
           </td>
-          <td className="num">{holding.price === null ? notPriced : formatNative(holding.price)}</td>
+          <td className="num hide-sm">{holding.price === null ? notPriced : formatNative(holding.price)}</td>
           <td className="num">{holding.value === null ? notPriced : formatNative(holding.value)}</td>
           <td className="hide-sm">
             <LifecycleBadge lifecycle={holding.lifecycle} />

@@ -22,8 +22,15 @@ export function PnlTable({ query }: { query: ReturnType<typeof usePnlQuery> }) {
       caption="Profit and loss per token, by token address"
       columns={[
         { label: 'Token' },
-        { label: 'Realized PnL', className: 'num' },
-        { label: 'Unrealized PnL', className: 'num' },
+        {
+          label: (
+            <>
+              Realized PnL<span className="show-sm"> · unrealized</span>
+            </>
+          ),
+          className: 'num',
+        },
+        { label: 'Unrealized PnL', className: 'num hide-sm' },
         { label: 'Position', className: 'num hide-sm' },
         { label: 'Spent', className: 'num hide-md' },
         { label: 'Received', className: 'num hide-md' },
@@ -34,10 +41,16 @@ export function PnlTable({ query }: { query: ReturnType<typeof usePnlQuery> }) {
           <th scope="row">
             <TokenCell address={item.token} token={names.get(item.token)} />
           </th>
-          <td className="num" data-field="realized-pnl">
-            <SignedNative value={item.realized_pnl} />
+          <td className="num">
+            <span data-field="realized-pnl">
+              <SignedNative value={item.realized_pnl} />
+            </span>
+            {/* On a phone the unrealized PnL sits under the realized, in the same cell. */}
+            <span className="show-sm compact-change">
+              <SignedNative value={item.unrealized_pnl} />
+            </span>
           </td>
-          <td className="num" data-field="unrealized-pnl">
+          <td className="num hide-sm" data-field="unrealized-pnl">
             <SignedNative value={item.unrealized_pnl} />
           </td>
           <td className="num hide-sm">{formatTokenAmount(item.balance)}</td>
