@@ -5,15 +5,17 @@ import { TokenAvatar } from './token-avatar';
 
 /**
  * A token's image, name and symbol linking to its page. Without a name (a token the lists do not
- * show), its address stands in.
+ * show, or one still being looked up), its address stands in and `missing` takes the symbol's place.
  */
 export function TokenCell({
   address,
   token,
+  missing = 'not listed',
   children,
 }: {
   address: string;
   token: { name: string; symbol: string; image_url: string | null } | undefined;
+  missing?: string;
   children?: ReactNode;
 }) {
   return (
@@ -22,7 +24,7 @@ export function TokenCell({
       <span className="token-names">
         <span className="token-name">{token?.name ?? shortAddress(address)}</span>
         <span className="token-symbol">
-          {token?.symbol ?? 'not listed'}
+          {token?.symbol ?? missing}
           {children}
         </span>
       </span>

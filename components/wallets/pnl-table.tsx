@@ -13,7 +13,9 @@ import { type usePnlQuery, useTokenNames } from './use-wallet-queries';
  * shown as "–", never as zero.
  */
 export function PnlTable({ query }: { query: ReturnType<typeof usePnlQuery> }) {
-  const names = useTokenNames(query.data?.pages.map((page) => page.items.map((item) => item.token)) ?? []);
+  const { names, pending } = useTokenNames(
+    query.data?.pages.map((page) => page.items.map((item) => item.token)) ?? [],
+  );
   return (
     <PagedTable
       query={query}
@@ -25,7 +27,7 @@ export function PnlTable({ query }: { query: ReturnType<typeof usePnlQuery> }) {
         {
           label: (
             <>
-              Realized PnL<span className="show-sm"> · unrealized</span>
+              Realized PnL<span className="show-sm compact-change">unrealized</span>
             </>
           ),
           className: 'num',
@@ -39,7 +41,11 @@ export function PnlTable({ query }: { query: ReturnType<typeof usePnlQuery> }) {
       row={(item) => (
         <tr key={item.token} data-token={item.token}>
           <th scope="row">
-            <TokenCell address={item.token} token={names.get(item.token)} />
+            <TokenCell
+              address={item.token}
+              token={names.get(item.token)}
+              missing={pending.has(item.token) ? '…' : 'not listed'}
+            />
           </th>
           <td className="num">
             <span data-field="realized-pnl">

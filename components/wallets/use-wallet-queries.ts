@@ -24,16 +24,23 @@ export function usePnlQuery(address: string) {
 
 /**
  * Names, symbols and images of tokens known by address only (a PnL row carries the address),
- * one batch lookup per loaded page. Tokens hidden by moderation are not in the answer.
+ * one batch lookup per loaded page, and the addresses still being looked up. Tokens hidden by
+ * moderation are not in the answer.
  */
-export function useTokenNames(pages: readonly (readonly string[])[]): Map<string, TokenListItem> {
+export function useTokenNames(pages: readonly (readonly string[])[]): {
+  names: Map<string, TokenListItem>;
+  pending: Set<string>;
+} {
   const trpc = useTRPC();
+  const asked = pages.filter((addresses) => addresses.length > 0);
   const answers = useQueries({
-    queries: pages
-      .filter((addresses) => addresses.length > 0)
-      .map((addresses) => trpc.tokens.batch.queryOptions({ addresses: addresses.join(',') })),
+    queries: asked.map((addresses) => trpc.tokens.batch.queryOptions({ addresses: addresses.join(',') })),
   });
   const names = new Map<string, TokenListItem>();
-  for (const answer of answers) for (const item of answer.data?.items ?? []) names.set(item.address, item);
-  return names;
+  const pending = new Set<string>();
+  answers.forEach((answer, index) => {
+    if (answer.isPending) for (const address of asked[index] ?? []) pending.add(address);
+    for (const item of answer.data?.items ?? []) names.set(item.address, item);
+  });
+  return { names, pending };
 }
