@@ -36,6 +36,14 @@ export function parseConfig(
   );
   const problems: { variable: string; message: string }[] = [];
 
+  // How the chain is indexed, whichever way it is named (variables or the devnet's manifest).
+  const indexing = {
+    finalityDepth: e.FINALITY_DEPTH,
+    labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
+    maxRange: e.INDEXER_MAX_RANGE,
+    maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
+    pollIntervalMs: e.INDEXER_POLL_MS,
+  };
   let chain: ChainConfig | undefined;
   if (e.RPC_URL) {
     const missing = (['CHAIN_ID', 'FACTORY_ADDRESS', 'START_BLOCK'] as const).filter((name) => !e[name]);
@@ -47,11 +55,7 @@ export function parseConfig(
         factoryAddress: e.FACTORY_ADDRESS as `0x${string}`,
         routerAddress: e.SWAP_ROUTER_ADDRESS as `0x${string}` | undefined,
         startBlock: BigInt(e.START_BLOCK as string),
-        finalityDepth: e.FINALITY_DEPTH,
-        labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
-        maxRange: e.INDEXER_MAX_RANGE,
-        maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
-        pollIntervalMs: e.INDEXER_POLL_MS,
+        ...indexing,
       };
     }
   } else {
@@ -65,11 +69,7 @@ export function parseConfig(
           factoryAddress: manifest.value.contracts.factory,
           routerAddress: e.SWAP_ROUTER_ADDRESS ?? manifest.value.contracts.router,
           startBlock: BigInt(manifest.value.startBlock),
-          finalityDepth: e.FINALITY_DEPTH,
-          labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
-          maxRange: e.INDEXER_MAX_RANGE,
-          maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
-          pollIntervalMs: e.INDEXER_POLL_MS,
+          ...indexing,
         };
       } else {
         problems.push({

@@ -25,6 +25,10 @@ const nonNegativeInt = (fallback: number) =>
       return Number(value.trim());
     });
 
+/** A whole number of at least `min`, `fallback` when unset. */
+const intAtLeast = (fallback: number, min: number) =>
+  nonNegativeInt(fallback).pipe(z.number().min(min, `must be at least ${min}`));
+
 const optionalUrl = (protocols: readonly string[]) =>
   optionalText.pipe(
     z
@@ -79,7 +83,7 @@ export const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATABASE_READ_URLS: optionalText,
   REPLICA_MAX_LAG_BLOCKS: nonNegativeInt(16),
-  REPLICA_POLL_MS: nonNegativeInt(500).pipe(z.number().min(10, 'must be at least 10')),
+  REPLICA_POLL_MS: intAtLeast(500, 10),
   DATA_DIR: optionalText,
   RPC_URL: optionalUrl(['http:', 'https:', 'ws:', 'wss:']),
   CHAIN_ID: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a positive integer').optional()),
@@ -88,15 +92,15 @@ export const envSchema = z.object({
   START_BLOCK: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a non-negative integer').optional()),
   DEPLOYMENT_MANIFEST: optionalText,
   FINALITY_DEPTH: nonNegativeInt(64),
-  SNIPER_BLOCKS: nonNegativeInt(3).pipe(z.number().min(1, 'must be at least 1')),
-  BUNDLER_WALLETS: nonNegativeInt(4).pipe(z.number().min(2, 'must be at least 2')),
+  SNIPER_BLOCKS: intAtLeast(3, 1),
+  BUNDLER_WALLETS: intAtLeast(4, 2),
   INDEXER_MODE: z
     .enum(['auto', 'embedded', 'off'], { error: 'must be auto, embedded or off' })
     .optional()
     .default('auto'),
-  INDEXER_MAX_RANGE: nonNegativeInt(50_000).pipe(z.number().min(1, 'must be at least 1')),
+  INDEXER_MAX_RANGE: intAtLeast(50_000, 1),
   INDEXER_POLL_MS: nonNegativeInt(500),
-  INDEXER_MAX_RESPONSE_MB: nonNegativeInt(64).pipe(z.number().min(1, 'must be at least 1')),
+  INDEXER_MAX_RESPONSE_MB: intAtLeast(64, 1),
   DEVNET_PORT: nonNegativeInt(8545).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   OBJECTS_DIR: optionalText,
   S3_BUCKET: optionalText,
@@ -137,20 +141,20 @@ export const envSchema = z.object({
   RATE_LIMIT_UPLOADS_PER_MINUTE: nonNegativeInt(20),
   RATE_LIMIT_FINALIZE_PER_MINUTE: nonNegativeInt(60),
   RATE_LIMIT_READS_PER_MINUTE: nonNegativeInt(1_200),
-  RATE_LIMIT_READS_BURST: nonNegativeInt(120).pipe(z.number().min(1, 'must be at least 1')),
-  CONNECTIONS_PER_CLIENT: nonNegativeInt(128).pipe(z.number().min(1, 'must be at least 1')),
-  WORK_PER_CLIENT: nonNegativeInt(16).pipe(z.number().min(1, 'must be at least 1')),
+  RATE_LIMIT_READS_BURST: intAtLeast(120, 1),
+  CONNECTIONS_PER_CLIENT: intAtLeast(128, 1),
+  WORK_PER_CLIENT: intAtLeast(16, 1),
   QUEUED_PER_CLIENT: nonNegativeInt(64),
-  DRAFT_TTL_HOURS: nonNegativeInt(24).pipe(z.number().min(1, 'must be at least 1')),
+  DRAFT_TTL_HOURS: intAtLeast(24, 1),
   DRAFT_BUDGET_MB: nonNegativeInt(50),
   DRAFT_PURGE_INTERVAL_MS: nonNegativeInt(600_000),
-  UPLOADS_PER_CLIENT: nonNegativeInt(2).pipe(z.number().min(1, 'must be at least 1')),
-  STREAMS_PER_CLIENT: nonNegativeInt(8).pipe(z.number().min(1, 'must be at least 1')),
-  HTTP_HEADERS_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
-  HTTP_BODY_IDLE_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
-  HTTP_BODY_TIMEOUT_MS: nonNegativeInt(60_000).pipe(z.number().min(100, 'must be at least 100')),
-  HTTP_PIPELINE_MAX: nonNegativeInt(4).pipe(z.number().min(1, 'must be at least 1')),
-  HTTP_SEND_TIMEOUT_MS: nonNegativeInt(60_000).pipe(z.number().min(100, 'must be at least 100')),
+  UPLOADS_PER_CLIENT: intAtLeast(2, 1),
+  STREAMS_PER_CLIENT: intAtLeast(8, 1),
+  HTTP_HEADERS_TIMEOUT_MS: intAtLeast(10_000, 100),
+  HTTP_BODY_IDLE_TIMEOUT_MS: intAtLeast(10_000, 100),
+  HTTP_BODY_TIMEOUT_MS: intAtLeast(60_000, 100),
+  HTTP_PIPELINE_MAX: intAtLeast(4, 1),
+  HTTP_SEND_TIMEOUT_MS: intAtLeast(60_000, 100),
   IMAGE_DNS_SERVERS: optionalText.pipe(
     z
       .string()
@@ -160,31 +164,31 @@ export const envSchema = z.object({
       )
       .optional(),
   ),
-  IMAGE_DNS_TIMEOUT_MS: nonNegativeInt(3_000).pipe(z.number().min(100, 'must be at least 100')),
-  REDIS_COMMAND_TIMEOUT_MS: nonNegativeInt(250).pipe(z.number().min(10, 'must be at least 10')),
+  IMAGE_DNS_TIMEOUT_MS: intAtLeast(3_000, 100),
+  REDIS_COMMAND_TIMEOUT_MS: intAtLeast(250, 10),
   METRICS_TOKEN: optionalText.pipe(
     z.string().min(16, 'must be at least 16 characters (it guards the metrics endpoint)').optional(),
   ),
   READ_CACHE_MB: nonNegativeInt(64),
   READ_STATEMENT_TIMEOUT_MS: nonNegativeInt(2_000),
-  DATABASE_SLOTS_PER_CLIENT: nonNegativeInt(1).pipe(z.number().min(1, 'must be at least 1')),
+  DATABASE_SLOTS_PER_CLIENT: intAtLeast(1, 1),
   // Not an operator setting: the cluster primary writes it into each worker's environment
   // (server/http/cluster/worker-count.ts), so it is left out of the settings table.
   LAUNCHDEX_WEB_WORKERS: nonNegativeInt(1),
-  READ_MISS_COST: nonNegativeInt(4).pipe(z.number().min(1, 'must be at least 1')),
+  READ_MISS_COST: intAtLeast(4, 1),
   READY_MAX_LAG_BLOCKS: nonNegativeInt(64),
   METRICS_PORT: nonNegativeInt(0).pipe(z.number().max(65535, 'must be 0-65535')),
-  STREAM_POLL_MS: nonNegativeInt(500).pipe(z.number().min(10, 'must be at least 10')),
-  STREAM_HEARTBEAT_MS: nonNegativeInt(15_000).pipe(z.number().min(10, 'must be at least 10')),
+  STREAM_POLL_MS: intAtLeast(500, 10),
+  STREAM_HEARTBEAT_MS: intAtLeast(15_000, 10),
   STREAM_MAX_CLIENTS: nonNegativeInt(1_000),
-  STREAM_MAX_QUEUED: nonNegativeInt(1_000).pipe(z.number().min(1, 'must be at least 1')),
+  STREAM_MAX_QUEUED: intAtLeast(1_000, 1),
   WEBHOOK_WORKER: z.enum(['on', 'off'], { error: 'must be on or off' }).optional().default('on'),
-  WEBHOOK_TIMEOUT_MS: nonNegativeInt(10_000).pipe(z.number().min(100, 'must be at least 100')),
-  WEBHOOK_CONCURRENCY: nonNegativeInt(8).pipe(z.number().min(1, 'must be at least 1')),
-  WEBHOOK_POLL_MS: nonNegativeInt(200).pipe(z.number().min(10, 'must be at least 10')),
-  WEBHOOK_RETRY_BASE_MS: nonNegativeInt(1_000).pipe(z.number().min(10, 'must be at least 10')),
-  WEBHOOK_RETRY_MAX_MS: nonNegativeInt(3_600_000).pipe(z.number().min(10, 'must be at least 10')),
-  WEBHOOK_FAILING_AFTER_HOURS: nonNegativeInt(24).pipe(z.number().min(1, 'must be at least 1')),
+  WEBHOOK_TIMEOUT_MS: intAtLeast(10_000, 100),
+  WEBHOOK_CONCURRENCY: intAtLeast(8, 1),
+  WEBHOOK_POLL_MS: intAtLeast(200, 10),
+  WEBHOOK_RETRY_BASE_MS: intAtLeast(1_000, 10),
+  WEBHOOK_RETRY_MAX_MS: intAtLeast(3_600_000, 10),
+  WEBHOOK_FAILING_AFTER_HOURS: intAtLeast(24, 1),
   WEBHOOK_ALLOW_LOOPBACK: booleanFlag,
   WEB_WORKERS: optionalText.pipe(
     z
