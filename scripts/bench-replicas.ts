@@ -11,8 +11,10 @@
 import { parseArgs } from 'node:util';
 import { fixtureToken, insertTokens, setCheckpoint } from '../server/_test/fixtures';
 import { startReplicatedPostgres } from '../server/_test/replication';
+import { createDatabaseTurn, processSlots } from '../server/api/database-share';
 import { createRestDispatcher } from '../server/api/rest/dispatch';
 import { restRoutes } from '../server/api/rest/registry';
+import { answerWebRequest } from '../server/api/rest/web-request';
 import type { Context } from '../server/api/trpc';
 import { parseConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
@@ -20,8 +22,9 @@ import { migrateDatabase } from '../server/db/migrate';
 import { openReadDatabases } from '../server/db/read-databases';
 import { bumpReadVersion } from '../server/db/read-version';
 import { createReplicaSet } from '../server/db/replicas';
+import { createLogger } from '../server/logger';
 import { createImageFetcher } from '../server/metadata/fetch-image';
-import { getObjectStore } from '../server/objects/store';
+import { openObjectStore } from '../server/objects/store';
 
 const { values } = parseArgs({
   options: {
@@ -64,18 +67,22 @@ try {
       db: primary.db,
       config,
       clock: () => new Date(),
-      objects: () => getObjectStore(config.objects),
+      objects: () => openObjectStore(config.objects),
       fetchImage: createImageFetcher(),
       chain: () => undefined,
       cursorSecret: 'bench-replicas-cursor-secret-0123456789',
     };
+    // As a web process runs it: the anonymous client's database share included.
     const dispatcher = createRestDispatcher(restRoutes, {
-      context: async () => context,
-      reads: async () => undefined,
-      databases: async () => reads,
+      context,
+      logger: createLogger(config),
+      databases: reads,
+      databaseTurn: createDatabaseTurn(
+        processSlots(config.databaseSlotsPerClient, config.instanceWebWorkers),
+      ),
     });
     for (const path of paths) {
-      const request = () => dispatcher.handle(new Request(`http://bench.local${path}`));
+      const request = () => answerWebRequest(dispatcher, new Request(`http://bench.local${path}`));
       for (let i = 0; i < 50; i++) await (await request()).arrayBuffer();
       const latencies: number[] = [];
       const deadline = performance.now() + seconds * 1_000;

@@ -1,9 +1,13 @@
-import { type Config, ConfigError, getConfig, webServingProblems } from '../server/config';
+import { type Config, ConfigError, parseConfig, webServingProblems } from '../server/config';
 
-/** The configuration, or a readable message naming the bad variable and exit code 1. */
+/**
+ * The configuration of this script's process, parsed once from its environment, or a readable
+ * message naming the bad variable and exit code 1. Each script parses it once at start and passes
+ * it (and what it builds from it) down.
+ */
 export function loadConfigOrExit(): Config {
   try {
-    return getConfig();
+    return parseConfig(process.env);
   } catch (error) {
     console.error(error instanceof ConfigError ? error.message : error);
     process.exit(1);

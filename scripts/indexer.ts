@@ -11,13 +11,13 @@ import { migrateDatabase } from '../server/db/migrate';
 import { createIndexer } from '../server/indexer/indexer';
 import { acquireLeadership, type Leadership } from '../server/indexer/leader';
 import { createRpcClient } from '../server/indexer/rpc/client';
-import { getLogger } from '../server/logger';
+import { createLogger } from '../server/logger';
 import { readChainHead } from '../server/observability/chain-head';
 import { createMetrics } from '../server/observability/metrics';
 import { loadConfigOrExit } from './cli';
 
 const config = loadConfigOrExit();
-const logger = getLogger().child({ component: 'indexer' });
+const logger = createLogger(config).child({ component: 'indexer' });
 const chain = config.chain;
 if (!chain) {
   logger.error(

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { previewPurge, purgeExpiredDrafts } from '../server/metadata/purge-drafts';
-import { getObjectStore } from '../server/objects/store';
+import { openObjectStore } from '../server/objects/store';
 import { loadConfigOrExit } from './cli';
 
 const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } } });
@@ -29,7 +29,7 @@ try {
     console.log(`deleting drafts unbound for more than ${hours} h`);
     const result = await purgeExpiredDrafts({
       db: handle.db,
-      objects: await getObjectStore(config.objects),
+      objects: await openObjectStore(config.objects),
       ttlMs: config.drafts.ttlMs,
       onProgress: (totals) =>
         console.log(

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../server/config';
 import { parseWorkersFlag, planWebWorkers } from '../server/http/cluster/worker-count';
-import { getLogger } from '../server/logger';
+import { createLogger } from '../server/logger';
 import { loadWebConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -33,7 +33,15 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
       import('../server/http/front'),
     ],
   );
-  const house = await startServerProcess(config);
+  // Aborted when the process is told to stop: the background work and the stream's listener end.
+  const stopping = new AbortController();
+  let house: Awaited<ReturnType<typeof startServerProcess>>;
+  try {
+    house = await startServerProcess(config, stopping.signal);
+  } catch (error) {
+    console.error(`Launchdex failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   // Before Next.js loads a page: the pages read this process's services, never their own.
   handOverToPages(house.pages);
   const app = next({ dev, dir: root, hostname: config.host, port: config.port });
@@ -42,6 +50,7 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   const worker = cluster.isWorker;
   const front = createFront({
     config,
+    logger: house.logger,
     limiter: house.limiter,
     ...(house.concurrency ? { concurrency: house.concurrency } : {}),
     next: app.getRequestHandler(),
@@ -60,6 +69,7 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   const server = createServer(front.serverOptions, handle);
   front.configure(server);
   const stop = () => {
+    stopping.abort();
     server.close(() => process.exit(0));
     server.closeAllConnections();
   };
@@ -68,7 +78,8 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   if (worker) {
     (await import('../server/observability/cluster-metrics')).answerClusterMetrics();
     const { serveHandedConnections } = await import('../server/http/cluster/worker-connections');
-    await serveHandedConnections(server);
+    if (!house.workerLimits) throw new Error('a cluster worker without its limits channel');
+    await serveHandedConnections(server, house.workerLimits);
     return;
   }
   server.listen(config.port, config.host, () => {
@@ -92,10 +103,11 @@ if (cluster.isWorker) {
     process.exit(1);
   }
   const plan = planWebWorkers({ requested, database: config.database.kind, cores: availableParallelism() });
-  if (plan.warning) getLogger().warn({ workers: plan.workers }, plan.warning);
+  const logger = createLogger(config);
+  if (plan.warning) logger.warn({ workers: plan.workers }, plan.warning);
   if (plan.workers > 1) {
     const { runClusterPrimary } = await import('../server/http/cluster/primary');
-    runClusterPrimary({ config, workers: plan.workers, reason: plan.reason });
+    runClusterPrimary({ config, logger, workers: plan.workers, reason: plan.reason });
   } else {
     await serveWeb(config, dev ? 'development' : `1 worker, ${plan.reason}`, dev);
   }

@@ -1,8 +1,8 @@
-import { getConfig } from './config';
-import { getDatabase } from './db';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { DatabaseHandle } from './db';
 import { readIndexedThroughBlock } from './db/checkpoint';
 import { appliedMigrationCount, shippedMigrationCount } from './db/migrate';
-import { getLogger } from './logger';
 import { readChainHead } from './observability/chain-head';
 
 export interface Health {
@@ -16,12 +16,17 @@ export interface Health {
   indexer: { indexed_through_block: number | null };
 }
 
+/** What the checks look at: the process's database, its settings, its logger. */
+export interface HealthSources {
+  config: Pick<Config, 'chain' | 'readyMaxLagBlocks'>;
+  database: DatabaseHandle;
+  logger: Logger;
+}
+
 /** Liveness of the parts this process depends on: database reachable and fully migrated. */
-export async function checkHealth(): Promise<Health> {
-  const config = getConfig();
+export async function checkHealth({ database: handle, logger }: HealthSources): Promise<Health> {
   const shipped = shippedMigrationCount();
   try {
-    const handle = await getDatabase(config);
     const indexedThroughBlock = await readIndexedThroughBlock(handle.db);
     const applied = await appliedMigrationCount(handle);
     const current = applied === shipped;
@@ -33,11 +38,11 @@ export async function checkHealth(): Promise<Health> {
       },
     };
   } catch (error) {
-    getLogger().warn({ err: error }, 'health check failed');
+    logger.warn({ err: error }, 'health check failed');
     return {
       status: 'unavailable',
       database: {
-        driver: config.database.kind,
+        driver: handle.driver,
         reachable: false,
         migrations: null,
         error: error instanceof Error ? error.message.split('\n')[0] : 'unknown error',
@@ -65,9 +70,9 @@ export interface Readiness {
  * is at most READY_MAX_LAG_BLOCKS behind the head the RPC reports. An RPC that does not answer
  * makes the lag unknown, which is not ready: the data could be arbitrarily stale.
  */
-export async function checkReadiness(): Promise<Readiness> {
-  const config = getConfig();
-  const [health, head] = await Promise.all([checkHealth(), readChainHead(config.chain)]);
+export async function checkReadiness(sources: HealthSources): Promise<Readiness> {
+  const { config } = sources;
+  const [health, head] = await Promise.all([checkHealth(sources), readChainHead(config.chain)]);
   return readinessOf({
     health,
     head,

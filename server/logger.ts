@@ -1,10 +1,11 @@
 import pino, { type Logger } from 'pino';
-import { getConfig } from './config';
+import type { Config } from './config';
 
-const slot: { logger?: Logger } = {};
-
-/** Process-wide JSON logger (pino); level from LOG_LEVEL. */
-export function getLogger(): Logger {
-  slot.logger ??= pino({ level: getConfig().logLevel, base: { service: 'launchdex' } });
-  return slot.logger;
+/**
+ * A process's JSON logger (pino), level from LOG_LEVEL. Built once per process, with its other
+ * resources (server/process), and passed down to what logs.
+ * @example const logger = createLogger(config); logger.info('started');
+ */
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, base: { service: 'launchdex' } });
 }

@@ -1,52 +1,56 @@
 import type { PublicClient } from 'viem';
 import { createChainPublicClient } from '../chain/clients';
-import { getConfig } from '../config';
-import { getDatabase } from '../db';
-import { getReadDatabases } from '../db/read-databases';
+import type { Config } from '../config';
+import type { Database } from '../db';
+import type { ReadDatabases } from '../db/read-databases';
 import { createDnsResolver } from '../metadata/dns-resolver';
-import { createImageFetcher, type ImageFetcher } from '../metadata/fetch-image';
-import { getObjectStore } from '../objects/store';
-import { getCursorSecret } from './cursor-secret';
+import { createImageFetcher } from '../metadata/fetch-image';
+import type { ObjectStore } from '../objects/store';
+import type { DatabaseTurn } from './database-share';
 import type { Context } from './trpc';
 
-const slot: {
-  imageFetcher?: ImageFetcher;
-  chainClient?: PublicClient;
-} = {};
+/** The process's resources a procedure context is made of (server/process builds them once). */
+export interface ContextResources {
+  config: Config;
+  /** The primary: writes, and reads when there are no replicas. */
+  db: Database;
+  reads: ReadDatabases;
+  /** Read (and on first start written) on the primary at process start: a replica may not have it yet. */
+  cursorSecret: string;
+  objects: ObjectStore;
+  databaseTurn: DatabaseTurn;
+}
 
 /**
- * The context of one request in this process: shared database, config, clock and services.
- * `transport` is `http` for tRPC requests from outside, `caller` for in-process calls (the REST
- * adapter, server components).
+ * The procedures' context of one process: shared database, config, clock and services. It holds
+ * process-wide services only, so one object serves every call; the tRPC transport and the REST
+ * writes spread it with their client. `transport` is `caller` (in-process calls: the REST
+ * adapter, server components); tRPC over HTTP sets `http`.
+ * @example const caller = createCaller(createRequestContext(resources));
  */
-export async function createRequestContext(
-  transport: Context['transport'] = 'caller',
-  client?: string,
-): Promise<Context> {
-  const config = getConfig();
-  const { db } = await getDatabase(config);
-  // The cursor key is read (and on first start written) on the primary: a replica may not have it yet.
-  const cursorSecret = await getCursorSecret(config, db);
-  const reads = await getReadDatabases(config);
-  slot.imageFetcher ??= createImageFetcher({
+export function createRequestContext(resources: ContextResources): Context {
+  const { config, db, reads, cursorSecret, objects, databaseTurn } = resources;
+  const fetchImage = createImageFetcher({
     resolver: createDnsResolver(config.imageDns),
     dnsTimeoutMs: config.imageDns.timeoutMs,
   });
+  // Built on the first call that needs the chain (finalize), then kept with the context.
+  let chainClient: PublicClient | undefined;
   return {
-    transport,
-    ...(client === undefined ? {} : { client }),
+    transport: 'caller',
     db,
     ...(reads.replicated ? { reads } : {}),
     config,
     cursorSecret,
     clock: () => new Date(),
-    objects: () => getObjectStore(config.objects),
-    fetchImage: slot.imageFetcher,
+    objects: async () => objects,
+    fetchImage,
+    databaseTurn,
     chain: () => {
       if (!config.chain) return undefined;
-      slot.chainClient ??= createChainPublicClient(config.chain.chainId, config.chain.rpcUrl) as PublicClient;
+      chainClient ??= createChainPublicClient(config.chain.chainId, config.chain.rpcUrl) as PublicClient;
       return {
-        client: slot.chainClient,
+        client: chainClient,
         chainId: config.chain.chainId,
         factory: config.chain.factoryAddress,
       };

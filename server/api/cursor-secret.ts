@@ -55,22 +55,3 @@ export function resolveCursorSecret(config: Pick<Config, 'cursorSecret'>, db: Da
     ? loadPersistedCursorSecret(db)
     : Promise.resolve(config.cursorSecret);
 }
-
-// Kept for the process: the key is read once.
-const slot: { cursorSecret?: Promise<string> } = {};
-
-/**
- * This process's cursor key, resolved on first use and kept for the life of the process.
- * A failed load (database unreachable) is not kept, so a later request retries it.
- * @example const secret = await getCursorSecret(getConfig(), db);
- */
-export function getCursorSecret(config: Pick<Config, 'cursorSecret'>, db: Database): Promise<string> {
-  if (!slot.cursorSecret) {
-    const loading = resolveCursorSecret(config, db);
-    slot.cursorSecret = loading;
-    loading.catch(() => {
-      if (slot.cursorSecret === loading) slot.cursorSecret = undefined;
-    });
-  }
-  return slot.cursorSecret;
-}

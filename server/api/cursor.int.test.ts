@@ -14,12 +14,14 @@ import { type Config, parseConfig } from '../config';
 import { type DatabaseHandle, openDatabase, selectRows } from '../db/client';
 import { createPartitionKeeper } from '../db/partitions';
 import { balances, chainEvents, serviceSecrets, trades } from '../db/schema';
+import { createLogger } from '../logger';
 import { createFilesystemStore } from '../objects/store';
 import { type CursorValue, encodeCursor } from './cursor';
 import { searchListName } from './cursor-keys';
-import { CURSOR_SECRET_NAME, getCursorSecret, resolveCursorSecret } from './cursor-secret';
+import { CURSOR_SECRET_NAME, resolveCursorSecret } from './cursor-secret';
 import { createRestDispatcher, type RestDispatcher } from './rest/dispatch';
 import { restRoutes } from './rest/registry';
+import { answerWebRequest } from './rest/web-request';
 import type { Context } from './trpc';
 
 const backends = await availableBackends();
@@ -52,10 +54,11 @@ function instanceOver(handle: DatabaseHandle, config: Config, cursorSecret: stri
     chain: () => undefined,
   } as Context;
   const dispatcher: RestDispatcher = createRestDispatcher(restRoutes, {
-    context: async () => context,
+    context,
+    logger: createLogger(config),
   });
   const get = async (path: string) => {
-    const response = await dispatcher.handle(new Request(`http://launchdex.test${path}`));
+    const response = await answerWebRequest(dispatcher, new Request(`http://launchdex.test${path}`));
     const text = await response.text();
     return {
       status: response.status,
@@ -517,34 +520,6 @@ describe.each(backends)('cursors on a real database (%s)', (backend) => {
     expect(restarted.cursorSecret).toBe(api.cursorSecret);
     expect((await restarted.get(`/api/v1/tokens?limit=5&cursor=${cursor}`)).body).toEqual(before.body);
     api = restarted;
-  });
-});
-
-// getCursorSecret keeps one key per process, so this runs once, after the suites above (which
-// never call it), on the first backend.
-describe(`the process's cursor key (${backends[0]})`, () => {
-  it('is loaded once and kept; a failed load is not kept', async () => {
-    const backend = backends[0];
-    if (!backend) throw new Error('no backend');
-    const unreachable = await createTestDatabase(backend);
-    const closedHandle = await unreachable.open();
-    await closedHandle.close();
-    const one = await createTestDatabase(backend);
-    const two = await createTestDatabase(backend);
-    const oneHandle = await one.open();
-    const twoHandle = await two.open();
-    try {
-      await expect(getCursorSecret({ cursorSecret: undefined }, closedHandle.db)).rejects.toThrow();
-      const secret = await getCursorSecret({ cursorSecret: undefined }, oneHandle.db);
-      expect(await storedSecrets(oneHandle)).toEqual([secret]);
-      // Later contexts reuse the promise: no second read, even of another database.
-      expect(await getCursorSecret({ cursorSecret: undefined }, twoHandle.db)).toBe(secret);
-      expect(await storedSecrets(twoHandle)).toEqual([]);
-    } finally {
-      await oneHandle.close();
-      await twoHandle.close();
-      await Promise.all([unreachable.drop(), one.drop(), two.drop()]);
-    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { workerEnvironment } from '../http/cluster/worker-count';
-import { databaseTurn, processSlots } from './database-share';
+import { createDatabaseTurn, processSlots } from './database-share';
 
 describe('database slots per client', () => {
   it('divide the instance slots among its web workers, at least one each', () => {
@@ -15,13 +15,14 @@ describe('database slots per client', () => {
 
   it("a client's reads past its slots wait in order; other clients are not held up", async () => {
     const order: string[] = [];
-    const first = await databaseTurn('share-test-a', 2);
-    const second = await databaseTurn('share-test-a', 2);
-    const third = Promise.resolve(databaseTurn('share-test-a', 2)).then((release) => {
+    const databaseTurn = createDatabaseTurn(2);
+    const first = await databaseTurn('share-test-a');
+    const second = await databaseTurn('share-test-a');
+    const third = Promise.resolve(databaseTurn('share-test-a')).then((release) => {
       order.push('a3');
       return release;
     });
-    const other = await databaseTurn('share-test-b', 2);
+    const other = await databaseTurn('share-test-b');
     order.push('b1');
     await Promise.resolve();
     expect(order).toEqual(['b1']);

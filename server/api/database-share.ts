@@ -1,10 +1,7 @@
-import { getConfig } from '../config';
-import { createWorkShares, type WorkShares } from './work-shares';
+import { createWorkShares } from './work-shares';
 
 /** Set by the cluster primary in each worker's environment: how many web workers the instance runs. */
 export const WEB_WORKERS_ENV = 'LAUNCHDEX_WEB_WORKERS';
-
-const slot: { databaseShares?: WorkShares } = {};
 
 /**
  * This process's part of DATABASE_SLOTS_PER_CLIENT: the instance's slots divided among its web
@@ -12,37 +9,32 @@ const slot: { databaseShares?: WorkShares } = {};
  * of the whole value would multiply it by the workers; asking the primary on every miss would
  * cost a round trip where a division costs nothing.
  */
-export function processSlots(
-  configured = getConfig().databaseSlotsPerClient,
-  workers = Number(process.env[WEB_WORKERS_ENV] ?? 1),
-): number {
+export function processSlots(configured: number, workers: number): number {
   return Math.max(1, Math.floor(configured / Math.max(1, workers)));
 }
 
-/** This process's slots, read once: the configuration and the worker count are fixed at start. */
-let slotsOfThisProcess: number | undefined;
-function thisProcessSlots(): number {
-  if (slotsOfThisProcess === undefined) slotsOfThisProcess = processSlots();
-  return slotsOfThisProcess;
-}
+/**
+ * Waits until `client` may run one more database read; resolves with the release to call when the
+ * read is done. Synchronous while the client has a free slot.
+ */
+export type DatabaseTurn = (client: string | undefined) => (() => void) | Promise<() => void>;
 
 /**
- * Waits until `client` may run one more database read (its {@link processSlots} at once in this
- * process); resolves with the release to call when the read is done. REST reads and tRPC calls of
- * one client share one count: the process holds one set of shares, whichever transport
- * asks. Its other reads wait in its own queue, so one
+ * The process's database shares: each client may run `slots` reads at once ({@link processSlots}).
+ * REST reads and tRPC calls of one client share one count: the process builds one set of shares
+ * (server/process) and hands it to both transports. Its other reads wait in its own queue, so one
  * client's many concurrent misses hold a bounded part of the pool, never all of it.
+ * @example const turn = createDatabaseTurn(2); const release = await turn('1.2.3.4'); release();
  */
-export function databaseTurn(
-  client: string | undefined,
-  slots = thisProcessSlots(),
-): (() => void) | Promise<() => void> {
-  slot.databaseShares ??= createWorkShares();
-  // Queued reads are bounded before they get here: by the front's work share per client
-  // (WORK_PER_CLIENT, QUEUED_PER_CLIENT), so this queue needs no bound of its own.
-  const turn = slot.databaseShares.enter(client ?? 'anonymous', 1, slots, Number.POSITIVE_INFINITY);
-  if (!turn) throw new Error('an unbounded queue refused a request');
-  return turn;
+export function createDatabaseTurn(slots: number): DatabaseTurn {
+  const shares = createWorkShares();
+  return (client) => {
+    // Queued reads are bounded before they get here: by the front's work share per client
+    // (WORK_PER_CLIENT, QUEUED_PER_CLIENT), so this queue needs no bound of its own.
+    const turn = shares.enter(client ?? 'anonymous', 1, slots, Number.POSITIVE_INFINITY);
+    if (!turn) throw new Error('an unbounded queue refused a request');
+    return turn;
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ export type AppRouter = typeof appRouter;
 
 /**
  * Calls procedures in-process: the REST adapter and server components use it.
- * @example const caller = createCaller(await createRequestContext()); await caller.tokens.list({});
+ * @example const caller = createCaller(house.context); await caller.tokens.list({});
  */
 export const createCaller = createCallerFactory(appRouter);
 export type Caller = ReturnType<typeof createCaller>;

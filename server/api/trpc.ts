@@ -9,7 +9,7 @@ import { isConnectionError } from '../db/read-databases';
 import { type AppError, isAppError } from '../errors';
 import type { ImageFetcher } from '../metadata/fetch-image';
 import type { ObjectStore } from '../objects/store';
-import { databaseTurn } from './database-share';
+import type { DatabaseTurn } from './database-share';
 import { isStatementTimeout, isZodError, toAppError } from './rest/errors';
 
 /** Wall-clock source, injected so time-dependent rules are testable. */
@@ -47,6 +47,11 @@ export interface Context {
    * read (the highest of a batch): the answer's X-Indexed-Through-Block.
    */
   answered?: { block: number | undefined };
+  /**
+   * The process's database shares per client (server/api/database-share.ts), taken by queries
+   * over HTTP; absent (a test's or a script's context): queries are not shared out.
+   */
+  databaseTurn?: DatabaseTurn;
 }
 
 const t = initTRPC.context<Context>().create({
@@ -77,7 +82,8 @@ export const createCallerFactory = t.createCallerFactory;
  */
 export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
   // A query from outside takes one of its client's database slots, shared with its REST reads.
-  const release = type === 'query' && ctx.transport === 'http' ? await databaseTurn(ctx.client) : undefined;
+  const release =
+    type === 'query' && ctx.transport === 'http' ? await ctx.databaseTurn?.(ctx.client) : undefined;
   let result: Awaited<ReturnType<typeof next>>;
   try {
     const { reads } = ctx;

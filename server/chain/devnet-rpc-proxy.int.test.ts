@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { createPublicClient, createWalletClient, custom, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ describe('the devnet RPC proxy in front of a real anvil', () => {
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
           }),
-          { config },
+          { config, logger: pino({ level: 'silent' }) },
         );
         const body = (await response.json()) as {
           result?: unknown;

@@ -1,7 +1,9 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config';
 import { DEVNET_RPC_MAX_BYTES, proxyDevnetRpc } from './devnet-rpc-proxy';
 
+const logger = pino({ level: 'silent' });
 const FACTORY = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const devnet = parseConfig(
   {},
@@ -43,6 +45,7 @@ describe('proxyDevnetRpc', () => {
     const { seen, fetch } = upstream();
     const response = await proxyDevnetRpc(rpc({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }), {
       config: externalChain,
+      logger,
       fetch,
     });
     expect(response.status).toBe(404);
@@ -54,6 +57,7 @@ describe('proxyDevnetRpc', () => {
     const { seen, fetch } = upstream();
     const response = await proxyDevnetRpc(rpc({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }), {
       config: devnet,
+      logger,
       fetch,
     });
     expect(response.status).toBe(200);
@@ -69,6 +73,7 @@ describe('proxyDevnetRpc', () => {
       const { seen, fetch } = upstream();
       const response = await proxyDevnetRpc(rpc({ jsonrpc: '2.0', id: 7, method }), {
         config: devnet,
+        logger,
         fetch,
       });
       expect(await response.json()).toMatchObject({ id: 7, error: { code: -32601 } });
@@ -83,7 +88,7 @@ describe('proxyDevnetRpc', () => {
         { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' },
         { jsonrpc: '2.0', id: 2, method: 'anvil_mine' },
       ]),
-      { config: devnet, fetch },
+      { config: devnet, logger, fetch },
     );
     expect(await response.json()).toEqual([expect.objectContaining({ id: 2, error: expect.any(Object) })]);
     expect(seen).toHaveLength(0);
@@ -97,8 +102,8 @@ describe('proxyDevnetRpc', () => {
       method: 'eth_call',
       params: ['x'.repeat(DEVNET_RPC_MAX_BYTES)],
     });
-    expect((await proxyDevnetRpc(rpc(big), { config: devnet, fetch })).status).toBe(413);
-    expect((await proxyDevnetRpc(rpc('{nope'), { config: devnet, fetch })).status).toBe(400);
+    expect((await proxyDevnetRpc(rpc(big), { config: devnet, logger, fetch })).status).toBe(413);
+    expect((await proxyDevnetRpc(rpc('{nope'), { config: devnet, logger, fetch })).status).toBe(400);
   });
 
   it('answers 503 when the devnet is down', async () => {
@@ -107,6 +112,7 @@ describe('proxyDevnetRpc', () => {
     }) as unknown as typeof fetch;
     const response = await proxyDevnetRpc(rpc({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }), {
       config: devnet,
+      logger,
       fetch: down,
     });
     expect(response.status).toBe(503);

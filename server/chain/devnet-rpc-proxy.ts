@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { errorResponse, jsonResponse } from '../api/rest/dispatch';
 import type { Config } from '../config';
 import { AppError } from '../errors';
@@ -41,6 +42,8 @@ interface JsonRpcRequest {
 
 export interface DevnetRpcProxyServices {
   config: Config;
+  /** Where an unexpected failure is logged (the process's logger). */
+  logger: Logger;
   fetch?: typeof fetch;
 }
 
@@ -49,7 +52,7 @@ export interface DevnetRpcProxyServices {
  * only. 404 unless the app runs on the local devnet (an RPC_URL chain is never proxied), 413 past
  * {@link DEVNET_RPC_MAX_BYTES}, and methods outside the wallet allowlist answer JSON-RPC error
  * -32601 without reaching anvil.
- * @example export const POST = (request: Request) => proxyDevnetRpc(request, { config: getConfig() });
+ * @example const answer = await proxyDevnetRpc(request, { config, logger });
  */
 export async function proxyDevnetRpc(request: Request, services: DevnetRpcProxyServices): Promise<Response> {
   const { config } = services;
@@ -85,6 +88,6 @@ export async function proxyDevnetRpc(request: Request, services: DevnetRpcProxyS
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     });
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(error, services.logger);
   }
 }

@@ -7,7 +7,7 @@ export { DEVNET_CHAIN_ID, DEVNET_RPC_PATH, type PublicChain };
  * The client-safe chain description, or null when no chain is configured yet.
  * The browser RPC is PUBLIC_RPC_URL when set; on the local devnet (whose anvil listens on
  * loopback, out of a remote browser's reach) the same-origin proxy; elsewhere none.
- * @example publicChainOf(getConfig()) // { chainId: 31337, rpcUrl: '/api/devnet/rpc', devWallet: true, ... }
+ * @example publicChainOf(config) // { chainId: 31337, rpcUrl: '/api/devnet/rpc', devWallet: true, ... }
  */
 export function publicChainOf(config: Config): PublicChain | null {
   if (!config.chain) return null;

@@ -1,12 +1,11 @@
 /**
  * The web process's read databases: the primary and the replicas of DATABASE_READ_URLS, with the
  * replica set that picks one per read (server/db/replicas.ts). Writes and read-after-write paths
- * never come here: they use the primary's handle (`getDatabase`).
+ * never come here: they use the primary's handle (the process object's `database`).
  */
 import type { Config } from '../config';
 import { registerMetricProbes } from '../observability/process-metrics';
 import { type Database, openDatabase } from './client';
-import { getDatabase } from './index';
 import { createReadVersion, type ReadVersion } from './read-version';
 import { createReplicaSet, type ReadRoute, type ReplicaHealth, readReplayPosition } from './replicas';
 
@@ -137,18 +136,4 @@ export async function openReadDatabases(
       await Promise.all(handles.map((handle) => handle.close().catch(() => {})));
     },
   };
-}
-
-const slot: { reads?: Promise<ReadDatabases> } = {};
-
-/** The process's read databases over its primary (opened once; a failed open is retried). */
-export function getReadDatabases(config: Config): Promise<ReadDatabases> {
-  if (!slot.reads) {
-    const opening = (async () => openReadDatabases(config, (await getDatabase(config)).db))();
-    slot.reads = opening;
-    opening.catch(() => {
-      if (slot.reads === opening) slot.reads = undefined;
-    });
-  }
-  return slot.reads;
 }

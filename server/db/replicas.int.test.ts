@@ -8,11 +8,13 @@ import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } fr
 import { createRestDispatcher } from '../api/rest/dispatch';
 import { createReadCache } from '../api/rest/read-cache';
 import { restRoutes } from '../api/rest/registry';
+import { answerWebRequest } from '../api/rest/web-request';
 import { createCaller } from '../api/root';
 import type { Context } from '../api/trpc';
 import { parseConfig } from '../config';
+import { createLogger } from '../logger';
 import { createImageFetcher } from '../metadata/fetch-image';
-import { getObjectStore } from '../objects/store';
+import { openObjectStore } from '../objects/store';
 import { type DatabaseHandle, openDatabase } from './client';
 import { migrateDatabase } from './migrate';
 import { openReadDatabases, type ReadDatabases } from './read-databases';
@@ -46,7 +48,8 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
     path: string,
     minBlock?: number,
   ) => {
-    const answer = await dispatcher.handle(
+    const answer = await answerWebRequest(
+      dispatcher,
       new Request(`http://launchdex.test${path}`, {
         headers: minBlock === undefined ? {} : { 'x-min-indexed-block': String(minBlock) },
       }),
@@ -90,19 +93,15 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
       db: primary.db,
       config,
       clock: () => new Date(),
-      objects: () => getObjectStore(config.objects),
+      objects: () => openObjectStore(config.objects),
       fetchImage: createImageFetcher(),
       chain: () => undefined,
       cursorSecret: 'replica-test-cursor-secret-0123456789',
     };
     const cache = () => ({ version: createReadVersion(primary.db), cache: createReadCache(8 * 1024 * 1024) });
-    onPrimaryOnly = createRestDispatcher(restRoutes, { context: async () => context });
-    const routedCache = cache();
-    routed = createRestDispatcher(restRoutes, {
-      context: async () => context,
-      reads: async () => routedCache,
-      databases: async () => reads,
-    });
+    const logger = createLogger(config);
+    onPrimaryOnly = createRestDispatcher(restRoutes, { context, logger });
+    routed = createRestDispatcher(restRoutes, { context, logger, readCache: cache(), databases: reads });
   }, 120_000);
   afterAll(async () => {
     await reads?.close();
@@ -135,7 +134,8 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
     for (const bad of ['-1', 'abc', '1.5', '99999999999999999999'])
       expect((await get(routed, `/api/v1/tokens?min_block=${encodeURIComponent(bad)}`)).status).toBe(400);
     expect((await get(routed, '/api/v1/tokens?min_block=1&min_block=2')).status).toBe(400);
-    const badHeader = await routed.handle(
+    const badHeader = await answerWebRequest(
+      routed,
       new Request('http://launchdex.test/api/v1/tokens', { headers: { 'x-min-indexed-block': 'x' } }),
     );
     expect(badHeader.status).toBe(400);

@@ -1,11 +1,11 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
 import { CLIENT_HEADER } from '../api/database-share';
 import type { RestDispatcher } from '../api/rest/dispatch';
 import { createWorkShares } from '../api/work-shares';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { getLogger } from '../logger';
 import { recordRequest, requestIdFrom } from '../observability/request-log';
 import { writeRefusal } from './answers';
 import { clientAddress } from './client-address';
@@ -14,12 +14,14 @@ import { answerClientError, capConnectionsPerAddress, peerClient, writeRawRefusa
 import { createPipelineCap } from './pipeline';
 import { type ErrorShape, type RequestPolicy, requestPolicy, type TrpcCalls } from './policy';
 import { type RateLimitDecision, type RateLimiter, rateLimitHeaders, takeRateLimit } from './rate-limit';
+import { serveRest } from './rest-transport';
 import { createSendDeadlines } from './send-deadline';
 import { hostPattern, isUrlHost, MAX_TARGET_BYTES, parseTarget } from './target';
 import { finishUnreadBody, serveWithWebHandler } from './web-bridge';
 
 export interface FrontServices {
   config: Config;
+  logger: Logger;
   limiter: RateLimiter;
   /** Upload and stream slots per client; default: counted in this process (a cluster worker's are its primary's). */
   concurrency?: ConcurrencyLimiter;
@@ -269,7 +271,7 @@ export function createFront(services: FrontServices): Front {
       // it gets its X-Request-Id, access log line and latency under the `unmatched` route.
       const requestId = requestIdFrom(firstHeader(incoming.headers['x-request-id']));
       refuse(new AppError('not_found', `no route ${parsed.path}`), { 'x-request-id': requestId });
-      recordRequest(requestId, method, 'unmatched', 404, started);
+      recordRequest(services.logger, requestId, method, 'unmatched', 404, started);
       return;
     }
     shape = policy.errors;
@@ -293,26 +295,19 @@ export function createFront(services: FrontServices): Front {
     // their database share by it, uploads their storage budget); a client's own copy is dropped.
     incoming.headers[CLIENT_HEADER] = client;
 
-    if (policy.transport === 'rest' && (method === 'GET' || method === 'HEAD')) {
-      const outcome = await services.rest.serveRead(incoming, outgoing, {
+    if (policy.transport === 'rest') {
+      const target = {
         path: parsed.path,
         search: parsed.search,
         query: search,
         client,
         matches: policy.matches,
-      });
+      };
+      const outcome = await serveRest(incoming, outgoing, target, services.rest, deadlines);
       if (outcome === 'miss' || outcome === 'uncached') await chargeDatabaseRead(client);
       return;
     }
     const pathAndQuery = `${parsed.path}${parsed.search}`;
-    if (policy.transport === 'rest')
-      return serveWithWebHandler(
-        incoming,
-        outgoing,
-        pathAndQuery,
-        (request) => services.rest.handle(request, policy.matches),
-        deadlines,
-      );
     if (policy.transport !== 'page' && policy.transport !== 'asset')
       return serveWithWebHandler(
         incoming,
@@ -338,7 +333,7 @@ export function createFront(services: FrontServices): Front {
     handle(incoming, outgoing) {
       if (!withinPipeline(incoming, outgoing)) return;
       handle(incoming, outgoing).catch((error: unknown) => {
-        getLogger().error({ err: error }, 'HTTP front failed');
+        services.logger.error({ err: error }, 'HTTP front failed');
         writeRefusal(outgoing, new AppError('internal', 'Internal error'), 'envelope', { close: true });
       });
     },

@@ -1,6 +1,6 @@
+import type { Logger } from 'pino';
 import type { WriteBucket } from '../api/rest/define';
 import type { Config } from '../config';
-import { getLogger } from '../logger';
 
 /** What a client's requests are counted against (docs/security.md lists the defaults). */
 export type RateLimitBucket = 'reads' | WriteBucket;
@@ -138,6 +138,8 @@ export interface RedisRateLimiterOptions {
   prefix?: string;
   /** How long one check waits for Redis before the request is let through (default 250 ms). */
   commandTimeoutMs?: number;
+  /** Where an unavailable store is reported (the process's logger); absent: let through silently. */
+  logger?: Logger;
 }
 
 /**
@@ -207,7 +209,7 @@ export async function createRedisRateLimiter(
       } catch (error) {
         if (Date.now() >= unavailableUntil) {
           unavailableUntil = Date.now() + STORE_RETRY_MS;
-          getLogger().warn({ err: error }, 'rate limiter store unavailable; requests let through');
+          options.logger?.warn({ err: error }, 'rate limiter store unavailable; requests let through');
         }
         return letThrough(policy);
       }

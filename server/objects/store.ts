@@ -134,11 +134,13 @@ export async function createS3Store(
   };
 }
 
-const slot: { objectStore?: Promise<ObjectStore> } = {};
-
-/** The process-wide store for the configured backend. */
-export function getObjectStore(config: ObjectStoreConfig): Promise<ObjectStore> {
-  slot.objectStore ??=
-    config.kind === 'filesystem' ? Promise.resolve(createFilesystemStore(config.dir)) : createS3Store(config);
-  return slot.objectStore;
+/**
+ * The store for the configured backend. A process opens it once at start (server/process) and
+ * passes it down; a script opens its own.
+ * @example const objects = await openObjectStore(config.objects);
+ */
+export function openObjectStore(config: ObjectStoreConfig): Promise<ObjectStore> {
+  return config.kind === 'filesystem'
+    ? Promise.resolve(createFilesystemStore(config.dir))
+    : createS3Store(config);
 }

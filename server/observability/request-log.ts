@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { getLogger } from '../logger';
+import type { Logger } from 'pino';
 import { statusClass } from './metrics';
 import { getProcessMetrics } from './process-metrics';
 
@@ -20,6 +20,7 @@ export function requestIdOf(request: Request): string {
  * labels stay bounded.
  */
 export function recordRequest(
+  logger: Logger,
   requestId: string,
   method: string,
   route: string,
@@ -28,7 +29,6 @@ export function recordRequest(
 ): void {
   const seconds = (performance.now() - startedAt) / 1000;
   getProcessMetrics().httpDuration.observe({ method, route, status: statusClass(status) }, seconds);
-  const logger = getLogger();
   // The line is built only when it is written: at LOG_LEVEL=warn a read costs no log object.
   if (logger.isLevelEnabled('info'))
     logger.info({ requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
@@ -39,6 +39,7 @@ export function recordRequest(
  * on the response. `route` is read after the handler ran.
  */
 export async function observeRequest(
+  logger: Logger,
   request: Request,
   route: () => string,
   handle: () => Promise<Response>,
@@ -49,13 +50,13 @@ export async function observeRequest(
   try {
     response = await handle();
   } catch (error) {
-    getLogger().error({ err: error, requestId }, 'unhandled error');
+    logger.error({ err: error, requestId }, 'unhandled error');
     response = Response.json(
       { error: { code: 'internal', message: 'Internal error' } },
       { status: 500, headers: { 'cache-control': 'no-store' } },
     );
   }
-  recordRequest(requestId, request.method, route(), response.status, started);
+  recordRequest(logger, requestId, request.method, route(), response.status, started);
   try {
     response.headers.set('x-request-id', requestId);
   } catch {

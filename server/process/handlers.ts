@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import { TRPC_MAX_BATCH } from '../../shared/api/limits';
 import { streamQuery } from '../../shared/api/stream';
@@ -13,11 +14,11 @@ import { appRouter } from '../api/root';
 import type { Context } from '../api/trpc';
 import { proxyDevnetRpc } from '../chain/devnet-rpc-proxy';
 import type { Config } from '../config';
-import { getReadDatabases } from '../db/read-databases';
+import type { DatabaseHandle } from '../db';
+import type { ReadDatabases } from '../db/read-databases';
 import type { ReplicaHealth } from '../db/replicas';
 import { AppError } from '../errors';
 import { checkHealth, checkReadiness } from '../health';
-import { getLogger } from '../logger';
 import { serveObject } from '../objects/serve';
 import type { ObjectStore } from '../objects/store';
 import { scrapeMetrics } from '../observability/cluster-metrics';
@@ -51,21 +52,24 @@ let cachedDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
  */
 export function createWebHandlers(services: {
   config: Config;
+  logger: Logger;
+  database: DatabaseHandle;
+  reads: ReadDatabases;
   hub: StreamHub;
   objects: ObjectStore;
   context: Context;
 }): WebHandlers {
-  const { config, hub, objects, context } = services;
+  const { config, logger, reads, hub, objects, context } = services;
   const system: Record<SystemPath, WebHandler> = {
     '/api/health': async () => {
-      const health = await checkHealth();
+      const health = await checkHealth(services);
       return Response.json(health, {
         status: health.status === 'ok' ? 200 : 503,
         headers: { 'cache-control': 'no-store' },
       });
     },
     '/api/ready': async () => {
-      const [readiness, reads] = await Promise.all([checkReadiness(), getReadDatabases(config)]);
+      const readiness = await checkReadiness(services);
       // A replica out of rotation does not make the instance unready: the primary serves its reads.
       return Response.json(
         { ...readiness, replicas: reads.health().map(replicaReadiness) },
@@ -83,6 +87,7 @@ export function createWebHandlers(services: {
     // One histogram series for tRPC: procedure paths come from the client and would be unbounded labels.
     trpc: (request) =>
       observeRequest(
+        logger,
         request,
         () => '/api/trpc',
         () =>
@@ -111,13 +116,14 @@ export function createWebHandlers(services: {
             maxBatchSize: TRPC_MAX_BATCH,
             onError: ({ error, path }) => {
               if (error.code === 'INTERNAL_SERVER_ERROR')
-                getLogger().error({ err: error.cause ?? error, path }, 'tRPC error');
+                logger.error({ err: error.cause ?? error, path }, 'tRPC error');
             },
           }),
       ),
     // The key is the one path segment after /objects/; anything with more segments is not a key.
     objects: (request) =>
       observeRequest(
+        logger,
         request,
         () => '/objects/{key}',
         async () => {
@@ -127,9 +133,10 @@ export function createWebHandlers(services: {
       ),
     stream: (request) =>
       observeRequest(
+        logger,
         request,
         () => routes.stream,
-        () => streamResponse(request, hub),
+        () => streamResponse(request, hub, logger),
       ),
     system: (request) => {
       const path = new URL(request.url).pathname;
@@ -138,7 +145,7 @@ export function createWebHandlers(services: {
         ? handler(request)
         : Promise.resolve(errorResponse(new AppError('not_found', 'no route')));
     },
-    'devnet-rpc': (request) => proxyDevnetRpc(request, { config }),
+    'devnet-rpc': (request) => proxyDevnetRpc(request, { config, logger }),
   };
 }
 
@@ -146,7 +153,7 @@ export function createWebHandlers(services: {
  * Server-sent events of launches, trades and graduations as the index advances (docs/api.md,
  * "Live stream"). `token=` narrows to one token; Last-Event-ID (or `since=`) resumes.
  */
-async function streamResponse(request: Request, hub: StreamHub): Promise<Response> {
+async function streamResponse(request: Request, hub: StreamHub, logger: Logger): Promise<Response> {
   try {
     const query = parseStreamQuery(new URL(request.url).searchParams);
     const subscriber = await hub.subscribe({
@@ -173,7 +180,7 @@ async function streamResponse(request: Request, hub: StreamHub): Promise<Respons
       },
     });
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(error, logger);
   }
 }
 

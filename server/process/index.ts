@@ -1,39 +1,56 @@
 import type { Logger } from 'pino';
 import { createRequestContext } from '../api/context';
-import type { RestDispatcher } from '../api/rest/dispatch';
-import { restDispatcher } from '../api/rest/registry';
+import { resolveCursorSecret } from '../api/cursor-secret';
+import { createDatabaseTurn, type DatabaseTurn, processSlots } from '../api/database-share';
+import { createRestDispatcher, type ProcessReadCache, type RestDispatcher } from '../api/rest/dispatch';
+import { createReadCache } from '../api/rest/read-cache';
+import { restRoutes } from '../api/rest/registry';
 import type { Context } from '../api/trpc';
 import type { Config } from '../config';
-import { type DatabaseHandle, getDatabase } from '../db';
-import { getReadDatabases, type ReadDatabases } from '../db/read-databases';
+import { type DatabaseHandle, openProcessDatabase } from '../db';
+import { openReadDatabases, type ReadDatabases } from '../db/read-databases';
+import { createReadVersion } from '../db/read-version';
 import type { PageServices } from '../handover';
+import type { WorkerLimits } from '../http/cluster/limit-client';
 import type { ConcurrencyLimiter } from '../http/concurrency';
 import type { RateLimiter } from '../http/rate-limit';
-import { getLogger } from '../logger';
-import { getObjectStore, type ObjectStore } from '../objects/store';
+import type { Indexer } from '../indexer/indexer';
+import { createLogger } from '../logger';
+import { type ObjectStore, openObjectStore } from '../objects/store';
+import { registerMetricProbes } from '../observability/process-metrics';
 import { startBackgroundWork } from '../startup';
 import type { StreamHub } from '../stream/hub';
-import { getStreamHub } from '../stream/process-hub';
+import { createProcessHub } from '../stream/process-hub';
 import { createWebHandlers, type WebHandlers } from './handlers';
 import { createLimits } from './limits';
 import { createPageServices } from './pages';
 
 /**
  * The web server's process: every long-lived service, built once at start and passed down to the
- * front, the transports and (through server/handover.ts) the pages. There is one of each per
- * process because the server's modules are loaded once (docs/architecture.md).
+ * front, the transports and (through server/handover.ts) the pages, as Ponder's `Common` is.
+ * There is one of each per process because the server's modules are loaded once and no module
+ * keeps a service of its own (docs/architecture.md, "The process object").
  */
 export interface ServerProcess {
   config: Config;
   logger: Logger;
+  /** The primary, opened and migrated at start. */
   database: DatabaseHandle;
   /** The primary and the replicas of DATABASE_READ_URLS, and which one answers a read. */
   reads: ReadDatabases;
   limiter: RateLimiter;
   /** Upload and stream slots per client, when another process counts them (a cluster primary). */
   concurrency?: ConcurrencyLimiter;
+  /** A cluster worker's channel to its primary's counts; absent outside a cluster. */
+  workerLimits?: WorkerLimits;
   hub: StreamHub;
   objects: ObjectStore;
+  /** The key cursors are signed with, read (or on a first start written) once. */
+  cursorSecret: string;
+  /** Each client's share of database reads, taken by REST reads and tRPC queries alike. */
+  databaseTurn: DatabaseTurn;
+  /** Repeated REST reads from memory (READ_CACHE_MB); absent when it is 0. */
+  readCache?: ProcessReadCache;
   /** The procedures' context: process-wide services only, so one object serves every call. */
   context: Context;
   /** `/api/v1/**` except the stream and the OpenAPI document. */
@@ -42,35 +59,69 @@ export interface ServerProcess {
   web: WebHandlers;
   /** What Next's pages are handed. */
   pages: PageServices;
+  /** The indexer running inside this process (embedded PGlite), if any. */
+  indexer?: Indexer;
 }
 
 /**
- * Opens (and migrates) the database, starts the background work (draft purge, the embedded
- * indexer), and builds the services of the web server. A bad setting or an unreachable database
- * ends the process here, loudly, rather than failing every request.
+ * Builds the web server's process from its configuration (parsed once, by the caller): the
+ * logger, the database (opened and migrated), the read replicas, the limits, the object store, the
+ * cursor key, the stream hub, the read cache and everything built over them; then starts the
+ * background work (draft purge, webhooks, the embedded indexer). Rejects when the database cannot
+ * be opened or migrated, so start-up fails loudly rather than every request.
+ * `signal` stops the background work and the hub's listener.
+ * @example const house = await startServerProcess(config, stop.signal);
  */
-export async function startServerProcess(config: Config): Promise<ServerProcess> {
-  await startBackgroundWork();
-  const [database, limits, objects] = await Promise.all([
-    getDatabase(config),
-    createLimits(config),
-    getObjectStore(config.objects),
-  ]);
+export async function startServerProcess(config: Config, signal: AbortSignal): Promise<ServerProcess> {
+  const logger = createLogger(config);
+  const database = await openProcessDatabase(config);
   // The replicas' pools and their first poll: the first reads already know which replicas qualify.
-  const reads = await getReadDatabases(config);
-  const hub = getStreamHub();
-  const context = await createRequestContext();
+  // The cursor key is read (and on a first start written) on the primary: a replica may not have it yet.
+  const [limits, objects, reads, cursorSecret] = await Promise.all([
+    createLimits(config, logger),
+    openObjectStore(config.objects),
+    openReadDatabases(config, database.db),
+    resolveCursorSecret(config, database.db),
+  ]);
+  const background = await startBackgroundWork({ config, logger, database, objects, signal });
+  const hub = createProcessHub({ config, db: database.db, logger, signal });
+  const databaseTurn = createDatabaseTurn(
+    processSlots(config.databaseSlotsPerClient, config.instanceWebWorkers),
+  );
+  const readCache = processReadCache(config, database);
+  const context = createRequestContext({
+    config,
+    db: database.db,
+    reads,
+    cursorSecret,
+    objects,
+    databaseTurn,
+  });
   return {
     config,
-    logger: getLogger(),
+    logger,
     database,
     reads,
-    ...limits,
+    limiter: limits.limiter,
+    ...(limits.concurrency ? { concurrency: limits.concurrency } : {}),
+    ...(limits.worker ? { workerLimits: limits.worker } : {}),
     hub,
     objects,
+    cursorSecret,
+    databaseTurn,
+    ...(readCache ? { readCache } : {}),
     context,
-    rest: restDispatcher,
-    web: createWebHandlers({ config, hub, objects, context }),
-    pages: createPageServices(config, context),
+    rest: createRestDispatcher(restRoutes, { context, logger, readCache, databases: reads, databaseTurn }),
+    web: createWebHandlers({ config, logger, database, reads, hub, objects, context }),
+    pages: createPageServices({ config, context, db: database.db, objects }),
+    ...background,
   };
+}
+
+/** The process's read cache over its database, its counts registered for /api/metrics. */
+function processReadCache(config: Config, database: DatabaseHandle): ProcessReadCache | undefined {
+  if (config.readCacheBytes === 0) return undefined;
+  const cache = createReadCache(config.readCacheBytes);
+  registerMetricProbes({ readCache: () => ({ ...cache.stats, bytes: cache.bytes, entries: cache.entries }) });
+  return { version: createReadVersion(database.db), cache };
 }

@@ -1,11 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { getConfig } from '../config';
-import { type Database, getDatabase } from '../db';
-import { createReadVersion, type ReadVersion } from '../db/read-version';
+import type { Database } from '../db';
 import { storedObjects } from '../db/schema';
 import { logoPng } from '../metadata/image';
-import { getObjectStore, type ObjectStore } from '../objects/store';
-import { type CardCache, createCardCache } from './card-cache';
+import type { ObjectStore } from '../objects/store';
 
 /**
  * Memory for rendered share cards per process. A card is a 1200×630 PNG of 30–120 KB, so this
@@ -13,38 +10,10 @@ import { type CardCache, createCardCache } from './card-cache';
  */
 export const CARD_CACHE_BYTES = 16 * 2 ** 20;
 
-const slot: {
-  shareCards?: { cache: CardCache; version?: ReadVersion };
-} = {};
-
-/** The process's cards. */
-function processCards() {
-  slot.shareCards ??= { cache: createCardCache(CARD_CACHE_BYTES) };
-  return slot.shareCards;
-}
-
-export function shareCardCache(): CardCache {
-  return processCards().cache;
-}
-
-/** The read-model version cards are keyed by: it moves with every indexed block, finalize and moderation. */
-export async function cardVersion(): Promise<bigint> {
-  const cards = processCards();
-  cards.version ??= createReadVersion((await getDatabase(getConfig())).db);
-  return cards.version.current();
-}
-
 /** Where a card's logo comes from: the object index and the object store. */
 export interface LogoSources {
   db: Database;
   objects: ObjectStore;
-}
-
-/** This process's database and object store. */
-export async function processLogoSources(): Promise<LogoSources> {
-  const config = getConfig();
-  const [{ db }, objects] = await Promise.all([getDatabase(config), getObjectStore(config.objects)]);
-  return { db, objects };
 }
 
 /**

@@ -1,7 +1,7 @@
+import type { Logger } from 'pino';
 import type { Config, DatabaseConfig } from '../config';
 import type { Database } from '../db/client';
 import { listenForNotifications } from '../db/notify';
-import { getLogger } from '../logger';
 import { createDnsResolver } from '../metadata/dns-resolver';
 import { OUTBOX_CHANNEL } from './outbox';
 import { createWebhookWorker } from './worker';
@@ -15,9 +15,12 @@ export function listenForOutbox(database: DatabaseConfig, wake: () => void): Pro
   return listenForNotifications(database, OUTBOX_CHANNEL, 'launchdex-webhooks-listen', wake);
 }
 
-/** Runs this process's webhook delivery worker until `signal` aborts, as the settings say. */
-export function startWebhookWorker(db: Database, config: Config, signal: AbortSignal): void {
-  const logger = getLogger().child({ component: 'webhooks' });
+/**
+ * Runs this process's webhook delivery worker until `signal` aborts, as the settings say.
+ * `logger` is the process's; the worker logs as its `webhooks` component.
+ */
+export function startWebhookWorker(db: Database, config: Config, signal: AbortSignal, log: Logger): void {
+  const logger = log.child({ component: 'webhooks' });
   const worker = createWebhookWorker({
     db,
     resolver: createDnsResolver({ servers: config.imageDns.servers, timeoutMs: config.imageDns.timeoutMs }),

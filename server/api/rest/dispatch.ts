@@ -1,46 +1,58 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getConfig } from '../../config';
-import { getDatabase } from '../../db';
-import { getReadDatabases, type ReadDatabases } from '../../db/read-databases';
-import { createReadVersion, type ReadVersion } from '../../db/read-version';
+import type { Logger } from 'pino';
+import type { ReadDatabases } from '../../db/read-databases';
+import type { ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
-import { getLogger } from '../../logger';
-import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
-import { createRequestContext } from '../context';
-import { CLIENT_HEADER, databaseTurn } from '../database-share';
-import { MIN_BLOCK_HEADER, parseMinBlock } from '../min-block';
+import type { DatabaseTurn } from '../database-share';
+import { parseMinBlock } from '../min-block';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
 import { jsonAnswer, type RestAnswer, readAnswer, serializeRead, toJson, withBlock } from './answers';
 import type { RestRoute, RouteServices } from './define';
 import { toAppError } from './errors';
 import { collectInput, createRouteMatcher, type RouteMatch, type RouteMatcher } from './match';
-import { type CacheOutcome, createReadCache, type ReadCache, type ReadCacheStats } from './read-cache';
+import type { CacheOutcome, ReadCache } from './read-cache';
 
 export { jsonResponse, matchesIfNoneMatch, type RestAnswer, toJson } from './answers';
 
-function errorAnswer(error: unknown): RestAnswer {
+/** The error's answer; an unexpected error (not an AppError) is logged with its stack, answered 500. */
+function errorAnswer(error: unknown, logger: Logger): RestAnswer {
   const { appError, unexpected } = toAppError(error);
-  if (unexpected) getLogger().error({ err: error }, 'unexpected error in REST handler');
+  if (unexpected) logger.error({ err: error }, 'unexpected error in REST handler');
   return jsonAnswer(appError.status, appError.toBody(), { 'cache-control': 'no-store', ...appError.headers });
 }
 
 /** The answer as a web Response (no body for HEAD). */
-function toResponse(answer: RestAnswer, method = 'GET'): Response {
+export function toResponse(answer: RestAnswer, method = 'GET'): Response {
   const body = method === 'HEAD' || answer.body === null ? null : new Uint8Array(answer.body);
   return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
-export function errorResponse(error: unknown): Response {
-  return toResponse(errorAnswer(error));
+/**
+ * An error in the API's envelope as a web Response (the transports' and the pages' error answers).
+ * An AppError is answered as it says; anything else may be unexpected, so it takes the logger its
+ * stack is logged to.
+ */
+export function errorResponse(error: AppError): Response;
+export function errorResponse(error: unknown, logger: Logger): Response;
+export function errorResponse(error: unknown, logger?: Logger): Response {
+  const { appError, unexpected } = toAppError(error);
+  if (unexpected) logger?.error({ err: error }, 'unexpected error in REST handler');
+  return toResponse(
+    jsonAnswer(appError.status, appError.toBody(), { 'cache-control': 'no-store', ...appError.headers }),
+  );
 }
 
-/** One REST request, whichever transport carried it. */
-interface AnswerRequest {
+/**
+ * One REST request, whichever transport carried it: the one input of the dispatcher. The HTTP
+ * front builds it from node:http (server/http/rest-request.ts); tests and benchmarks from a web
+ * Request (`restRequestOf` in ./web-request.ts). Headers are read by the transport, so the
+ * dispatcher never sees node's or the web's header types.
+ */
+export interface RestRequest {
   method: string;
   /** Raw (percent-encoded) path. */
-  pathname: string;
+  path: string;
   query: URLSearchParams;
   ifNoneMatch: string | null;
   /** The caller's X-Request-Id, kept when it is a sane token. */
@@ -49,20 +61,11 @@ interface AnswerRequest {
   minBlock?: string | readonly string[] | null | undefined;
   /** The front's client key; absent: the request shares one anonymous database share. */
   client?: string | undefined;
-  /** Reads a write's body; absent where the transport has none to give (GET and HEAD). */
-  readBody?: (route: RestRoute) => Promise<unknown>;
-  /** The path's routes as the front matched them; matched here when absent (tests, `next dev`). */
-  matches?: readonly RouteMatch[] | undefined;
-}
-
-/** A GET or HEAD as the node front has parsed it: the canonical raw path and the query. */
-export interface ReadTarget {
-  path: string;
-  search: string;
-  /** `search` as the front already parsed it. */
-  query?: URLSearchParams;
-  /** The client as the front identified it (its rate-limit key): whose database share a miss takes. */
-  client?: string;
+  /**
+   * A write's body, as a web Request whose stream the route's body reader consumes (the front's
+   * carries its body deadlines). Absent for GET and HEAD; a write without it is a 500.
+   */
+  body?: Request | undefined;
   /** The path's routes as the front matched them (once per request); matched here when absent. */
   matches?: readonly RouteMatch[] | undefined;
 }
@@ -74,56 +77,33 @@ export interface ReadTarget {
  */
 export type ReadOutcome = CacheOutcome | 'uncached' | 'none';
 
+/** A request's answer (with its `X-Request-Id`) and how a read was served (the front charges misses). */
+export type RestResult = RestAnswer & { outcome: ReadOutcome };
+
 export interface RestDispatcher extends RouteMatcher {
-  /**
-   * Any REST request, as a web Request (writes through the front, tests); `matches` as the front
-   * matched the path, or matched here.
-   */
-  handle(request: Request, matches?: readonly RouteMatch[]): Promise<Response>;
-  /**
-   * A GET or HEAD straight from node:http to the socket: no web Request or Response is built, the
-   * cached bytes of an answer are written as they are.
-   */
-  serveRead(incoming: IncomingMessage, outgoing: ServerResponse, target: ReadTarget): Promise<ReadOutcome>;
+  /** Answers one request; never throws (a failure is its error answer). HEAD gets GET's answer. */
+  answer(request: RestRequest): Promise<RestResult>;
+}
+
+/** The read cache of a process: answers by read-model version (READ_CACHE_MB). */
+export interface ProcessReadCache {
+  version: ReadVersion;
+  cache: ReadCache;
 }
 
 export interface RestDispatcherOptions {
-  /** The request context; tests inject their own here. Default: the process's. */
-  context?: () => Promise<Context>;
+  /** The procedures' context: the process's, or a test's. */
+  context: Context;
+  logger: Logger;
   /**
    * Serves repeated reads from memory while the read-model version of the caller's database is
-   * unchanged. Default: on (READ_CACHE_MB) with the default caller, off with an injected one.
+   * unchanged. Absent: every read is computed (`uncached`).
    */
-  reads?: () => Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
-  /**
-   * The databases reads are routed over (primary and replicas). Default: the process's with the
-   * default caller; none (every read on the injected context's database) with an injected one.
-   */
-  databases?: () => Promise<ReadDatabases | undefined>;
-}
-
-const readsSlot = {} as {
-  reads?: Promise<{ version: ReadVersion; cache: ReadCache } | undefined>;
-  readStats?: () => (ReadCacheStats & { bytes: number; entries: number }) | undefined;
-};
-
-/** The process's read cache over the configured database (one per process). */
-function processReads() {
-  readsSlot.reads ??= (async () => {
-    const config = getConfig();
-    if (config.readCacheBytes === 0) return undefined;
-    const { db } = await getDatabase(config);
-    const cache = createReadCache(config.readCacheBytes);
-    readsSlot.readStats = () => ({ ...cache.stats, bytes: cache.bytes, entries: cache.entries });
-    registerMetricProbes({ readCache: processReadCacheStats });
-    return { version: createReadVersion(db), cache };
-  })();
-  return readsSlot.reads;
-}
-
-/** Counts of the process's read cache (metrics), once it exists. */
-export function processReadCacheStats(): (ReadCacheStats & { bytes: number; entries: number }) | undefined {
-  return readsSlot.readStats?.();
+  readCache?: ProcessReadCache | undefined;
+  /** The databases reads are routed over (primary and replicas). Absent: every read on the context's `db`. */
+  databases?: ReadDatabases | undefined;
+  /** The process's database shares per client. Absent: reads are not shared out. */
+  databaseTurn?: DatabaseTurn | undefined;
 }
 
 /**
@@ -132,60 +112,47 @@ export function processReadCacheStats(): (ReadCacheStats & { bytes: number; entr
  */
 export function createRestDispatcher(
   routes: readonly RestRoute[],
-  options: RestDispatcherOptions = {},
+  options: RestDispatcherOptions,
 ): RestDispatcher {
   const matcher = createRouteMatcher(routes);
-  // The request context holds only process-wide services, so one context (and one caller over
-  // it) serves every request; a failed start is not kept, so a later request retries.
-  const context = options.context ?? once(() => createRequestContext());
-  const services: RouteServices = {
-    context,
-    caller: once(async () => createCaller(await context())),
-  };
-  const reads = options.reads ?? (options.context ? async () => undefined : processReads);
-  const databases =
-    options.databases ?? (options.context ? async () => undefined : () => getReadDatabases(getConfig()));
+  const { context, logger, readCache: cached, databases: routing, databaseTurn } = options;
+  // The context holds only process-wide services, so one caller over it serves every request.
+  const services = servicesOver(context);
   /** Reads on one database: the process's context with that database, one caller over it. */
   const routedServices = new Map<string, RouteServices>();
   const servicesOn = (name: string, db: Context['db']): RouteServices => {
     let found = routedServices.get(name);
     if (!found) {
-      const own = once(async () => {
-        const { reads: _routing, ...base } = await context();
-        return { ...base, db };
-      });
-      found = { context: own, caller: once(async () => createCaller(await own())) };
+      const { reads: _routing, ...base } = context;
+      found = servicesOver({ ...base, db });
       routedServices.set(name, found);
     }
     return found;
   };
   /** A write runs as its client (the upload's storage budget is per client): a caller of its own. */
-  const writeServices = (client: string | undefined): RouteServices => {
-    if (client === undefined) return services;
-    const own = async () => ({ ...(await context()), client });
-    return { context: own, caller: async () => createCaller(await own()) };
-  };
+  const writeServices = (client: string | undefined): RouteServices =>
+    client === undefined ? services : servicesOver({ ...context, client });
   const methodOf = (method: string) => (method === 'HEAD' ? 'GET' : method);
 
   /**
    * The answer to one request, with its access log line and latency observation (under the
    * matched route template) and an `X-Request-Id`; never throws (a failure is its error answer).
    */
-  async function observedAnswer(request: AnswerRequest): Promise<RestAnswer & { outcome: ReadOutcome }> {
+  async function observedAnswer(request: RestRequest): Promise<RestResult> {
     const started = performance.now();
     const requestId = requestIdFrom(request.requestId);
     const matched = { template: 'unmatched' };
     const result = await answer(request, matched);
-    recordRequest(requestId, request.method, matched.template, result.status, started);
+    recordRequest(logger, requestId, request.method, matched.template, result.status, started);
     // Every answer's headers are a fresh object (readAnswer, jsonAnswer, errorAnswer): no copy.
     result.headers['x-request-id'] = requestId;
     return result;
   }
 
   async function answer(
-    { method, pathname, query, ifNoneMatch, readBody, client, matches, minBlock }: AnswerRequest,
+    { method, path: pathname, query, ifNoneMatch, body, client, matches, minBlock }: RestRequest,
     matched: { template: string },
-  ): Promise<RestAnswer & { outcome: ReadOutcome }> {
+  ): Promise<RestResult> {
     let outcome: ReadOutcome = 'none';
     try {
       const candidates = matches ?? matcher.match(pathname);
@@ -204,8 +171,10 @@ export function createRestDispatcher(
       matched.template = route.path;
       const input = collectInput(match, query);
       if (route.method !== 'GET') {
-        if (!readBody) throw new Error(`${route.path} takes a body: serve it through handle()`);
-        if (route.readBody) input.body = await readBody(route);
+        if (route.readBody) {
+          if (!body) throw new Error(`${route.path} takes a body: the transport gave none`);
+          input.body = await route.readBody(body);
+        }
         const result = await route.run(writeServices(client), route.parse(input));
         return {
           ...jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' }),
@@ -214,8 +183,7 @@ export function createRestDispatcher(
       }
       const parsed = route.parse(input);
       const seen = parseMinBlock(minBlock, query);
-      const turn = () => databaseTurn(client);
-      const [cached, routing] = await Promise.all([reads(), databases()]);
+      const turn = () => databaseTurn?.(client) ?? noTurn;
       const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
         const routeServices = db ? servicesOn(name, db) : services;
         const database = routing?.replicated
@@ -256,62 +224,18 @@ export function createRestDispatcher(
         : await onDatabase('primary', undefined);
       return { ...result, outcome };
     } catch (error) {
-      return { ...errorAnswer(error), outcome };
+      return { ...errorAnswer(error, logger), outcome };
     }
   }
 
-  return {
-    match: matcher.match,
-    async handle(request, matches) {
-      const url = new URL(request.url);
-      const result = await observedAnswer({
-        method: request.method,
-        pathname: url.pathname,
-        query: url.searchParams,
-        ifNoneMatch: request.headers.get('if-none-match'),
-        requestId: request.headers.get('x-request-id'),
-        minBlock: request.headers.get(MIN_BLOCK_HEADER),
-        // Written by the front, which drops a client's own copy of the header.
-        client: request.headers.get(CLIENT_HEADER) ?? undefined,
-        readBody: async (route) => route.readBody?.(request),
-        matches,
-      });
-      return toResponse(result, request.method);
-    },
-    async serveRead(incoming, outgoing, target) {
-      const method = incoming.method ?? 'GET';
-      const { 'if-none-match': ifNoneMatch, 'x-request-id': requestId } = incoming.headers;
-      const result = await observedAnswer({
-        method,
-        pathname: target.path,
-        query: target.query ?? new URLSearchParams(target.search),
-        ifNoneMatch: ifNoneMatch ?? null,
-        requestId: typeof requestId === 'string' ? requestId : null,
-        minBlock: incoming.headers[MIN_BLOCK_HEADER],
-        client: target.client,
-        matches: target.matches,
-      });
-      if (outgoing.destroyed) return result.outcome;
-      const headers: Record<string, string | number> = result.headers;
-      if (result.body !== null) headers['content-length'] = result.body.byteLength;
-      outgoing.writeHead(result.status, headers);
-      outgoing.end(method === 'HEAD' || result.body === null ? undefined : result.body);
-      return result.outcome;
-    },
-  };
+  return { match: matcher.match, answer: observedAnswer };
 }
 
-/** A shared promise of `start()`, dropped if it fails. */
-function once<T>(start: () => Promise<T>): () => Promise<T> {
-  let started: Promise<T> | undefined;
-  return () => {
-    if (!started) {
-      const attempt = start();
-      started = attempt;
-      attempt.catch(() => {
-        if (started === attempt) started = undefined;
-      });
-    }
-    return started;
-  };
+/** No share to wait for: the release does nothing. */
+const noTurn = () => {};
+
+/** The route services over one context: the context and one caller over it. */
+function servicesOver(context: Context): RouteServices {
+  const caller = createCaller(context);
+  return { context: async () => context, caller: async () => caller };
 }

@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { listTokensInput, tokenAddressInput } from '../../../shared/api/tokens';
@@ -46,6 +47,7 @@ describe('error mapping', () => {
     expect(mapped.appError.code).toBe('internal');
     const response = errorResponse(
       new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: new TypeError('boom') }),
+      pino({ level: 'silent' }),
     );
     expect(response.status).toBe(500);
     const text = await response.text();

@@ -3,7 +3,6 @@ import { metadataRestRoutes } from '../routers/metadata/rest';
 import { tokenRestRoutes } from '../routers/tokens/rest';
 import { walletRestRoutes } from '../routers/wallets/rest';
 import type { RestRoute } from './define';
-import { createRestDispatcher } from './dispatch';
 
 /** Every public REST route. Declaring a route here serves it, documents it and lists it. */
 export const restRoutes: readonly RestRoute[] = [
@@ -12,5 +11,3 @@ export const restRoutes: readonly RestRoute[] = [
   ...walletRestRoutes,
   ...metadataRestRoutes,
 ];
-
-export const restDispatcher = createRestDispatcher(restRoutes);

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
 import type { Config } from '../../config';
-import { getLogger } from '../../logger';
 import { createConnectionRouter } from './connection-router';
 import { createLimitTable } from './limit-table';
 import { createMetricsCollector } from './metrics-collector';
@@ -10,6 +10,8 @@ import { workerEnvironment } from './worker-count';
 
 export interface ClusterPrimaryOptions {
   config: Config;
+  /** The primary's logger (its lines carry `component: cluster`). */
+  logger: Logger;
   workers: number;
   /** Why this many workers, for the log. */
   reason: string;
@@ -38,7 +40,7 @@ interface Place {
  */
 export function runClusterPrimary(options: ClusterPrimaryOptions): void {
   const { config } = options;
-  const log = getLogger().child({ component: 'cluster' });
+  const log = options.logger.child({ component: 'cluster' });
   const policy = options.restartPolicy ?? defaultRestartPolicy;
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
   const table = createLimitTable();

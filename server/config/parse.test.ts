@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, webServingProblems } from './config';
+import { ConfigError, parseConfig, webServingProblems } from '.';
 
 const noFiles = { cwd: '/srv/app', readFile: () => undefined };
 
