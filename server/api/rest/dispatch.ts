@@ -8,8 +8,9 @@ import { getLogger } from '../../logger';
 import { registerMetricProbes } from '../../observability/process-metrics';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { createRequestContext } from '../context';
+import { cursorBlock } from '../cursor';
 import { CLIENT_HEADER, databaseTurn } from '../database-share';
-import { MIN_BLOCK_HEADER, parseMinBlock } from '../min-block';
+import { highestBlock, MIN_BLOCK_HEADER, parseMinBlock } from '../min-block';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
 import { jsonAnswer, type RestAnswer, readAnswer, serializeRead, toJson, withBlock } from './answers';
@@ -213,9 +214,13 @@ export function createRestDispatcher(
         };
       }
       const parsed = route.parse(input);
-      const seen = parseMinBlock(minBlock, query);
+      const asked = parseMinBlock(minBlock, query);
       const turn = () => databaseTurn(client);
       const [cached, routing] = await Promise.all([reads(), databases()]);
+      // A cursor carries the block of the page that issued it: the walk never goes back.
+      const seen = routing?.replicated
+        ? highestBlock(asked, cursorBlock(query.get('cursor'), (await context()).cursorSecret))
+        : asked;
       const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
         const routeServices = db ? servicesOn(name, db) : services;
         const database = routing?.replicated
