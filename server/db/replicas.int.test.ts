@@ -176,6 +176,39 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
     expect(stale).not.toEqual(fromPrimary);
   });
 
+  it('with replay paused, a walk begun at block N follows its cursor alone, never to the replica behind N', async () => {
+    expect(reads.health()[0]?.position?.block).toBe(100);
+    const primaryBefore = reads.reads().primary ?? 0;
+    const replicaBefore = reads.reads()[replica()] ?? 0;
+    // Page 1 as a client that has seen block 200 (X-Min-Indexed-Block): the primary answers it.
+    const first = await get(routed, '/api/v1/tokens?limit=4', 200);
+    expect(first.header).toBe('200');
+    let cursor = (JSON.parse(first.text) as Page).next_cursor;
+    let pages = 1;
+    // Then only next_cursor, no header nor min_block: the cursor carries block 200.
+    while (cursor !== null && pages < 5) {
+      const path = `/api/v1/tokens?limit=4&cursor=${encodeURIComponent(cursor)}`;
+      const answer = await get(routed, path);
+      expect(answer.status, answer.text).toBe(200);
+      expect(Number(answer.header)).toBeGreaterThanOrEqual(200);
+      expect(answer.text).toBe((await get(onPrimaryOnly, path)).text);
+      cursor = (JSON.parse(answer.text) as Page).next_cursor;
+      pages++;
+    }
+    expect(pages).toBe(5);
+    expect(reads.reads().primary).toBe(primaryBefore + pages);
+    expect(reads.reads()[replica()]).toBe(replicaBefore);
+    // The same over tRPC: page 1 at block 200, page 2 by its cursor alone.
+    const firstPage = await createCaller({ ...context, reads, minBlock: 200 }).tokens.list({ limit: 4 });
+    expect(firstPage.next_cursor).not.toBeNull();
+    const onPrimary = reads.reads().primary ?? 0;
+    const input = { limit: 4, cursor: firstPage.next_cursor ?? undefined };
+    const second = await createCaller({ ...context, reads }).tokens.list(input);
+    expect(reads.reads().primary).toBe(onPrimary + 1);
+    expect(reads.reads()[replica()]).toBe(replicaBefore);
+    expect(second).toEqual(await createCaller(context).tokens.list(input));
+  });
+
   it('the replica stopped mid-walk: every request is still answered, by the primary', async () => {
     await pg.resumeReplay();
     await pg.caughtUp();
