@@ -54,7 +54,14 @@ function newestPostgresBin(): string | undefined {
   return versions.map((version) => path.join(base, version, 'bin')).find((bin) => existsSync(bin));
 }
 
-export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
+export interface ReplicatedPostgresOptions {
+  /** More `postgresql.conf` lines for the primary (the standby copies them), e.g. a benchmark's memory. */
+  settings?: readonly string[];
+}
+
+export async function startReplicatedPostgres(
+  options: ReplicatedPostgresOptions = {},
+): Promise<ReplicatedPostgres> {
   const tools = replicationTools();
   if ('missing' in tools) throw new Error(`cannot start a replica: ${tools.missing}`);
   const { bin, user } = tools;
@@ -111,6 +118,7 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
         'full_page_writes = off',
         'shared_buffers = 32MB',
         'hot_standby = on',
+        ...(options.settings ?? []),
         '',
       ].join('\n'),
     );
