@@ -29,6 +29,9 @@ export interface ReplicatedPostgres {
   /** Stops the standby's server (fast shutdown: its connections are cut). */
   stopReplica(): Promise<void>;
   startReplica(): Promise<void>;
+  /** Stops the primary's server (fast shutdown); the standby keeps answering what it replayed. */
+  stopPrimary(): Promise<void>;
+  startPrimary(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -167,6 +170,7 @@ export async function startReplicatedPostgres(
     }
   };
   let replicaRunning = true;
+  let primaryRunning = true;
   return {
     primaryUrl: urlAt(primaryPort),
     replicaUrl: urlAt(replicaPort),
@@ -197,6 +201,16 @@ export async function startReplicatedPostgres(
       if (replicaRunning) return;
       await pgCtl(replicaDir, 'start');
       replicaRunning = true;
+    },
+    async stopPrimary() {
+      if (!primaryRunning) return;
+      await pgCtl(primaryDir, 'stop');
+      primaryRunning = false;
+    },
+    async startPrimary() {
+      if (primaryRunning) return;
+      await pgCtl(primaryDir, 'start');
+      primaryRunning = true;
     },
     stop,
   };
