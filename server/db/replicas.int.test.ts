@@ -262,6 +262,20 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
       );
       expect(trpc.status).toBe(200);
       expect(trpc.headers.get('x-indexed-through-block')).toBe('300');
+      // Page 2 by the cursor alone, over HTTP (superjson input): still never the frozen replica.
+      const { next_cursor: cursor } = ((await trpc.json()) as { result: { data: { json: Page } } }).result
+        .data.json;
+      expect(cursor).not.toBeNull();
+      const byCursor = await fetch(
+        `${server.baseUrl}/api/trpc/tokens.list?input=${encodeURIComponent(JSON.stringify({ json: { limit: 2, cursor } }))}`,
+      );
+      expect(byCursor.status).toBe(200);
+      expect(byCursor.headers.get('x-indexed-through-block')).toBe('300');
+      const restByCursor = await fetch(
+        `${server.baseUrl}/api/v1/tokens?limit=2&cursor=${encodeURIComponent(cursor ?? '')}`,
+      );
+      expect(restByCursor.status).toBe(200);
+      expect(restByCursor.headers.get('x-indexed-through-block')).toBe('300');
       const badTrpc = await fetch(`${server.baseUrl}/api/trpc/tokens.list?input=%7B%7D`, {
         headers: { 'x-min-indexed-block': '-1' },
       });
