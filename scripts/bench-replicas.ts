@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import postgres from 'postgres';
 import { startReplicatedPostgres } from '../server/_test/replication';
 import { cursorBlock, encodeCursor } from '../server/api/cursor';
 import { highestBlock } from '../server/api/min-block';
