@@ -41,10 +41,10 @@ describe('keyset cursor codec', () => {
   });
 
   it('carries the block of the answer that issued it (the next read’s min_block)', () => {
-    expect(cursorBlock(encodeCursor('tokens.new', [1, 2], secret, 0), secret)).toBe(0);
-    expect(cursorBlock(encodeCursor('tokens.new', [1, 2], secret, 4_321), secret)).toBe(4_321);
+    expect(cursorBlock(encodeCursor('tokens.new', [1, 2], secret, 0))).toBe(0);
+    expect(cursorBlock(encodeCursor('tokens.new', [1, 2], secret, 4_321))).toBe(4_321);
     const highest = encodeCursor('tokens.new', [1, 2], secret, Number.MAX_SAFE_INTEGER);
-    expect(cursorBlock(highest, secret)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(cursorBlock(highest)).toBe(Number.MAX_SAFE_INTEGER);
   });
 
   it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER + 1])(
@@ -60,13 +60,12 @@ describe('keyset cursor codec', () => {
     );
   });
 
-  it('rejects every single-character edit (tampering), and routes none of them', () => {
+  it('rejects every single-character edit (tampering)', () => {
     const cursor = encodeCursor('tokens.new', [123, 4], secret, 777);
     for (let i = 0; i < cursor.length; i++) {
       const replacement = cursor[i] === 'A' ? 'B' : 'A';
       const edited = cursor.slice(0, i) + replacement + cursor.slice(i + 1);
       expectInvalid(() => decodeCursor(edited, 'tokens.new', key, secret));
-      expect(cursorBlock(edited, secret)).toBeUndefined();
     }
   });
 
@@ -77,7 +76,8 @@ describe('keyset cursor codec', () => {
       const payload = Buffer.from(JSON.stringify(['tokens.new', [123, 4], block])).toString('base64url');
       const edited = `v2.${payload}.${mac}`;
       expectInvalid(() => decodeCursor(edited, 'tokens.new', key, secret));
-      expect(cursorBlock(edited, secret)).toBeUndefined();
+      // Routing reads the block unverified: the forged page is still refused by its list.
+      expect(cursorBlock(edited)).toBe(block);
     }
   });
 
@@ -91,7 +91,7 @@ describe('keyset cursor codec', () => {
   ])('rejects a correctly signed cursor whose block is %s (wrong block type)', (_label, block) => {
     const cursor = signed('v2', ['tokens.new', [1, 2], block]);
     expectInvalid(() => decodeCursor(cursor, 'tokens.new', key, secret));
-    expect(cursorBlock(cursor, secret)).toBeUndefined();
+    expect(cursorBlock(cursor)).toBeUndefined();
   });
 
   it('rejects a correctly signed v2 cursor without a block or with extra fields', () => {
@@ -106,7 +106,7 @@ describe('keyset cursor codec', () => {
   it('accepts a cursor of the old format (v1, no block) as carrying no block', () => {
     const old = signed('v1', ['tokens.new', [123, 4]]);
     expect(decodeCursor(old, 'tokens.new', key, secret)).toEqual([123, 4]);
-    expect(cursorBlock(old, secret)).toBeUndefined();
+    expect(cursorBlock(old)).toBeUndefined();
     expectInvalid(() => decodeCursor(old, 'tokens.top', key, secret));
     expectInvalid(() =>
       decodeCursor(signed('v1', ['tokens.new', [1, 2]], 'other'), 'tokens.new', key, secret),
@@ -129,7 +129,6 @@ describe('keyset cursor codec', () => {
   it('rejects a cursor signed with another secret (another deployment)', () => {
     const foreign = encodeCursor('tokens.new', [1, 2], 'other', 3);
     expectInvalid(() => decodeCursor(foreign, 'tokens.new', key, secret));
-    expect(cursorBlock(foreign, secret)).toBeUndefined();
   });
 
   it('rejects a key of the wrong shape even when correctly signed', () => {
@@ -152,12 +151,12 @@ describe('keyset cursor codec', () => {
     '%%%',
   ])('rejects malformed %j', (cursor) => {
     expectInvalid(() => decodeCursor(cursor, 'tokens.new', key, secret));
-    expect(cursorBlock(cursor, secret)).toBeUndefined();
+    expect(cursorBlock(cursor)).toBeUndefined();
   });
 
   it('finds no block in what is not a cursor string (a missing or repeated parameter)', () => {
     for (const value of [undefined, null, 12, ['v2.a.b'], {}])
-      expect(cursorBlock(value, secret)).toBeUndefined();
+      expect(cursorBlock(value)).toBeUndefined();
   });
 });
 

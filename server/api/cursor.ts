@@ -82,13 +82,25 @@ export function decodeCursor<T>(cursor: string, list: string, schema: z.ZodType<
 }
 
 /**
- * The block a cursor was issued at, for routing its read before any list decodes it: undefined
- * when the cursor carries none (`v1`) or is not one this deployment signed (its list then
- * answers `invalid_cursor`).
- * @example cursorBlock(page1.next_cursor, secret) // 1300
+ * The block a cursor says it was issued at, for routing its read before its list decodes it:
+ * undefined when it carries none (`v1`) or is not a cursor of a known shape.
+ * @dev the MAC is not checked here (it is by {@link decodeCursor}, before any row is read): a
+ * forged block can only send a request that its list then refuses to a database at or past that
+ * block, and a genuine cursor is not verified twice on every page.
+ * @example cursorBlock(page1.next_cursor) // 1300
  */
-export function cursorBlock(cursor: unknown, secret: string): number | undefined {
-  return typeof cursor === 'string' && cursor.length > 0 ? openCursor(cursor, secret)?.block : undefined;
+export function cursorBlock(cursor: unknown): number | undefined {
+  if (typeof cursor !== 'string' || !cursor.startsWith(`${VERSION}.`)) return undefined;
+  const end = cursor.indexOf('.', VERSION.length + 1);
+  if (end < 0) return undefined;
+  try {
+    const decoded: unknown = JSON.parse(
+      Buffer.from(cursor.slice(VERSION.length + 1, end), 'base64url').toString('utf8'),
+    );
+    return Array.isArray(decoded) && decoded.length === 3 && isBlock(decoded[2]) ? decoded[2] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -113,8 +113,8 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next, getRawI
 });
 
 /**
- * The block a query's `cursor` input was issued at (its walk's high-water mark), when it is one
- * this deployment signed; input that cannot be read counts as none (its parser answers it).
+ * The block a query's `cursor` input says it was issued at (its walk's high-water mark); input
+ * that cannot be read counts as none (its parser answers it, and the list verifies the cursor).
  */
 async function inputCursorBlock(
   ctx: Context,
@@ -123,7 +123,7 @@ async function inputCursorBlock(
   if (!ctx.reads?.replicated) return undefined;
   const input = await getRawInput().catch(() => undefined);
   return typeof input === 'object' && input !== null && 'cursor' in input
-    ? cursorBlock(input.cursor, ctx.cursorSecret)
+    ? cursorBlock(input.cursor)
     : undefined;
 }
 

@@ -218,9 +218,7 @@ export function createRestDispatcher(
       const turn = () => databaseTurn(client);
       const [cached, routing] = await Promise.all([reads(), databases()]);
       // A cursor carries the block of the page that issued it: the walk never goes back.
-      const seen = routing?.replicated
-        ? highestBlock(asked, cursorBlock(query.get('cursor'), (await context()).cursorSecret))
-        : asked;
+      const seen = routing?.replicated ? highestBlock(asked, cursorBlock(query.get('cursor'))) : asked;
       const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
         const routeServices = db ? servicesOn(name, db) : services;
         const database = routing?.replicated
