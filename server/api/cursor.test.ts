@@ -155,8 +155,7 @@ describe('keyset cursor codec', () => {
   });
 
   it('finds no block in what is not a cursor string (a missing or repeated parameter)', () => {
-    for (const value of [undefined, null, 12, ['v2.a.b'], {}])
-      expect(cursorBlock(value)).toBeUndefined();
+    for (const value of [undefined, null, 12, ['v2.a.b'], {}]) expect(cursorBlock(value)).toBeUndefined();
   });
 });
 
