@@ -53,19 +53,36 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
   const run = (statement: FloorStatement, parameters: (string | number)[], rows = 1) =>
     sql.unsafe<Row[]>(floorStatementText(statement, rows), parameters, prepared);
 
-  /** `limit` rows and the cursor after the last when there is one more (rows hold limit + 1). */
-  function page<T>(
+  /** The block a next page's cursor carries, read after the rows as Launchdex reads it. */
+  const indexedBlock = async () => {
+    const [row] = await sql.unsafe<Row[]>(
+      `select coalesce((select indexed_through_block from indexer_checkpoint where id = 'main'), 0) as ib`,
+      [],
+      prepared,
+    );
+    return Number(row?.ib ?? 0);
+  };
+
+  /**
+   * `limit` rows and the cursor after the last when there is one more (rows hold limit + 1), at
+   * `block` when the rows carry it, else at the block read after them.
+   */
+  async function page<T>(
     rows: Row[],
     limit: number,
     toItem: (r: Row) => T,
     list: string,
     keyOf: (r: Row) => CursorKey,
+    block?: number,
   ) {
     const pageRows = rows.slice(0, limit);
     const last = pageRows.at(-1);
     return {
       items: pageRows.map(toItem),
-      next_cursor: rows.length > limit && last ? encodeFloorCursor(list, keyOf(last), cursorSecret) : null,
+      next_cursor:
+        rows.length > limit && last
+          ? encodeFloorCursor(list, keyOf(last), cursorSecret, block ?? (await indexedBlock()))
+          : null,
     };
   }
   const chainPosition = (r: Row): CursorKey => [r.created_block as number, r.created_log_index as number];
@@ -81,7 +98,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       const rows = await run('trending', [], limit + 1);
       return {
         status: 200,
-        value: page(rows, limit, listItem, 'tokens.trending', (r) => [
+        value: await page(rows, limit, listItem, 'tokens.trending', (r) => [
           r.trending_score as number,
           r.address as string,
         ]),
@@ -94,7 +111,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       const rows = await run('search', [pattern, search], limit + 1);
       return {
         status: 200,
-        value: page(rows, limit, listItem, searchListName('tokens.search', search), (r) => [
+        value: await page(rows, limit, listItem, searchListName('tokens.search', search), (r) => [
           r.rank as number,
           r.market_cap as string,
           r.address as string,
@@ -106,24 +123,24 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       if (!key || typeof key[0] !== 'number' || typeof key[1] !== 'number')
         return failure(400, 'invalid_cursor', 'cursor is not valid for this list');
       const rows = await run('newestAfter', [key[0], key[1]], limit + 1);
-      return { status: 200, value: page(rows, limit, listItem, 'tokens.new', chainPosition) };
+      return { status: 200, value: await page(rows, limit, listItem, 'tokens.new', chainPosition) };
     }
     if (cursor !== null) return failure(400, 'invalid_parameter', 'the floor pages the newest list only');
     switch (view) {
       case 'new':
         return {
           status: 200,
-          value: page(await run('newest', [], limit + 1), limit, listItem, 'tokens.new', chainPosition),
+          value: await page(await run('newest', [], limit + 1), limit, listItem, 'tokens.new', chainPosition),
         };
       case 'top':
         return {
           status: 200,
-          value: page(await run('top', [], limit + 1), limit, listItem, 'tokens.top', capAndAddress),
+          value: await page(await run('top', [], limit + 1), limit, listItem, 'tokens.top', capAndAddress),
         };
       case 'near':
         return {
           status: 200,
-          value: page(await run('near', [], limit + 1), limit, listItem, 'tokens.near', (r) => [
+          value: await page(await run('near', [], limit + 1), limit, listItem, 'tokens.near', (r) => [
             r.progress_bps as number,
             r.address as string,
           ]),
@@ -131,7 +148,13 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       case 'linked':
         return {
           status: 200,
-          value: page(await run('linked', [], limit + 1), limit, listItem, 'tokens.linked', chainPosition),
+          value: await page(
+            await run('linked', [], limit + 1),
+            limit,
+            listItem,
+            'tokens.linked',
+            chainPosition,
+          ),
         };
       default:
         return failure(400, 'invalid_parameter', 'view must be one of new, top, near, linked');
@@ -172,7 +195,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
     const position = (r: Row): CursorKey => [r.block_number as number, r.log_index as number];
     if (statement === 'trades') {
       const ib = rows[0]?.ib as number;
-      const { items, next_cursor } = page(found, limit, tradeItem, `trades:${address}`, position);
+      const { items, next_cursor } = await page(found, limit, tradeItem, `trades:${address}`, position, ib);
       return {
         status: 200,
         value: { indexed_through_block: ib, items, next_cursor },
@@ -180,11 +203,14 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       };
     }
     if (statement === 'activity')
-      return { status: 200, value: page(found, limit, activityItem, `activity:${address}:*`, position) };
+      return {
+        status: 200,
+        value: await page(found, limit, activityItem, `activity:${address}:*`, position),
+      };
     const holders = rows.filter((r) => r.wallet !== null);
     return {
       status: 200,
-      value: page(holders, limit, holderItem, `holders:${address}`, (r) => [
+      value: await page(holders, limit, holderItem, `holders:${address}`, (r) => [
         r.balance as string,
         r.wallet as string,
       ]),
@@ -237,13 +263,16 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
     if (resource === 'creators' && sub === undefined) return creator(address);
     if (resource === 'creators' && sub === 'tokens') {
       const rows = await run('creatorTokens', [address], limit + 1);
-      return { status: 200, value: page(rows, limit, listItem, `creator.tokens:${address}`, chainPosition) };
+      return {
+        status: 200,
+        value: await page(rows, limit, listItem, `creator.tokens:${address}`, chainPosition),
+      };
     }
     if (resource === 'wallets' && sub === 'holdings') {
       const rows = await run('holdings', [address], limit + 1);
       return {
         status: 200,
-        value: page(rows, limit, holdingItem, `holdings:${address}`, (r) => [r.address as string]),
+        value: await page(rows, limit, holdingItem, `holdings:${address}`, (r) => [r.address as string]),
       };
     }
     return notFound(`route ${path}`);

@@ -108,7 +108,7 @@ function keysetCandidates(
         make(route, path, shownPath, [
           ...extra,
           ['limit', String(limit)],
-          ['cursor', encodeCursor(list, key, secret), `cursor=${label} ${showKey(key)}`],
+          ['cursor', encodeCursor(list, key, secret, 0), `cursor=${label} ${showKey(key)}`],
         ]),
       );
   }
@@ -249,7 +249,7 @@ function searchCandidate(
         [],
         [
           ...base,
-          ['cursor', encodeCursor(list, endKey, secret), `cursor=after every match ${showKey(endKey)}`],
+          ['cursor', encodeCursor(list, endKey, secret, 0), `cursor=after every match ${showKey(endKey)}`],
         ],
       ),
       ...(listPrefix === 'tokens.search'
@@ -262,7 +262,7 @@ function searchCandidate(
                 ...base,
                 [
                   'cursor',
-                  encodeCursor(list, searchStart, secret),
+                  encodeCursor(list, searchStart, secret, 0),
                   `cursor=before every match ${showKey(searchStart)}`,
                 ],
               ],
@@ -358,7 +358,13 @@ export function buildCandidates(
       tokensRoute,
       '/api/v1/tokens',
       [],
-      [['cursor', encodeCursor('tokens.top', amountExtremes.max, secret), 'cursor=of view=top, without it']],
+      [
+        [
+          'cursor',
+          encodeCursor('tokens.top', amountExtremes.max, secret, 0),
+          'cursor=of view=top, without it',
+        ],
+      ],
     ),
   ]);
 
@@ -554,7 +560,7 @@ export function buildCandidates(
         route,
         `/api/v1/tokens/${f.busiest.address}${suffix}`,
         ['{address}=busiest'],
-        [['cursor', encodeCursor('tokens.new', [1, 1], secret), 'cursor=of another list']],
+        [['cursor', encodeCursor('tokens.new', [1, 1], secret, 0), 'cursor=of another list']],
       ),
     ]);
   };
@@ -583,7 +589,7 @@ export function buildCandidates(
             [tokenShown(token)],
             [
               ...base,
-              ['cursor', encodeCursor(list, key, secret), `cursor=${label} of all events ${showKey(key)}`],
+              ['cursor', encodeCursor(list, key, secret, 0), `cursor=${label} of all events ${showKey(key)}`],
             ],
           ),
         ]);
@@ -639,7 +645,7 @@ export function buildCandidates(
         ['limit', '100'],
         [
           'cursor',
-          encodeCursor(`creator.tokens:${MAX_ADDRESS}`, chainExtremes.max, secret),
+          encodeCursor(`creator.tokens:${MAX_ADDRESS}`, chainExtremes.max, secret, 0),
           `cursor=key max ${showKey(chainExtremes.max)}`,
         ],
       ],

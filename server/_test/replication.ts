@@ -29,6 +29,9 @@ export interface ReplicatedPostgres {
   /** Stops the standby's server (fast shutdown: its connections are cut). */
   stopReplica(): Promise<void>;
   startReplica(): Promise<void>;
+  /** Stops the primary's server (fast shutdown); the standby keeps answering what it replayed. */
+  stopPrimary(): Promise<void>;
+  startPrimary(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,7 +57,14 @@ function newestPostgresBin(): string | undefined {
   return versions.map((version) => path.join(base, version, 'bin')).find((bin) => existsSync(bin));
 }
 
-export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
+export interface ReplicatedPostgresOptions {
+  /** More `postgresql.conf` lines for the primary (the standby copies them), e.g. a benchmark's memory. */
+  settings?: readonly string[];
+}
+
+export async function startReplicatedPostgres(
+  options: ReplicatedPostgresOptions = {},
+): Promise<ReplicatedPostgres> {
   const tools = replicationTools();
   if ('missing' in tools) throw new Error(`cannot start a replica: ${tools.missing}`);
   const { bin, user } = tools;
@@ -111,6 +121,7 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
         'full_page_writes = off',
         'shared_buffers = 32MB',
         'hot_standby = on',
+        ...(options.settings ?? []),
         '',
       ].join('\n'),
     );
@@ -159,6 +170,7 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
     }
   };
   let replicaRunning = true;
+  let primaryRunning = true;
   return {
     primaryUrl: urlAt(primaryPort),
     replicaUrl: urlAt(replicaPort),
@@ -189,6 +201,16 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
       if (replicaRunning) return;
       await pgCtl(replicaDir, 'start');
       replicaRunning = true;
+    },
+    async stopPrimary() {
+      if (!primaryRunning) return;
+      await pgCtl(primaryDir, 'stop');
+      primaryRunning = false;
+    },
+    async startPrimary() {
+      if (primaryRunning) return;
+      await pgCtl(primaryDir, 'start');
+      primaryRunning = true;
     },
     stop,
   };

@@ -227,10 +227,12 @@ describe('cursor keys of every list: a signed cursor with an out-of-range value 
   ];
 
   it.each(cases)('%s', (_label, schema, good, bads) => {
-    expect(decodeCursor(encodeCursor('some.list', good, secret), 'some.list', schema, secret)).toEqual(good);
+    expect(decodeCursor(encodeCursor('some.list', good, secret, 0), 'some.list', schema, secret)).toEqual(
+      good,
+    );
     for (const bad of bads)
       expectInvalidCursor(
-        () => decodeCursor(encodeCursor('some.list', bad, secret), 'some.list', schema, secret),
+        () => decodeCursor(encodeCursor('some.list', bad, secret, 0), 'some.list', schema, secret),
         JSON.stringify(bad),
       );
   });
@@ -250,6 +252,7 @@ describe('search list names', () => {
       searchListName('tokens.search', expanded),
       [4, '9'.repeat(78), address],
       secret,
+      Number.MAX_SAFE_INTEGER,
     );
     expect(cursor.length).toBeLessThan(512);
   });

@@ -48,3 +48,11 @@ export function parseMinBlock(
   }
   return found;
 }
+
+/**
+ * The higher of two high-water blocks (a client's `min_block` and its cursor's block); undefined
+ * when neither is known.
+ */
+export function highestBlock(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}

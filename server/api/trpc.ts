@@ -9,7 +9,9 @@ import { isConnectionError } from '../db/read-databases';
 import { type AppError, isAppError } from '../errors';
 import type { ImageFetcher } from '../metadata/fetch-image';
 import type { ObjectStore } from '../objects/store';
+import { cursorBlock } from './cursor';
 import type { DatabaseTurn } from './database-share';
+import { highestBlock } from './min-block';
 import { isStatementTimeout, isZodError, toAppError } from './rest/errors';
 
 /** Wall-clock source, injected so time-dependent rules are testable. */
@@ -80,7 +82,7 @@ export const createCallerFactory = t.createCallerFactory;
  * Every procedure is public: reads are anonymous and writes carry their own proof (signatures).
  * AppErrors thrown by handlers are wrapped so they cross tRPC with their public code intact.
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+export const publicProcedure = t.procedure.use(async ({ ctx, type, next, getRawInput }) => {
   // A query from outside takes one of its client's database slots, shared with its REST reads.
   const release =
     type === 'query' && ctx.transport === 'http' ? await ctx.databaseTurn?.(ctx.client) : undefined;
@@ -89,17 +91,20 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
     const { reads } = ctx;
     result =
       type === 'query' && reads
-        ? await reads.read(ctx.minBlock, async ({ db }) => {
-            const routed = await next({ ctx: { db, reads: undefined } });
-            // Rethrown so the routing retries a replica's lost connection once on the primary.
-            if (!routed.ok && isConnectionError(routed.error.cause)) throw routed.error.cause;
-            const { answered } = ctx;
-            if (routed.ok && answered) {
-              const block = await readIndexedThroughBlock(db);
-              answered.block = Math.max(answered.block ?? 0, block);
-            }
-            return routed;
-          })
+        ? await reads.read(
+            highestBlock(ctx.minBlock, await inputCursorBlock(ctx, getRawInput)),
+            async ({ db }) => {
+              const routed = await next({ ctx: { db, reads: undefined } });
+              // Rethrown so the routing retries a replica's lost connection once on the primary.
+              if (!routed.ok && isConnectionError(routed.error.cause)) throw routed.error.cause;
+              const { answered } = ctx;
+              if (routed.ok && answered) {
+                const block = await readIndexedThroughBlock(db);
+                answered.block = Math.max(answered.block ?? 0, block);
+              }
+              return routed;
+            },
+          )
         : await next();
   } finally {
     release?.();
@@ -112,6 +117,21 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
   }
   return result;
 });
+
+/**
+ * The block a query's `cursor` input says it was issued at (its walk's high-water mark); input
+ * that cannot be read counts as none (its parser answers it, and the list verifies the cursor).
+ */
+async function inputCursorBlock(
+  ctx: Context,
+  getRawInput: () => Promise<unknown>,
+): Promise<number | undefined> {
+  if (!ctx.reads?.replicated) return undefined;
+  const input = await getRawInput().catch(() => undefined);
+  return typeof input === 'object' && input !== null && 'cursor' in input
+    ? cursorBlock(input.cursor)
+    : undefined;
+}
 
 /**
  * A procedure reached only in-process: the REST adapter owns its transport (streamed body with

@@ -176,6 +176,39 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
     expect(stale).not.toEqual(fromPrimary);
   });
 
+  it('with replay paused, a walk begun at block N follows its cursor alone, never to the replica behind N', async () => {
+    expect(reads.health()[0]?.position?.block).toBe(100);
+    const primaryBefore = reads.reads().primary ?? 0;
+    const replicaBefore = reads.reads()[replica()] ?? 0;
+    // Page 1 as a client that has seen block 200 (X-Min-Indexed-Block): the primary answers it.
+    const first = await get(routed, '/api/v1/tokens?limit=4', 200);
+    expect(first.header).toBe('200');
+    let cursor = (JSON.parse(first.text) as Page).next_cursor;
+    let pages = 1;
+    // Then only next_cursor, no header nor min_block: the cursor carries block 200.
+    while (cursor !== null && pages < 5) {
+      const path = `/api/v1/tokens?limit=4&cursor=${encodeURIComponent(cursor)}`;
+      const answer = await get(routed, path);
+      expect(answer.status, answer.text).toBe(200);
+      expect(Number(answer.header)).toBeGreaterThanOrEqual(200);
+      expect(answer.text).toBe((await get(onPrimaryOnly, path)).text);
+      cursor = (JSON.parse(answer.text) as Page).next_cursor;
+      pages++;
+    }
+    expect(pages).toBe(5);
+    expect(reads.reads().primary).toBe(primaryBefore + pages);
+    expect(reads.reads()[replica()]).toBe(replicaBefore);
+    // The same over tRPC: page 1 at block 200, page 2 by its cursor alone.
+    const firstPage = await createCaller({ ...context, reads, minBlock: 200 }).tokens.list({ limit: 4 });
+    expect(firstPage.next_cursor).not.toBeNull();
+    const onPrimary = reads.reads().primary ?? 0;
+    const input = { limit: 4, cursor: firstPage.next_cursor ?? undefined };
+    const second = await createCaller({ ...context, reads }).tokens.list(input);
+    expect(reads.reads().primary).toBe(onPrimary + 1);
+    expect(reads.reads()[replica()]).toBe(replicaBefore);
+    expect(second).toEqual(await createCaller(context).tokens.list(input));
+  });
+
   it('the replica stopped mid-walk: every request is still answered, by the primary', async () => {
     await pg.resumeReplay();
     await pg.caughtUp();
@@ -229,6 +262,20 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
       );
       expect(trpc.status).toBe(200);
       expect(trpc.headers.get('x-indexed-through-block')).toBe('300');
+      // Page 2 by the cursor alone, over HTTP (superjson input): still never the frozen replica.
+      const { next_cursor: cursor } = ((await trpc.json()) as { result: { data: { json: Page } } }).result
+        .data.json;
+      expect(cursor).not.toBeNull();
+      const byCursor = await fetch(
+        `${server.baseUrl}/api/trpc/tokens.list?input=${encodeURIComponent(JSON.stringify({ json: { limit: 2, cursor } }))}`,
+      );
+      expect(byCursor.status).toBe(200);
+      expect(byCursor.headers.get('x-indexed-through-block')).toBe('300');
+      const restByCursor = await fetch(
+        `${server.baseUrl}/api/v1/tokens?limit=2&cursor=${encodeURIComponent(cursor ?? '')}`,
+      );
+      expect(restByCursor.status).toBe(200);
+      expect(restByCursor.headers.get('x-indexed-through-block')).toBe('300');
       const badTrpc = await fetch(`${server.baseUrl}/api/trpc/tokens.list?input=%7B%7D`, {
         headers: { 'x-min-indexed-block': '-1' },
       });

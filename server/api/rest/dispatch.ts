@@ -3,8 +3,9 @@ import type { ReadDatabases } from '../../db/read-databases';
 import type { ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
+import { cursorBlock } from '../cursor';
 import type { DatabaseTurn } from '../database-share';
-import { parseMinBlock } from '../min-block';
+import { highestBlock, parseMinBlock } from '../min-block';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
 import { jsonAnswer, type RestAnswer, readAnswer, serializeRead, toJson, withBlock } from './answers';
@@ -182,8 +183,10 @@ export function createRestDispatcher(
         };
       }
       const parsed = route.parse(input);
-      const seen = parseMinBlock(minBlock, query);
+      const asked = parseMinBlock(minBlock, query);
       const turn = () => databaseTurn?.(client) ?? noTurn;
+      // A cursor carries the block of the page that issued it: the walk never goes back.
+      const seen = routing?.replicated ? highestBlock(asked, cursorBlock(query.get('cursor'))) : asked;
       const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
         const routeServices = db ? servicesOn(name, db) : services;
         const database = routing?.replicated

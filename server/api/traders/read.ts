@@ -5,6 +5,7 @@ import {
   traderLabels,
   type WalletPnlPage,
 } from '../../../shared/api/traders';
+import { readIndexedThroughBlock } from '../../db/checkpoint';
 import { compiledReads } from '../../db/compiled-read';
 import { rowLimit } from '../../db/row-limit';
 import { AppError } from '../../errors';
@@ -108,15 +109,20 @@ export async function listTraders(
   if (!rows[0]?.token) throw new AppError('not_found', `no launched token at ${input.address}`);
   const price = BigInt(rows[0].price ?? '0');
   const found = rows.filter((r) => r.wallet !== null) as (PositionRow & { wallet: string })[];
-  const page = keysetPage(found, input.limit, (last) =>
-    encodeCursor(
-      list,
-      [
-        sort === 'realized_pnl' ? last.realized_pnl : sort === 'volume' ? last.volume : last.balance,
-        last.wallet,
-      ],
-      ctx.cursorSecret,
-    ),
+  const page = await keysetPage(
+    found,
+    input.limit,
+    (last, block) =>
+      encodeCursor(
+        list,
+        [
+          sort === 'realized_pnl' ? last.realized_pnl : sort === 'volume' ? last.volume : last.balance,
+          last.wallet,
+        ],
+        ctx.cursorSecret,
+        block,
+      ),
+    () => readIndexedThroughBlock(ctx.db),
   );
   return {
     items: page.rows.map((r) => ({ wallet: r.wallet, ...position(r, price) })),
@@ -157,8 +163,11 @@ export async function listWalletPnl(
     { wallet: input.address, after: after?.[0] ?? null },
     `${after ? 'after' : 'first'}:${input.limit + 1}`,
   );
-  const page = keysetPage(rows, input.limit, (last) =>
-    encodeCursor(list, [last.token_address], ctx.cursorSecret),
+  const page = await keysetPage(
+    rows,
+    input.limit,
+    (last, block) => encodeCursor(list, [last.token_address], ctx.cursorSecret, block),
+    () => readIndexedThroughBlock(ctx.db),
   );
   return {
     items: page.rows.map((r) => {

@@ -8,6 +8,7 @@ import {
   searchRank,
   searchTermKind,
 } from '../../../../shared/search-text';
+import { readIndexedThroughBlock } from '../../../db/checkpoint';
 import { type Database, selectRows } from '../../../db/client';
 import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
@@ -159,8 +160,11 @@ async function searchTrending(
     )
     .orderBy(...order.orderBy)
     .limit(builderRowLimit(input.limit + 1));
-  const page = keysetPage(rows, input.limit, (last) =>
-    encodeCursor(list, order.keyOf(last.token), ctx.cursorSecret),
+  const page = await keysetPage(
+    rows,
+    input.limit,
+    (last, block) => encodeCursor(list, order.keyOf(last.token), ctx.cursorSecret, block),
+    () => readIndexedThroughBlock(ctx.db),
   );
   return { items: page.rows.map(toTokenListItem), next_cursor: page.nextCursor };
 }
@@ -262,8 +266,11 @@ export async function listByOrder(
     ...extra?.values,
     ...(key === undefined ? {} : keyValues(key)),
   });
-  const page = keysetPage(rows, input.limit, (last) =>
-    encodeCursor(order.list, order.keyOf(last.token), ctx.cursorSecret),
+  const page = await keysetPage(
+    rows,
+    input.limit,
+    (last, block) => encodeCursor(order.list, order.keyOf(last.token), ctx.cursorSecret, block),
+    () => readIndexedThroughBlock(ctx.db),
   );
   return {
     items: page.rows.map(toTokenListItem),
@@ -314,8 +321,17 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
     )
     .orderBy(sql`ranked.rank`, desc(tokens.marketCap), desc(tokens.address))
     .limit(builderRowLimit(input.limit + 1));
-  const page = keysetPage(rows, input.limit, (last) =>
-    encodeCursor(list, [last.rank, last.token.marketCap.toString(), last.token.address], ctx.cursorSecret),
+  const page = await keysetPage(
+    rows,
+    input.limit,
+    (last, block) =>
+      encodeCursor(
+        list,
+        [last.rank, last.token.marketCap.toString(), last.token.address],
+        ctx.cursorSecret,
+        block,
+      ),
+    () => readIndexedThroughBlock(ctx.db),
   );
   return {
     items: page.rows.map(toTokenListItem),

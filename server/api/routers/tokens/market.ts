@@ -8,7 +8,11 @@ import {
   type Pricing,
   type TradesPage,
 } from '../../../../shared/api/tokens';
-import { indexedHeadTimestampSql, indexedThroughBlockSql } from '../../../db/checkpoint';
+import {
+  indexedHeadTimestampSql,
+  indexedThroughBlockSql,
+  readIndexedThroughBlock,
+} from '../../../db/checkpoint';
 import { selectRows } from '../../../db/client';
 import { compiledRead, compiledReads } from '../../../db/compiled-read';
 import { rowLimit } from '../../../db/row-limit';
@@ -173,8 +177,12 @@ export async function listTrades(
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const trades = rows.filter((r) => r.block_number !== null);
-  const page = keysetPage(trades, input.limit, (last) =>
-    encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret),
+  const page = await keysetPage(
+    trades,
+    input.limit,
+    (last, block) =>
+      encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret, block),
+    Number(rows[0].ib),
   );
   return {
     indexed_through_block: Number(rows[0].ib),
@@ -235,8 +243,12 @@ export async function listActivity(
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const found = rows.filter((r) => r.block_number !== null);
-  const page = keysetPage(found, input.limit, (last) =>
-    encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret),
+  const page = await keysetPage(
+    found,
+    input.limit,
+    (last, block) =>
+      encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret, block),
+    () => readIndexedThroughBlock(ctx.db),
   );
   return {
     items: page.rows.map((r) => ({
@@ -287,8 +299,11 @@ export async function listHolders(
   if (!rows[0]?.token) throw notFound(input.address);
   const supply = BigInt(rows[0].supply ?? '0');
   const holders = rows.filter((r) => r.wallet !== null);
-  const page = keysetPage(holders, input.limit, (last) =>
-    encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.cursorSecret),
+  const page = await keysetPage(
+    holders,
+    input.limit,
+    (last, block) => encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.cursorSecret, block),
+    () => readIndexedThroughBlock(ctx.db),
   );
   return {
     items: page.rows.map((r) => {

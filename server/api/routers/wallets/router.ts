@@ -2,6 +2,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { walletPnlInput } from '../../../../shared/api/traders';
 import { type HoldingsPage, holdingsInput } from '../../../../shared/api/wallets';
 import { WAD } from '../../../../shared/units';
+import { readIndexedThroughBlock } from '../../../db/checkpoint';
 import type { Database } from '../../../db/client';
 import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
@@ -50,8 +51,11 @@ export async function listHoldings(
     buildHoldings(db, name, after !== undefined, input.limit + 1),
   );
   const rows = await executePrepared(statement, { wallet: input.address, after: after?.[0] });
-  const page = keysetPage(rows, input.limit, (last) =>
-    encodeCursor(list, [last.token.address], ctx.cursorSecret),
+  const page = await keysetPage(
+    rows,
+    input.limit,
+    (last, block) => encodeCursor(list, [last.token.address], ctx.cursorSecret, block),
+    () => readIndexedThroughBlock(ctx.db),
   );
   return {
     items: page.rows.map((row) => {
