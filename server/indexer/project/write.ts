@@ -162,7 +162,7 @@ async function writeHolding(
   }
   if (!appended) await appendRows(t, plan);
   if (plan.balances.length > 0) await timed('balances', () => writeBalances(t, plan, seq));
-  if (plan.traderOps.length > 0) await timed('traders', () => writeTraders(t, context, plan, seq));
+  if (plan.traders.length > 0) await timed('traders', () => writeTraders(t, plan, seq));
   if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
   if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
 
