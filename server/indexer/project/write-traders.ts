@@ -59,12 +59,52 @@ export function traderLine(row: TraderRow): string {
 }
 
 /**
- * Writes the range's trader rows, folded in memory (trader-book.ts): nothing is read back. Rows
- * that did not exist go in by COPY without a conflict clause (most rows of a backfill are new;
- * a row that exists after all, a book out of step with the database, fails the key loudly and
- * the indexer reads again); rows that existed are upserted from a staging table.
+ * The rows the range creates as COPY lines, ordered by token, then wallet descending: a backfill's
+ * new rows are mostly wallets that only received the token (zero volume and PnL), whose keys in
+ * the sort indexes (token, value desc, wallet desc) then arrive in index order, so the btree
+ * inserts walk neighbouring pages instead of random ones (a third less time in a COPY of 91k
+ * rows, docs/indexer.md).
  */
-export async function writeTraders(t: Database, plan: BatchPlan, seq: number | undefined): Promise<void> {
+function newRowLines(plan: BatchPlan): string[] {
+  const rows: TraderRow[] = [];
+  for (const { before, after } of plan.traders) if (before === null) rows.push(after);
+  rows.sort((a, b) =>
+    a.token !== b.token
+      ? a.token < b.token
+        ? -1
+        : 1
+      : a.wallet === b.wallet
+        ? 0
+        : a.wallet < b.wallet
+          ? 1
+          : -1,
+  );
+  return rows.map(traderLine);
+}
+
+/**
+ * Appends the rows the range creates, by COPY without a conflict clause: the book says no row
+ * exists (a row that exists after all, a book out of step with the database, fails the key
+ * loudly and the indexer reads again). A row a write still in flight creates is not new to this
+ * plan (the book holds it), so an unjournaled write appends these with its trades, while the
+ * write before it merges.
+ */
+export async function appendNewTraders(t: Database, plan: BatchPlan): Promise<void> {
+  await copyLines(t, 'traders', traderNames, newRowLines(plan));
+}
+
+/**
+ * Writes the range's trader rows, folded in memory (trader-book.ts): nothing is read back. Rows
+ * that existed are upserted from a staging table; new rows are appended here unless
+ * `newRowsAppended` (appendNewTraders ran). A journaled write records the before-images first,
+ * so its new rows go in only after that (their before-image is none).
+ */
+export async function writeTraders(
+  t: Database,
+  plan: BatchPlan,
+  seq: number | undefined,
+  newRowsAppended: boolean,
+): Promise<void> {
   if (seq !== undefined) {
     const keys = await stagedRelation(
       t,
@@ -74,10 +114,9 @@ export async function writeTraders(t: Database, plan: BatchPlan, seq: number | u
     );
     await recordBefore(t, seq, journaledTables.traders, keys);
   }
-  const fresh: string[] = [];
+  if (!newRowsAppended) await appendNewTraders(t, plan);
   const known: string[] = [];
-  for (const { before, after } of plan.traders) (before === null ? fresh : known).push(traderLine(after));
-  await copyLines(t, 'traders', traderNames, fresh);
+  for (const { before, after } of plan.traders) if (before !== null) known.push(traderLine(after));
   if (known.length > 0) {
     const stage = await stagingTable(t, 'traders');
     await copyLines(t, stage, traderNames, known);
