@@ -252,6 +252,8 @@ try {
       : {}),
     ...(process.env.BENCH_TARGET_LOGS ? { targetLogsPerBatch: Number(process.env.BENCH_TARGET_LOGS) } : {}),
     ...(process.env.BENCH_RANGE_SLICES ? { rangeSlices: Number(process.env.BENCH_RANGE_SLICES) } : {}),
+    // BENCH_TRADERS=off: the baseline without the traders projection (issue 30: >= 0.9x of it).
+    ...(process.env.BENCH_TRADERS === 'off' ? { projectTraders: false } : {}),
   });
   const [sizes] = await selectRows<{ trades: string; events: string; tokens: string }>(
     handle.db,

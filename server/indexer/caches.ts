@@ -3,19 +3,21 @@ import { createBalanceBook } from './project/balance-book';
 import type { BatchPlan } from './project/fold';
 import type { TokenState } from './project/state';
 import { readTokenStates } from './project/token-rows';
+import { createTraderBook, rememberTraders } from './project/trader-book';
 import { createAddressBook } from './sync/address-book';
 
 /**
  * What the indexer keeps in memory between ranges, as its only writer: post-fold token states,
- * stored balances (project/balance-book.ts) and the address book (sync/address-book.ts). Plans
+ * stored balances (project/balance-book.ts), trader rows (project/trader-book.ts) and the address book (sync/address-book.ts). Plans
  * are folded ahead of their commit, so these run ahead of the database; whatever leaves them
  * ahead of it without a commit (a failed write, a rollback) clears them all at once.
  */
 export function createProjectionCaches(
   db: Database,
-  limits: { tokens: number; balances: number; listedAddresses?: number },
+  limits: { tokens: number; balances: number; traders: number; listedAddresses?: number },
 ) {
   const balances = createBalanceBook(limits.balances);
+  const traders = createTraderBook(limits.traders);
   const book = createAddressBook(db, limits.listedAddresses);
   /**
    * Post-fold state of recently touched tokens, oldest first, with the sequence number of the
@@ -26,6 +28,7 @@ export function createProjectionCaches(
 
   return {
     balances,
+    traders,
     book,
     /** The fold's view of token states: the cache, then the database for the rest. */
     async statesFor(addresses: string[]): Promise<Map<string, TokenState>> {
@@ -47,6 +50,7 @@ export function createProjectionCaches(
         tokens.set(address, { state, seq });
       }
       balances.remember(plan, seq);
+      rememberTraders(traders, plan, seq);
     },
     /** Plans up to `committedSeq` are in the database: their token states may go. */
     evictTokens(committedSeq: number) {
@@ -59,6 +63,7 @@ export function createProjectionCaches(
     clear() {
       tokens.clear();
       balances.clear();
+      traders.clear();
       book.reset();
     },
   };

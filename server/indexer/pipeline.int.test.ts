@@ -18,6 +18,8 @@ import { readCheckpoint } from './project/apply-batch';
 import { createBalanceBook, loadBalances } from './project/balance-book';
 import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
 import type { TokenState } from './project/state';
+import { createTraderBook, foldTraders, loadTraders, rememberTraders } from './project/trader-book';
+import { defaultLabelParams } from './project/traders';
 import { writePlan } from './project/write';
 import { createRpcClient, type RpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';
@@ -292,6 +294,7 @@ describe.each(backends)('a write that appends while the one before it commits (%
       // Folded ahead of any write, as the indexer does, each from the states the one before left.
       const carried = new Map<string, TokenState>();
       const balances = createBalanceBook(Number.POSITIVE_INFINITY);
+      const traders = createTraderBook(Number.POSITIVE_INFINITY);
       const plans: BatchPlan[] = [];
       for (const range of ranges) {
         const states = new Map(
@@ -301,8 +304,11 @@ describe.each(backends)('a write that appends while the one before it commits (%
         );
         await loadBalances(b.db, balances, range.events);
         const plan = foldRange(range, context, states, balances.view);
+        await loadTraders(b.db, traders, plan);
+        foldTraders(plan, traders.view, defaultLabelParams);
         for (const [address, state] of plan.states) carried.set(address, state);
         balances.remember(plan, plans.length + 1);
+        rememberTraders(traders, plan, plans.length + 1);
         plans.push(plan);
       }
       for (const plan of plans) expect(plan.eventLines.length).toBeGreaterThan(0);

@@ -4,6 +4,8 @@ import type { PartitionKeeper } from '../db/partitions';
 import type { ProjectionCaches } from './caches';
 import { loadBalances } from './project/balance-book';
 import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
+import { foldTraders, loadTraders } from './project/trader-book';
+import { defaultLabelParams } from './project/traders';
 import { type WriteResult, writePlan } from './project/write';
 import type { RpcClient } from './rpc/client';
 import { splitAtBlock, splitRange } from './sync/range-algebra';
@@ -110,6 +112,10 @@ export function createPipeline(options: PipelineOptions) {
             caches.balances.evict(committedSeq);
             const balanceReads = await loadBalances(db, caches.balances, part.events);
             const plan = foldRange(part, context, states, caches.balances.view);
+            // As balances: evicted just before the read of what the book does not know.
+            caches.traders.evict(committedSeq);
+            await loadTraders(db, caches.traders, plan);
+            foldTraders(plan, caches.traders.view, context.labels ?? defaultLabelParams);
             const seq = ++foldedSeq;
             caches.remember(plan, seq);
             options.onFolded(performance.now() - foldStarted, balanceReads);

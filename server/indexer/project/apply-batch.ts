@@ -3,6 +3,8 @@ import type { RangeData } from '../sync/range-algebra';
 import { createBalanceBook, loadBalances } from './balance-book';
 import { foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { readTokenStates } from './token-rows';
+import { createTraderBook, foldTraders, loadTraders } from './trader-book';
+import { defaultLabelParams } from './traders';
 import { type WriteResult, writePlan } from './write';
 
 export type { Checkpoint } from '../../db/checkpoint';
@@ -10,7 +12,7 @@ export { readCheckpoint } from '../../db/checkpoint';
 export type { ProjectionContext } from './fold';
 
 /**
- * Projects one fetched range on its own: reads the states and balances it touches, folds,
+ * Projects one fetched range on its own: reads the states, balances and trader rows it touches, folds,
  * writes. The indexer pipelines these steps across ranges (with token states and balances
  * kept in memory) instead.
  */
@@ -22,5 +24,9 @@ export async function applyBatch(
   const states = await readTokenStates(db, touchedTokens(range));
   const book = createBalanceBook(Number.POSITIVE_INFINITY);
   await loadBalances(db, book, range.events);
-  return writePlan(db, context, foldRange(range, context, states, book.view));
+  const plan = foldRange(range, context, states, book.view);
+  const traders = createTraderBook(Number.POSITIVE_INFINITY);
+  await loadTraders(db, traders, plan);
+  foldTraders(plan, traders.view, context.labels ?? defaultLabelParams);
+  return writePlan(db, context, plan);
 }

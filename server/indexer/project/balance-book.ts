@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { textArray } from '../../db/bulk';
 import { type Database, selectRows } from '../../db/client';
 import type { DecodedEvent } from '../decode/events';
+import { createRowBook, type RowKey, type RowView } from './row-book';
 import { ZERO_ADDRESS } from './state';
 
 /** A stored `balances` row: what the indexer last wrote for a (token, wallet). */
@@ -11,80 +12,28 @@ export interface StoredBalance {
 }
 
 /** What the fold reads: the stored row of a (token, wallet) before the range, or null for none. */
-export interface BalanceView {
-  get(token: string, wallet: string): StoredBalance | null;
-}
+export type BalanceView = RowView<StoredBalance>;
 
 /** A (token, wallet) whose stored row the book does not know: to be read from the database. */
-export interface BalanceKey {
-  token: string;
-  wallet: string;
-}
-
-interface TokenBalances {
-  /** Known rows; null marks a wallet read from the database and found without one. */
-  wallets: Map<string, StoredBalance | null>;
-  /** Every stored row of the token is in `wallets`: a wallet missing from it has none. */
-  complete: boolean;
-  /** The last plan that changed this token's balances (the database may not hold it yet). */
-  seq: number;
-}
+export type BalanceKey = RowKey;
 
 /**
- * The stored balances the indexer is about to change, kept in memory between ranges so that a
- * write knows which rows are new (appended by COPY), which change and which reach zero, and
- * moves holder counts without reading anything back. The indexer is the only writer of
- * `balances`, as of token states (docs/indexer.md).
- *
- * A token launched while the book watched is complete: a wallet it does not list holds no row,
- * so a cold backfill never reads a balance. Other tokens' wallets are read on first touch.
- * Tokens are evicted whole, least recently changed first, once the book holds more than
- * `maxEntries` wallets, and never while a plan that changed them is uncommitted. Any failed
- * write or rollback clears the book.
+ * The stored balances the indexer is about to change, kept in memory between ranges (a row book:
+ * row-book.ts) so that a write knows which rows are new (appended by COPY), which change and
+ * which reach zero, and moves holder counts without reading anything back. The indexer is the
+ * only writer of `balances`, as of token states (docs/indexer.md). A token launched while the
+ * book watched is complete, so a cold backfill never reads a balance.
  */
 export function createBalanceBook(maxEntries: number) {
-  const tokens = new Map<string, TokenBalances>();
-  let entries = 0;
-
-  const view: BalanceView = {
-    get(token, wallet) {
-      const held = tokens.get(token);
-      const row = held?.wallets.get(wallet);
-      if (row !== undefined) return row;
-      if (held?.complete) return null;
-      throw new Error(`balance of ${wallet} in ${token} was not loaded before the fold`);
-    },
-  };
-
-  function entryOf(token: string, complete: boolean, seq: number): TokenBalances {
-    let held = tokens.get(token);
-    if (!held) {
-      held = { wallets: new Map(), complete, seq };
-      tokens.set(token, held);
-    }
-    return held;
-  }
-
-  function set(held: TokenBalances, wallet: string, row: StoredBalance | null) {
-    const had = held.wallets.has(wallet);
-    if (row === null && held.complete) {
-      if (had) {
-        held.wallets.delete(wallet);
-        entries--;
-      }
-      return;
-    }
-    held.wallets.set(wallet, row);
-    if (!had) entries++;
-  }
+  const rows = createRowBook<StoredBalance>(maxEntries, 'balance');
 
   return {
-    view,
+    view: rows.view,
     get size() {
-      return entries;
+      return rows.size;
     },
     get tokens() {
-      return tokens.size;
+      return rows.tokens;
     },
 
     /**
@@ -95,11 +44,10 @@ export function createBalanceBook(maxEntries: number) {
       const asked = new Map<string, Set<string>>();
       // Transfers of one token come in runs: the token is looked up once per run.
       let token = '';
-      let held: TokenBalances | undefined;
       let skip = true;
       let wallets: Set<string> | undefined;
       const ask = (wallet: string) => {
-        if (held?.wallets.has(wallet)) return;
+        if (rows.knows(token, wallet)) return;
         if (!wallets) {
           wallets = new Set();
           asked.set(token, wallets);
@@ -110,8 +58,7 @@ export function createBalanceBook(maxEntries: number) {
         if (event.type !== 'transfer') continue;
         if (event.token !== token) {
           token = event.token;
-          held = tokens.get(token);
-          skip = launched.has(token) || held?.complete === true;
+          skip = launched.has(token) || rows.isComplete(token);
           wallets = asked.get(token);
         }
         if (skip) continue;
@@ -124,10 +71,11 @@ export function createBalanceBook(maxEntries: number) {
     },
 
     /** Rows read from the database for `keys`; a key without a row is recorded as none. */
-    load(keys: readonly BalanceKey[], rows: readonly (BalanceKey & StoredBalance)[]) {
-      for (const { token, wallet } of keys) set(entryOf(token, false, 0), wallet, null);
-      for (const { token, wallet, balance, kind } of rows)
-        set(entryOf(token, false, 0), wallet, { balance, kind });
+    load(keys: readonly BalanceKey[], read: readonly (BalanceKey & StoredBalance)[]) {
+      rows.load(
+        keys,
+        read.map(({ token, wallet, balance, kind }) => ({ token, wallet, row: { balance, kind } })),
+      );
     },
 
     /** A plan's outcome, folded but maybe not yet committed; `seq` orders plans. */
@@ -138,32 +86,17 @@ export function createBalanceBook(maxEntries: number) {
       },
       seq: number,
     ) {
-      for (const { event } of plan.launches) entryOf(event.token, true, seq);
-      for (const { token, wallet, after, kind } of plan.balances) {
-        const held = tokens.get(token);
-        if (!held) throw new Error(`balances of ${token} changed without being loaded`);
-        set(held, wallet, after === 0n ? null : { balance: after, kind });
-        held.seq = seq;
-        // Most recently changed last: eviction walks from the front.
-        tokens.delete(token);
-        tokens.set(token, held);
-      }
+      rows.launched(
+        plan.launches.map(({ event }) => event.token),
+        seq,
+      );
+      for (const { token, wallet, after, kind } of plan.balances)
+        rows.remember(token, wallet, after === 0n ? null : { balance: after, kind }, seq);
     },
 
     /** Drops the least recently changed tokens whose plans are all committed, down to the bound. */
-    evict(committedSeq: number) {
-      for (const [token, held] of tokens) {
-        if (entries <= maxEntries) return;
-        if (held.seq > committedSeq) continue;
-        tokens.delete(token);
-        entries -= held.wallets.size;
-      }
-    },
-
-    clear() {
-      tokens.clear();
-      entries = 0;
-    },
+    evict: rows.evict,
+    clear: rows.clear,
   };
 }
 export type BalanceBook = ReturnType<typeof createBalanceBook>;

@@ -14,7 +14,7 @@ import {
   tokenFromLaunch,
   ZERO_ADDRESS,
 } from './state';
-import { type LabelParams, type TraderOp, transferOps } from './traders';
+import { type LabelParams, type TraderOp, type TraderRow, transferOps } from './traders';
 
 /** Addresses the projection classifies and the chain facts it needs beyond the logs. */
 export interface ProjectionContext {
@@ -26,6 +26,8 @@ export interface ProjectionContext {
   finalityDepth: number;
   /** Trader label parameters (defaultLabelParams when absent). */
   labels?: LabelParams;
+  /** false: `traders` is not kept (a benchmark's baseline, never production); kept when absent. */
+  projectTraders?: boolean;
 }
 
 export interface CreatorDelta {
@@ -73,8 +75,15 @@ export interface BatchPlan {
   creators: Map<string, CreatorDelta>;
   tradedTokens: string[];
   newPools: { pool: string; token: string }[];
-  /** What each (token, wallet) did, in chain order: the writer folds it onto `traders`. */
+  /** What each (token, wallet) did, in chain order (empty when `traders` is not kept). */
   traderOps: TraderOp[];
+  /** Every `traders` row the ops touch, before (null: none) and after; set by foldTraders (trader-book.ts). */
+  traders: TraderChange[];
+}
+
+export interface TraderChange {
+  before: TraderRow | null;
+  after: TraderRow;
 }
 
 export interface BalanceChange {
@@ -215,7 +224,9 @@ export function foldRange(
     tradedTokens: [],
     newPools: [],
     traderOps: [],
+    traders: [],
   };
+  const keepTraders = context.projectTraders !== false;
   const pushOp = (op: TraderOp) => plan.traderOps.push(op);
   // Mints come from the zero address; burn and launchpad addresses are not wallets.
   const contracts = new Set([ZERO_ADDRESS, BURN_ADDRESS, context.graduator, context.factory]);
@@ -258,17 +269,18 @@ export function foldRange(
       `${provenanceText(event, timestamp)}\t${row.tokenAddress}\t${row.trader}\t${row.side}\t${row.source}\t${row.tokenAmount}\t${row.reserveAmount}\t${row.curveValue}\t${row.protocolFee}\t${row.creatorFee}\t${row.price}`,
     );
     traded.add(row.tokenAddress);
-    plan.traderOps.push({
-      kind: row.side,
-      token: row.tokenAddress,
-      wallet: row.trader,
-      tokens: row.tokenAmount,
-      // The trader's side: gross paid on a buy, net received on a sell (equal on the pool).
-      quote: row.side === 'buy' ? row.reserveAmount : row.curveValue,
-      block: event.blockNumber,
-      timestamp,
-      transaction: event.transactionHash,
-    });
+    if (keepTraders)
+      plan.traderOps.push({
+        kind: row.side,
+        token: row.tokenAddress,
+        wallet: row.trader,
+        tokens: row.tokenAmount,
+        // The trader's side: gross paid on a buy, net received on a sell (equal on the pool).
+        quote: row.side === 'buy' ? row.reserveAmount : row.curveValue,
+        block: event.blockNumber,
+        timestamp,
+        transaction: event.transactionHash,
+      });
     creatorDelta(token.creator).volume += row.reserveAmount;
     let current = openCandles.get(row.tokenAddress);
     if (!current) {
@@ -344,11 +356,12 @@ export function foldRange(
     } else if (event.type === 'transfer') {
       const state = stateOf(event.token);
       if (!state) continue;
-      transferOps(
-        { curve: state.curve, pool: state.poolAddress, contracts, creator: state.creator },
-        event,
-        pushOp,
-      );
+      if (keepTraders)
+        transferOps(
+          { curve: state.curve, pool: state.poolAddress, contracts, creator: state.creator },
+          event,
+          pushOp,
+        );
       if (event.from !== ZERO_ADDRESS) addBalance(event.token, event.from, -event.value);
       addBalance(event.token, event.to, event.value);
       tokenAddress = event.token;

@@ -14,6 +14,8 @@ export const BURN_ADDRESS = '0x000000000000000000000000000000000000dead';
 export interface TokenState {
   address: string;
   creator: string;
+  /** The launch's block (trader labels count from it). */
+  createdBlock: number;
   curve: string;
   totalSupply: bigint;
   curveSupply: bigint;
@@ -58,6 +60,7 @@ export function tokenFromLaunch(event: DecodedEventOf<'launch'>): TokenState {
   const token: TokenState = {
     address: event.token,
     creator: event.creator,
+    createdBlock: event.blockNumber,
     curve: event.curve,
     totalSupply: event.totalSupply,
     curveSupply: event.realTokenReserve,

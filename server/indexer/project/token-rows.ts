@@ -14,6 +14,7 @@ import type { TokenState } from './state';
 const stateColumn = {
   address: tokens.address,
   creator: tokens.creator,
+  createdBlock: tokens.createdBlock,
   curve: tokens.curveAddress,
   totalSupply: tokens.totalSupply,
   curveSupply: tokens.curveSupply,
@@ -42,7 +43,13 @@ const stateColumn = {
 } satisfies { [K in keyof TokenState]: PgColumn };
 
 /** Set at launch, never changed by a later range: not rewritten. */
-const setAtLaunch = new Set<keyof TokenState>(['creator', 'curve', 'totalSupply', 'curveSupply']);
+const setAtLaunch = new Set<keyof TokenState>([
+  'creator',
+  'createdBlock',
+  'curve',
+  'totalSupply',
+  'curveSupply',
+]);
 const rewritten = (Object.keys(stateColumn) as (keyof TokenState)[]).filter((key) => !setAtLaunch.has(key));
 
 /** Columns of `tokens` that a batch rewrites for a token it touches (SQL name → bulk type). */

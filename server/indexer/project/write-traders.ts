@@ -1,125 +1,131 @@
-import { sql } from 'drizzle-orm';
-import { bulkInsert, textArray } from '../../db/bulk';
-import { type Database, selectRows } from '../../db/client';
+import { getTableColumns, sql } from 'drizzle-orm';
+import { copyLines, stagedRelation, stagingTable } from '../../db/bulk';
+import type { Database } from '../../db/client';
 import { traders } from '../../db/schema';
-import { bulkColumns, nonKeyNames } from '../../db/table-columns';
-import type { BatchPlan, ProjectionContext } from './fold';
+import { nonKeyNames, primaryKeyNames } from '../../db/table-columns';
+import type { BatchPlan } from './fold';
 import { journaledTables, recordBefore } from './journal';
-import { applyTraderOps, defaultLabelParams, type TraderRow, type TraderToken } from './traders';
+import type { TraderRow } from './traders';
 
-const traderColumns = bulkColumns(traders);
+const nullable = (v: number | null) => (v === null ? '\\N' : String(v));
+const flag = (v: boolean) => (v ? 't' : 'f');
+
+/**
+ * Each `traders` column's COPY text from a row, keyed like the schema (a column added there
+ * fails typecheck until it is written here). Hex, integers and booleans need no escaping.
+ */
+const columnText = {
+  tokenAddress: (r) => r.token,
+  wallet: (r) => r.wallet,
+  bought: (r) => String(r.bought),
+  sold: (r) => String(r.sold),
+  quoteSpent: (r) => String(r.quoteSpent),
+  quoteReceived: (r) => String(r.quoteReceived),
+  volume: (r) => String(r.quoteSpent + r.quoteReceived),
+  balance: (r) => String(r.balance),
+  costBasis: (r) => String(r.costBasis),
+  realizedPnl: (r) => String(r.realizedPnl),
+  buys: (r) => String(r.buys),
+  sells: (r) => String(r.sells),
+  firstTradeBlock: (r) => nullable(r.firstTradeBlock),
+  firstTradeAt: (r) => nullable(r.firstTradeAt),
+  lastTradeBlock: (r) => nullable(r.lastTradeBlock),
+  lastTradeAt: (r) => nullable(r.lastTradeAt),
+  isCreator: (r) => flag(r.isCreator),
+  sniper: (r) => flag(r.sniper),
+  bundler: (r) => flag(r.bundler),
+  creatorLinked: (r) => flag(r.creatorLinked),
+} satisfies { [K in keyof typeof traders.$inferSelect]: (r: TraderRow) => string };
+
+// The COPY list and the line follow the schema's column order.
+const columns = Object.entries(getTableColumns(traders)).map(([key, column]) => ({
+  name: column.name,
+  text: columnText[key as keyof typeof columnText],
+}));
+const traderNames = columns.map((c) => c.name);
+const conflictKey = primaryKeyNames(traders)
+  .map((c) => `"${c}"`)
+  .join(', ');
 const updates = nonKeyNames(traders)
   .map((c) => `"${c}" = excluded."${c}"`)
   .join(', ');
 
-type StoredTrader = Record<string, string | number | boolean | null>;
-
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-function fromStored(r: StoredTrader): TraderRow {
-  return {
-    token: String(r.token_address),
-    wallet: String(r.wallet),
-    bought: BigInt(String(r.bought)),
-    sold: BigInt(String(r.sold)),
-    quoteSpent: BigInt(String(r.quote_spent)),
-    quoteReceived: BigInt(String(r.quote_received)),
-    balance: BigInt(String(r.balance)),
-    costBasis: BigInt(String(r.cost_basis)),
-    realizedPnl: BigInt(String(r.realized_pnl)),
-    buys: Number(r.buys),
-    sells: Number(r.sells),
-    firstTradeBlock: num(r.first_trade_block),
-    firstTradeAt: num(r.first_trade_at),
-    lastTradeBlock: num(r.last_trade_block),
-    lastTradeAt: num(r.last_trade_at),
-    isCreator: Boolean(r.is_creator),
-    sniper: Boolean(r.sniper),
-    bundler: Boolean(r.bundler),
-    creatorLinked: Boolean(r.creator_linked),
-  };
-}
-
-function toStored(r: TraderRow): Record<string, unknown> {
-  return {
-    token_address: r.token,
-    wallet: r.wallet,
-    bought: r.bought,
-    sold: r.sold,
-    quote_spent: r.quoteSpent,
-    quote_received: r.quoteReceived,
-    volume: r.quoteSpent + r.quoteReceived,
-    balance: r.balance,
-    cost_basis: r.costBasis,
-    realized_pnl: r.realizedPnl,
-    buys: r.buys,
-    sells: r.sells,
-    first_trade_block: r.firstTradeBlock,
-    first_trade_at: r.firstTradeAt,
-    last_trade_block: r.lastTradeBlock,
-    last_trade_at: r.lastTradeAt,
-    is_creator: r.isCreator,
-    sniper: r.sniper,
-    bundler: r.bundler,
-    creator_linked: r.creatorLinked,
-  };
+/** A row as one COPY text line, in the schema's column order. */
+export function traderLine(row: TraderRow): string {
+  let line = '';
+  for (let i = 0; i < columns.length; i++)
+    line += (i === 0 ? '' : '\t') + (columns[i] as (typeof columns)[0]).text(row);
+  return line;
 }
 
 /**
- * Folds the range's trader ops onto `traders`, in the range's transaction. Average-cost PnL
- * depends on the order of a wallet's trades, so unlike balances the rows cannot be merged by
- * adding deltas in SQL: the touched rows are read (one query), advanced in chain order, journaled
- * and written back. Runs after the launches are inserted (their creator and block are read here).
+ * The rows the range creates as COPY lines, ordered by token, then wallet descending: a backfill's
+ * new rows are mostly wallets that only received the token (zero volume and PnL), whose keys in
+ * the sort indexes (token, value desc, wallet desc) then arrive in index order, so the btree
+ * inserts walk neighbouring pages instead of random ones (a third less time in a COPY of 91k
+ * rows, docs/indexer.md).
+ */
+function newRowLines(plan: BatchPlan): string[] {
+  const rows: TraderRow[] = [];
+  for (const { before, after } of plan.traders) if (before === null) rows.push(after);
+  rows.sort((a, b) =>
+    a.token !== b.token
+      ? a.token < b.token
+        ? -1
+        : 1
+      : a.wallet === b.wallet
+        ? 0
+        : a.wallet < b.wallet
+          ? 1
+          : -1,
+  );
+  return rows.map(traderLine);
+}
+
+/**
+ * Appends the rows the range creates, by COPY without a conflict clause: the book says no row
+ * exists (a row that exists after all, a book out of step with the database, fails the key
+ * loudly and the indexer reads again). A row a write still in flight creates is not new to this
+ * plan (the book holds it), so an unjournaled write appends these with its trades, while the
+ * write before it merges.
+ */
+export async function appendNewTraders(t: Database, plan: BatchPlan): Promise<void> {
+  await copyLines(t, 'traders', traderNames, newRowLines(plan));
+}
+
+/**
+ * Writes the range's trader rows, folded in memory (trader-book.ts): nothing is read back. Rows
+ * that existed are upserted from a staging table; new rows are appended here unless
+ * `newRowsAppended` (appendNewTraders ran). A journaled write records the before-images first,
+ * so its new rows go in only after that (their before-image is none).
  */
 export async function writeTraders(
   t: Database,
-  context: ProjectionContext,
   plan: BatchPlan,
   seq: number | undefined,
+  newRowsAppended: boolean,
 ): Promise<void> {
-  const keys = new Map<string, [string, string]>();
-  for (const op of plan.traderOps) keys.set(`${op.token} ${op.wallet}`, [op.token, op.wallet]);
-  const keyTokens = textArray([...keys.values()].map(([token]) => token));
-  const keyWallets = textArray([...keys.values()].map(([, wallet]) => wallet));
-  const keyRelation = sql`(select unnest(${keyTokens}::text[]) as token_address, unnest(${keyWallets}::text[]) as wallet) s`;
-  const tokenAddresses = [...new Set([...keys.values()].map(([token]) => token))];
-  const tokenRows = await selectRows<{ address: string; creator: string; created_block: string | number }>(
-    t,
-    sql`select address, creator, created_block from tokens where address = any(${textArray(tokenAddresses)})`,
-  );
-  const tokenInfo = new Map<string, TraderToken>(
-    tokenRows.map((r) => [r.address, { creator: r.creator, createdBlock: Number(r.created_block) }]),
-  );
-  const stored = await selectRows<StoredTrader>(
-    t,
-    sql`select x.* from traders x join ${keyRelation} on x.token_address = s.token_address and x.wallet = s.wallet`,
-  );
-  const rows = new Map<string, TraderRow>();
-  const storedKeys = new Set<string>();
-  for (const r of stored) {
-    const row = fromStored(r);
-    rows.set(`${row.token} ${row.wallet}`, row);
-    storedKeys.add(`${row.token} ${row.wallet}`);
-  }
-  if (seq !== undefined) await recordBefore(t, seq, journaledTables.traders, keyRelation);
-  const touched = applyTraderOps(
-    rows,
-    plan.traderOps,
-    (token) => tokenInfo.get(token),
-    context.labels ?? defaultLabelParams,
-  );
-  // New rows go in by COPY without a conflict clause (most rows of a backfill are new: the
-  // upsert through a staging table cost twice as much); a row that exists after all fails the
-  // key loudly. Rows read above are updated.
-  const fresh = touched.filter((row) => !storedKeys.has(`${row.token} ${row.wallet}`));
-  const known = touched.filter((row) => storedKeys.has(`${row.token} ${row.wallet}`));
-  if (fresh.length > 0) await bulkInsert(t, 'traders', traderColumns, fresh.map(toStored));
-  if (known.length > 0)
-    await bulkInsert(
+  if (seq !== undefined) {
+    const keys = await stagedRelation(
       t,
-      'traders',
-      traderColumns,
-      known.map(toStored),
-      `on conflict (wallet, token_address) do update set ${updates}`,
+      'trader_keys',
+      { token_address: 'text', wallet: 'text' },
+      plan.traders.map(({ after }) => `${after.token}\t${after.wallet}`),
     );
+    await recordBefore(t, seq, journaledTables.traders, keys);
+  }
+  if (!newRowsAppended) await appendNewTraders(t, plan);
+  const known: string[] = [];
+  for (const { before, after } of plan.traders) if (before !== null) known.push(traderLine(after));
+  if (known.length > 0) {
+    const stage = await stagingTable(t, 'traders');
+    await copyLines(t, stage, traderNames, known);
+    const list = traderNames.map((name) => `"${name}"`).join(', ');
+    await t.execute(
+      sql.raw(
+        `insert into traders (${list}) select ${list} from "${stage}" on conflict (${conflictKey}) do update set ${updates}`,
+      ),
+    );
+    // The staging table empties at commit (one trader write per transaction).
+  }
 }

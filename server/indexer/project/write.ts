@@ -22,7 +22,7 @@ import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metri
 import type { TokenState } from './state';
 import { indexerTokenColumns, tokenStateColumns, tokenStateRow } from './token-rows';
 import { writeBalances } from './write-balances';
-import { writeTraders } from './write-traders';
+import { appendNewTraders, writeTraders } from './write-traders';
 
 /** What writing a plan did: applied, already covered by the checkpoint, or refused as a reorg. */
 export type WriteResult =
@@ -85,7 +85,7 @@ export async function writePlan(
       const t = tx as unknown as Database;
       const seen = await readCheckpoint(t);
       if (seen && seen.indexedThroughBlock >= plan.to) return { status: 'skipped' } as const;
-      await appendRows(t, plan);
+      await appendRows(t, plan, !options.journal);
       const before = await after;
       // The write before found a reorg: this range does not build on the index either.
       const result =
@@ -104,11 +104,13 @@ export async function writePlan(
   }
 }
 
-async function appendRows(t: Database, plan: BatchPlan) {
+/** `traders`: the trader rows the range creates go in too (an unjournaled write: write-traders.ts). */
+async function appendRows(t: Database, plan: BatchPlan, traders: boolean) {
   // No conflict clause on appends: the checkpoint guard makes a re-insert impossible, and if one
   // happened anyway the primary key would fail the batch loudly.
   await timed('trades', () => copyLines(t, 'trades', tradeNames, plan.tradeLines));
   await timed('chain_events', () => copyLines(t, 'chain_events', eventNames, plan.eventLines));
+  if (traders) await timed('new traders', () => appendNewTraders(t, plan));
 }
 
 /** The write, in a transaction that holds the checkpoint row; `appended` when appendRows ran. */
@@ -160,9 +162,10 @@ async function writeHolding(
       ),
     );
   }
-  if (!appended) await appendRows(t, plan);
+  // A journaled write records the trader rows' before-images before it creates any.
+  if (!appended) await appendRows(t, plan, seq === undefined);
   if (plan.balances.length > 0) await timed('balances', () => writeBalances(t, plan, seq));
-  if (plan.traderOps.length > 0) await timed('traders', () => writeTraders(t, context, plan, seq));
+  if (plan.traders.length > 0) await timed('traders', () => writeTraders(t, plan, seq, seq === undefined));
   if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
   if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
 
