@@ -175,6 +175,7 @@ const envSchema = z.object({
   READ_CACHE_MB: nonNegativeInt(64),
   READ_STATEMENT_TIMEOUT_MS: nonNegativeInt(2_000),
   DATABASE_SLOTS_PER_CLIENT: nonNegativeInt(1).pipe(z.number().min(1, 'must be at least 1')),
+  DATABASE_MS_PER_SECOND_PER_CLIENT: nonNegativeInt(250),
   READ_MISS_COST: nonNegativeInt(4).pipe(z.number().min(1, 'must be at least 1')),
   READY_MAX_LAG_BLOCKS: nonNegativeInt(64),
   METRICS_PORT: nonNegativeInt(0).pipe(z.number().max(65535, 'must be 0-65535')),
@@ -341,6 +342,11 @@ export interface Config {
    * cache misses wait for its own slots, so one client holds at most this many of the pool's 10.
    */
   databaseSlotsPerClient: number;
+  /**
+   * Database time one client's reads may take per second, in ms per instance
+   * (DATABASE_MS_PER_SECOND_PER_CLIENT; 0: unbounded); server/api/database-share.ts.
+   */
+  databaseMsPerSecondPerClient: number;
   /**
    * What a REST read answered from the database costs in the reads bucket (READ_MISS_COST), in
    * requests; an answer from memory costs 1. The rest is charged after the answer, into debt.
@@ -561,6 +567,7 @@ export function parseConfig(
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
     readStatementTimeoutMs: e.READ_STATEMENT_TIMEOUT_MS,
     databaseSlotsPerClient: e.DATABASE_SLOTS_PER_CLIENT,
+    databaseMsPerSecondPerClient: e.DATABASE_MS_PER_SECOND_PER_CLIENT,
     readMissCost: e.READ_MISS_COST,
     readyMaxLagBlocks: e.READY_MAX_LAG_BLOCKS,
     metricsPort: e.METRICS_PORT,
