@@ -134,3 +134,37 @@ export const holdingItem = (r: Row) => ({
   value: r.value,
   metrics: { market_cap: r.market_cap, volume_24h: r.volume_24h, holders: r.holders },
 });
+
+/** A trader's position fields, in the order of Launchdex's answer (server/api/traders/read.ts). */
+const positionOf = (r: Row) => ({
+  bought: r.bought,
+  sold: r.sold,
+  quote_spent: r.quote_spent,
+  quote_received: r.quote_received,
+  balance: r.balance,
+  cost_basis: r.cost_basis,
+  realized_pnl: r.realized_pnl,
+  unrealized_pnl: r.unrealized_pnl,
+  buys: r.buys,
+  sells: r.sells,
+  first_trade_block: r.first_trade_block,
+  first_trade_at: r.first_trade_at,
+  last_trade_block: r.last_trade_block,
+  last_trade_at: r.last_trade_at,
+  labels: (
+    [
+      ['creator', r.is_creator],
+      ['sniper', r.sniper],
+      ['bundler', r.bundler],
+      ['creator_linked', r.creator_linked],
+    ] as const
+  )
+    .filter(([, flag]) => flag === true)
+    .map(([label]) => label),
+});
+
+/** An item of a token's traders. */
+export const traderItem = (r: Row) => ({ wallet: r.wallet, ...positionOf(r) });
+
+/** An item of a wallet's PnL. */
+export const pnlItem = (r: Row) => ({ token: r.token, price: r.price, ...positionOf(r) });

@@ -22,6 +22,12 @@ const priceChange24hBps = `(
         order by c.bucket_start asc limit 1)) as price) ref
    where ref.price > 0)`;
 
+/** A trader's position, in the answer's order (server/api/traders/read.ts); labels from the flags. */
+const position = `x.bought, x.sold, x.quote_spent, x.quote_received, x.balance, x.cost_basis, x.realized_pnl,
+  div(greatest(x.balance, 0) * t.current_price, 1000000000000000000) - x.cost_basis as unrealized_pnl,
+  x.buys, x.sells, x.first_trade_block, x.first_trade_at, x.last_trade_block, x.last_trade_at,
+  x.is_creator, x.sniper, x.bundler, x.creator_linked`;
+
 /** A token list item's fields, in the answer's order. */
 const listItem = `t.address, t.name, t.symbol, '/objects/' || d.image_key as image_url, t.creator, t.created_at,
   t.lifecycle, t.progress_bps, t.current_price, ${priceChange24hBps} as price_change_24h_bps, t.market_cap,
@@ -123,6 +129,15 @@ export const floorStatements = {
       case when t.excluded then null else div(b.balance * t.current_price, 1000000000000000000) end as value
     from balances b join tokens t on t.address = b.token_address left join metadata_drafts d on d.id = t.draft_id
     where b.wallet = $1 order by b.token_address limit {limit}`,
+  /** $1 token: its traders by realized PnL (traders_pnl_idx), unrealized PnL at its current price */
+  traders: `select x.wallet, ${position}
+    from tokens t left join lateral (
+      select * from traders where token_address = t.address order by realized_pnl desc, wallet desc limit {limit}) x on true
+    where t.address = $1`,
+  /** $1 wallet: its positions by token address (the traders key), each at its token's price */
+  pnl: `select x.token_address as token, t.current_price as price, ${position}
+    from traders x join tokens t on t.address = x.token_address
+    where x.wallet = $1 order by x.token_address limit {limit}`,
 } as const;
 
 export type FloorStatement = keyof typeof floorStatements;
