@@ -19,7 +19,7 @@ const priceChange24hBps = `(
         order by c.bucket_start desc limit 1),
       (select c.open from candles c
         where c.token_address = t.address and c.interval_seconds = 60
-        order by c.bucket_start asc limit 1)) as price) ref
+        order by c.bucket_start asc limit 1)) as price offset 0) ref
    where ref.price > 0)`;
 
 /** A trader's position, in the answer's order (server/api/traders/read.ts); labels from the flags. */
