@@ -93,6 +93,22 @@ export function tokenDetail(r: Row) {
         }
       : {}),
     excluded: r.excluded,
+    concentration: {
+      top10_holders_bps: r.top10_holders_bps,
+      creator_bps: r.creator_bps,
+      curve_bps: r.curve_bps,
+      pool_bps: r.pool_bps,
+      burned_bps: r.burned_bps,
+    },
+    risk: {
+      sniper_bps: r.sniper_bps,
+      sniper_wallets: r.sniper_wallets,
+      bundler_bps: r.bundler_bps,
+      bundler_wallets: r.bundler_wallets,
+      creator_linked_bps: r.creator_linked_bps,
+      creator_linked_wallets: r.creator_linked_wallets,
+      creator_sold_bps: r.creator_sold_bps,
+    },
   };
 }
 
