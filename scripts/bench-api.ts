@@ -3,7 +3,7 @@
  *   [--database-url URL] [--tokens N] [--trades N]`
  * `npm run bench -- --live [--bump-ms 2000,250] [--duration 5] …`
  * `npm run bench -- --hostile [--workers 1,2] [--duration 10] [--warmup 10] [--victims 8] [--victim-rate 15]
- *   [--attackers 16] [--ramp 0] …`
+ *   [--attackers 16] [--ramp 0] [--database-ms 0,250] …`
  *
  * Read API against its floor. Seeds PostgreSQL at scale once (scripts/seed-scale.ts; 1M tokens /
  * 20M trades, `--quick` 2M trades; kept between runs in `launchdex_bench` / `launchdex_bench_quick`),
@@ -23,7 +23,8 @@
  * `--hostile`: Launchdex as shipped (default limits and per-client caps, TRUSTED_PROXY_HOPS=1),
  * once per `--workers` count: paced victims read /api/v1/tokens/newest alone, then while one
  * attacker keeps `--attackers` expensive, always-missing reads in flight. `--write`: between the
- * bench:hostile markers.
+ * bench:hostile markers. `--database-ms a,b`: each worker count once per value of
+ * DATABASE_MS_PER_SECOND_PER_CLIENT, in turn (the shipped default when absent).
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -61,6 +62,7 @@ const { values } = parseArgs({
     'victim-rate': { type: 'string', default: '15' },
     attackers: { type: 'string', default: '16' },
     ramp: { type: 'string', default: '0' },
+    'database-ms': { type: 'string' },
   },
 });
 if (values.live && values.hostile) throw new Error('--live and --hostile are separate runs');
@@ -352,8 +354,14 @@ async function benchHostile(): Promise<void> {
   // generous test limits are put back to the defaults); clients told apart by X-Forwarded-For.
   const env = { ...baseEnv, ...shippedLimits, TRUSTED_PROXY_HOPS: '1' };
   const results: HostileResult[] = [];
-  for (const workers of workerCounts) {
-    const server = await startLaunchdex(env, workers);
+  const databaseMs = values['database-ms']?.split(',').map((value) => value.trim()) ?? [undefined];
+  for (const workers of workerCounts) for (const ms of databaseMs) await hostileRun(workers, ms);
+
+  async function hostileRun(workers: number, ms: string | undefined): Promise<void> {
+    const server = await startLaunchdex(
+      ms === undefined ? env : { ...env, DATABASE_MS_PER_SECOND_PER_CLIENT: ms },
+      workers,
+    );
     servers.push(server);
     console.log(`▶ Launchdex as shipped ${server.baseUrl} (pid ${server.pid}, ${server.workers} worker(s))`);
     try {
@@ -368,9 +376,9 @@ async function benchHostile(): Promise<void> {
         ramp,
         trades,
       });
-      results.push(result);
+      results.push(ms === undefined ? result : { ...result, databaseMs: ms });
       console.log(
-        `  ${workers} worker(s): victim p50/p99 quiet ${result.quiet.p50}/${result.quiet.p99} ms, attacked ${result.attacked.p50}/${result.attacked.p99} ms, after ${result.after.p50}/${result.after.p99} ms (victim answers ${describeStatuses(result.quiet)} | ${describeStatuses(result.attacked)}); attacker ${describeStatuses(result.attacker)}, ${result.attacker.socketErrors} without answer`,
+        `  ${workers} worker(s)${ms === undefined ? '' : `, DATABASE_MS_PER_SECOND_PER_CLIENT=${ms}`}: victim p50/p99 quiet ${result.quiet.p50}/${result.quiet.p99} ms, attacked ${result.attacked.p50}/${result.attacked.p99} ms, after ${result.after.p50}/${result.after.p99} ms (victim answers ${describeStatuses(result.quiet)} | ${describeStatuses(result.attacked)}); attacker ${describeStatuses(result.attacker)}, ${result.attacker.socketErrors} without answer`,
       );
     } finally {
       servers.splice(servers.indexOf(server), 1);

@@ -4,7 +4,7 @@
  * Fills an empty PostgreSQL database (migrated first) with synthetic but well-formed projections
  * at production scale: tokens with search terms and bound metadata, creators, trades skewed
  * towards popular tokens (one token gets 6 % of all trades), their decoded events with the
- * launches and graduations, candles of every interval, balances (scripts/bench/seed-sql.ts).
+ * launches and graduations, candles of every interval, balances and traders (scripts/bench/seed-sql.ts).
  * For query plans (docs/api.md) and read benchmarks, never for tests of correctness (those index
  * a real chain).
  *
@@ -31,6 +31,7 @@ import {
   insertTokenEvents,
   insertTokens,
   insertTradeEvents,
+  insertTraders,
   insertTrades,
   SEED_VERSION,
 } from './bench/seed-sql';
@@ -58,6 +59,7 @@ const tables = [
   'chain_events',
   'candles',
   'balances',
+  'traders',
 ];
 const started = performance.now();
 const seconds = (since: number) => (performance.now() - since) / 1000;
@@ -191,6 +193,7 @@ await Promise.all([
   inOrder(candleLevels.map(({ seconds, sql: text }) => ({ label: `candles ${seconds} s`, text }))),
   inOrder([
     { label: 'balances', text: insertBalances },
+    { label: 'traders', text: insertTraders },
     { label: 'search terms', text: insertSearchTerms },
     { label: 'bound metadata', text: insertDrafts },
     { label: 'creators', text: insertCreators },

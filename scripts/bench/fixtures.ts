@@ -109,6 +109,7 @@ export async function routeClasses(json: JsonGet, db: Sql, tokenCount: number): 
     perToken('trades, busiest token', busy, '/trades'),
     perToken('activity, busiest token', busy, '/activity'),
     perToken('holders, busiest token', busy, '/holders'),
+    perToken('traders, busiest token', busy, '/traders'),
     {
       label: 'creator',
       path: `/api/v1/creators/${creator}`,
@@ -123,6 +124,11 @@ export async function routeClasses(json: JsonGet, db: Sql, tokenCount: number): 
       label: 'wallet holdings',
       path: `/api/v1/wallets/${wallet}/holdings`,
       mix: wallets.map((address) => `/api/v1/wallets/${address}/holdings`),
+    },
+    {
+      label: 'wallet pnl',
+      path: `/api/v1/wallets/${wallet}/pnl`,
+      mix: wallets.map((address) => `/api/v1/wallets/${address}/pnl`),
     },
   ];
 }

@@ -6,9 +6,11 @@ import {
   holderItem,
   holdingItem,
   listItem,
+  pnlItem,
   type Row,
   tokenDetail,
   tradeItem,
+  traderItem,
 } from './floor-items';
 import { type FloorStatement, floorStatementText } from './floor-queries';
 
@@ -258,6 +260,20 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
         case 'activity':
         case 'holders':
           return tokenPage(sub, address, limit);
+        case 'traders': {
+          if (query.has('sort'))
+            return failure(400, 'invalid_parameter', 'the floor sorts by realized PnL only');
+          const rows = await run('traders', [address], limit + 1);
+          if (rows.length === 0) return notFound(`launched token at ${address}`);
+          const found = rows.filter((r) => r.wallet !== null);
+          return {
+            status: 200,
+            value: page(found, limit, traderItem, `traders:${address}:realized_pnl`, (r) => [
+              r.realized_pnl as string,
+              r.wallet as string,
+            ]),
+          };
+        }
       }
     }
     if (resource === 'creators' && sub === undefined) return creator(address);
@@ -273,6 +289,13 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       return {
         status: 200,
         value: await page(rows, limit, holdingItem, `holdings:${address}`, (r) => [r.address as string]),
+      };
+    }
+    if (resource === 'wallets' && sub === 'pnl') {
+      const rows = await run('pnl', [address], limit + 1);
+      return {
+        status: 200,
+        value: page(rows, limit, pnlItem, `pnl:${address}`, (r) => [r.token as string]),
       };
     }
     return notFound(`route ${path}`);

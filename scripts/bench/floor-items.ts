@@ -93,6 +93,22 @@ export function tokenDetail(r: Row) {
         }
       : {}),
     excluded: r.excluded,
+    concentration: {
+      top10_holders_bps: r.top10_holders_bps,
+      creator_bps: r.creator_bps,
+      curve_bps: r.curve_bps,
+      pool_bps: r.pool_bps,
+      burned_bps: r.burned_bps,
+    },
+    risk: {
+      sniper_bps: r.sniper_bps,
+      sniper_wallets: r.sniper_wallets,
+      bundler_bps: r.bundler_bps,
+      bundler_wallets: r.bundler_wallets,
+      creator_linked_bps: r.creator_linked_bps,
+      creator_linked_wallets: r.creator_linked_wallets,
+      creator_sold_bps: r.creator_sold_bps,
+    },
   };
 }
 
@@ -134,3 +150,37 @@ export const holdingItem = (r: Row) => ({
   value: r.value,
   metrics: { market_cap: r.market_cap, volume_24h: r.volume_24h, holders: r.holders },
 });
+
+/** A trader's position fields, in the order of Launchdex's answer (server/api/traders/read.ts). */
+const positionOf = (r: Row) => ({
+  bought: r.bought,
+  sold: r.sold,
+  quote_spent: r.quote_spent,
+  quote_received: r.quote_received,
+  balance: r.balance,
+  cost_basis: r.cost_basis,
+  realized_pnl: r.realized_pnl,
+  unrealized_pnl: r.unrealized_pnl,
+  buys: r.buys,
+  sells: r.sells,
+  first_trade_block: r.first_trade_block,
+  first_trade_at: r.first_trade_at,
+  last_trade_block: r.last_trade_block,
+  last_trade_at: r.last_trade_at,
+  labels: (
+    [
+      ['creator', r.is_creator],
+      ['sniper', r.sniper],
+      ['bundler', r.bundler],
+      ['creator_linked', r.creator_linked],
+    ] as const
+  )
+    .filter(([, flag]) => flag === true)
+    .map(([label]) => label),
+});
+
+/** An item of a token's traders. */
+export const traderItem = (r: Row) => ({ wallet: r.wallet, ...positionOf(r) });
+
+/** An item of a wallet's PnL. */
+export const pnlItem = (r: Row) => ({ token: r.token, price: r.price, ...positionOf(r) });

@@ -19,8 +19,36 @@ const priceChange24hBps = `(
         order by c.bucket_start desc limit 1),
       (select c.open from candles c
         where c.token_address = t.address and c.interval_seconds = 60
-        order by c.bucket_start asc limit 1)) as price) ref
+        order by c.bucket_start asc limit 1)) as price offset 0) ref
    where ref.price > 0)`;
+
+/** A trader's position, in the answer's order (server/api/traders/read.ts); labels from the flags. */
+const position = `x.bought, x.sold, x.quote_spent, x.quote_received, x.balance, x.cost_basis, x.realized_pnl,
+  div(greatest(x.balance, 0) * t.current_price, 1000000000000000000) - x.cost_basis as unrealized_pnl,
+  x.buys, x.sells, x.first_trade_block, x.first_trade_at, x.last_trade_block, x.last_trade_at,
+  x.is_creator, x.sniper, x.bundler, x.creator_linked`;
+
+/** The detail's supply shares (basis points of supply, rounded down), as Launchdex reads them. */
+const share = (amount: string) => `div(${amount} * 10000, t.total_supply)::int`;
+const accounts = (kind: number) =>
+  share(
+    `coalesce((select sum(balance) from balances where token_address = t.address and kind = ${kind}), 0)`,
+  );
+const concentration = `${share(`(select coalesce(sum(h.balance), 0) from (select balance from balances
+    where token_address = t.address and kind = 0 order by balance desc, wallet desc limit 10) h)`)} as top10_holders_bps,
+  ${share('coalesce((select balance from balances where token_address = t.address and wallet = t.creator), 0)')} as creator_bps,
+  ${accounts(1)} as curve_bps, ${accounts(2)} as pool_bps, ${accounts(3)} as burned_bps`;
+
+/** The detail's risk summary from the labelled traders (traders_labelled_idx) and their balances now. */
+const labelled = (
+  flag: string,
+) => `coalesce(div(sum(b.balance) filter (where x.${flag}) * 10000, t.total_supply), 0)::int as ${flag}_bps,
+    (count(*) filter (where x.${flag}))::int as ${flag}_wallets`;
+const risk = `select ${labelled('sniper')}, ${labelled('bundler')}, ${labelled('creator_linked')},
+    coalesce((select case when c.bought = 0 then 0 else div(least(c.sold, c.bought) * 10000, c.bought) end
+       from traders c where c.token_address = t.address and c.wallet = t.creator), 0)::int as creator_sold_bps
+  from traders x left join balances b on b.token_address = x.token_address and b.wallet = x.wallet
+  where x.token_address = t.address and (x.sniper or x.bundler or x.creator_linked)`;
 
 /** A token list item's fields, in the answer's order. */
 const listItem = `t.address, t.name, t.symbol, '/objects/' || d.image_key as image_url, t.creator, t.created_at,
@@ -65,8 +93,8 @@ export const floorStatements = {
       t.current_price, ${priceChange24hBps} as price_change_24h_bps, t.market_cap, t.fully_diluted_value, t.volume_24h, t.trades_24h,
       t.traders_24h, t.holders, t.last_trade_at,
       t.pool_address, t.graduated_block, t.graduated_at, t.graduated_transaction_hash, t.graduation_token_amount, t.graduation_reserve_amount,
-      t.excluded
-    ${listFrom} where t.address = $1`,
+      t.excluded, ${concentration}, rk.*
+    ${listFrom} left join lateral (${risk}) rk on true where t.address = $1`,
   /** $1 token */
   pricing: `select address as token_address, current_price, fully_diluted_value,
       case when lifecycle = 'graduated' and last_trade_source = 'dex_v3' then 'indexed_v3_market' else 'indexed_v3_curve' end as source,
@@ -123,6 +151,15 @@ export const floorStatements = {
       case when t.excluded then null else div(b.balance * t.current_price, 1000000000000000000) end as value
     from balances b join tokens t on t.address = b.token_address left join metadata_drafts d on d.id = t.draft_id
     where b.wallet = $1 order by b.token_address limit {limit}`,
+  /** $1 token: its traders by realized PnL (traders_pnl_idx), unrealized PnL at its current price */
+  traders: `select x.wallet, ${position}
+    from tokens t left join lateral (
+      select * from traders where token_address = t.address order by realized_pnl desc, wallet desc limit {limit}) x on true
+    where t.address = $1`,
+  /** $1 wallet: its positions by token address (the traders key), each at its token's price */
+  pnl: `select x.token_address as token, t.current_price as price, ${position}
+    from traders x join tokens t on t.address = x.token_address
+    where x.wallet = $1 order by x.token_address limit {limit}`,
 } as const;
 
 export type FloorStatement = keyof typeof floorStatements;

@@ -85,6 +85,8 @@ export interface HostileOptions {
 
 export interface HostileResult {
   workers: number;
+  /** DATABASE_MS_PER_SECOND_PER_CLIENT of the run, when the run set it (`--database-ms`). */
+  databaseMs?: string;
   quiet: Run;
   attacked: Run;
   /** The victims alone again once the attack has stopped: the noise of the quiet run, and recovery. */
@@ -178,6 +180,7 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
     '',
     ...markdownTable(
       [
+        ...(results.some((r) => r.databaseMs !== undefined) ? ['DATABASE_MS_PER_SECOND_PER_CLIENT'] : []),
         'workers',
         'quiet p50 ms',
         'quiet p99 ms',
@@ -195,6 +198,7 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
         'attacker other (or no answer)',
       ],
       results.map((r) => [
+        ...(results.some((x) => x.databaseMs !== undefined) ? [r.databaseMs ?? 'default'] : []),
         String(r.workers),
         String(r.quiet.p50),
         String(r.quiet.p99),

@@ -15,7 +15,7 @@
  */
 
 /** Bumped whenever the generated data changes shape, so `npm run bench` reseeds older databases. */
-export const SEED_VERSION = 3;
+export const SEED_VERSION = 4;
 
 const hex = (value: string, width: number, pad = '0') => `'0x' || lpad(to_hex(${value}), ${width}, '${pad}')`;
 export const tokenAddressSql = (index: string) => hex(index, 40);
@@ -170,6 +170,33 @@ export const candleLevels: { seconds: number; sql: string }[] = [
  */
 export const insertBalances = `insert into balances (token_address, wallet, balance, kind)
   select token_address, trader, sum(token_amount), 0 from trades group by token_address, trader`;
+
+/**
+ * Traders (docs/api.md "Traders, PnL and labels") from the same trades, so the traders and PnL
+ * routes have rows at scale. The counts, amounts, quotes (gross on buys, net of fees on sells)
+ * and first/last trade are exact; the position follows the synthetic balances above (the sum of
+ * the trade amounts, so `balance` equals the holder's), and the cost of what was sold is taken at
+ * the average cost of all buys (synthetic trades have no order a running average could honour).
+ * No label applies: traders are never creators, no trade lands within SNIPER_BLOCKS of its
+ * launch, and every trade has a transaction of its own.
+ */
+export const insertTraders = `insert into traders (token_address, wallet, bought, sold, quote_spent, quote_received, volume, balance,
+    cost_basis, realized_pnl, buys, sells, first_trade_block, first_trade_at, last_trade_block, last_trade_at,
+    is_creator, sniper, bundler, creator_linked)
+  select token_address, wallet, bought, sold, quote_spent, quote_received, quote_spent + quote_received, balance,
+         greatest(quote_spent - sold_cost, 0), quote_received - sold_cost, buys, sells,
+         first_block, first_at, last_block, last_at, false, false, false, false
+    from (select *, case when bought > 0 then div(quote_spent * least(sold, bought), bought) else 0 end as sold_cost
+            from (select token_address, trader as wallet,
+                         coalesce(sum(token_amount) filter (where side = 'buy'), 0) as bought,
+                         coalesce(sum(token_amount) filter (where side = 'sell'), 0) as sold,
+                         coalesce(sum(reserve_amount) filter (where side = 'buy'), 0) as quote_spent,
+                         coalesce(sum(curve_value) filter (where side = 'sell'), 0) as quote_received,
+                         sum(token_amount) as balance,
+                         (count(*) filter (where side = 'buy'))::int as buys, (count(*) filter (where side = 'sell'))::int as sells,
+                         min(block_number) as first_block, min(block_timestamp) as first_at,
+                         max(block_number) as last_block, max(block_timestamp) as last_at
+                    from trades group by token_address, trader) a) b`;
 
 /** The indexer's checkpoint at the head of the seeded trades. */
 export function insertCheckpoint(tradeCount: number): string {

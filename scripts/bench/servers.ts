@@ -17,6 +17,7 @@ export const outOfReachLimits = {
   QUEUED_PER_CLIENT: '100000',
   CONNECTIONS_PER_CLIENT: '100000',
   DATABASE_SLOTS_PER_CLIENT: '100000',
+  DATABASE_MS_PER_SECOND_PER_CLIENT: '0',
 };
 
 /** A server under measurement: where it listens and how much CPU its process tree has used. */

@@ -6,7 +6,6 @@
  * bottom of every keyset list (the values a cursor holds).
  */
 import type postgres from 'postgres';
-import type { CursorValue } from '../../server/api/cursor';
 
 export type Sql = postgres.Sql;
 
@@ -16,78 +15,19 @@ export const seededTokenAddress = (index: number): string => `0x${index.toString
 export const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 export const MAX_ADDRESS = `0x${'f'.repeat(40)}`;
 
-/** Where a keyset list starts and ends, and keys inside it. */
-export interface KeyPoints {
-  /** Rows in the list (counted up to `countCap`). */
-  rows: number;
-  /** Key of the first row: a cursor after it reads page 2. */
-  first: CursorValue[] | undefined;
-  /** Key of the row half way through the list. */
-  middle: CursorValue[] | undefined;
-  /** By limit L: key of the (L + 1)-th row from the end, so the page after it is the last full one. */
-  lastPage: Map<number, CursorValue[]>;
-  /** Key of the last row: the page after it is empty. */
-  last: CursorValue[] | undefined;
-}
+export {
+  activitySpec,
+  creatorTokensSpec,
+  holdersSpec,
+  holdingsSpec,
+  type KeyPoints,
+  keyPoints,
+  type ListSpec,
+  tokenListSpecs,
+  tradesSpec,
+} from './worst-list-keys';
 
-interface KeyColumn {
-  /** Column the list orders by (descending unless `ascending`). */
-  column: string;
-  /** How the key value is read (e.g. `market_cap::text`). */
-  select: string;
-  kind: 'number' | 'text';
-}
-
-/** One keyset list: its rows (`from … where …`, parameters `$1…`) and its sort key. */
-export interface ListSpec {
-  from: string;
-  where: string;
-  params: (string | number)[];
-  key: KeyColumn[];
-  /** Ordered ascending (holdings by token address); descending otherwise. */
-  ascending?: boolean;
-}
-
-const countCap = 5_000_000;
-
-function toKey(spec: ListSpec, row: Record<string, unknown>): CursorValue[] {
-  return spec.key.map((column, index) => {
-    const value = row[`k${index}`];
-    if (value === null || value === undefined) throw new Error(`null key value in ${spec.from}`);
-    return column.kind === 'number' ? Number(value) : String(value);
-  });
-}
-
-/** Key points of one list: first, middle, last full page per limit, and last row. */
-export async function keyPoints(sql: Sql, spec: ListSpec, limits: readonly number[]): Promise<KeyPoints> {
-  const select = spec.key.map((column, index) => `${column.select} as k${index}`).join(', ');
-  const direction = (reverse: boolean) => ((spec.ascending ?? false) !== reverse ? 'asc' : 'desc');
-  const order = (reverse: boolean) =>
-    spec.key.map((column) => `${column.column} ${direction(reverse)}`).join(', ');
-  const one = async (tail: string, params: (string | number)[] = spec.params) => {
-    const rows = await sql.unsafe<Record<string, unknown>[]>(
-      `select ${select} from ${spec.from} where ${spec.where} ${tail}`,
-      params,
-    );
-    return rows[0] ? toKey(spec, rows[0]) : undefined;
-  };
-  const first = await one(`order by ${order(false)} limit 1`);
-  const last = await one(`order by ${order(true)} limit 1`);
-  // The middle by rows (a midpoint of values can miss: a token's events are its launch, then trades
-  // millions of blocks later).
-  const rows = await countOf(
-    sql,
-    `select count(*)::text as n from (select 1 from ${spec.from} where ${spec.where} limit ${countCap}) c`,
-    spec.params,
-  );
-  const middle = await one(`order by ${order(false)} limit 1 offset ${Math.floor(rows / 2)}`);
-  const lastPage = new Map<number, CursorValue[]>();
-  for (const limit of limits) {
-    const key = await one(`order by ${order(true)} limit 1 offset ${limit}`);
-    if (key) lastPage.set(limit, key);
-  }
-  return { rows, first, middle, lastPage, last };
-}
+import { countOf } from './worst-list-keys';
 
 /** A token's keyset lists (trades, activity, holders) and what the detail reads. */
 export interface TokenFixture {
@@ -131,11 +71,6 @@ async function commonValues(sql: Sql, table: string, column: string): Promise<st
      where schemaname = 'public' and tablename = ${table} and attname = ${column}
      order by inherited desc limit 1`;
   return rows[0]?.vals ?? [];
-}
-
-async function countOf(sql: Sql, text: string, params: (string | number)[]): Promise<number> {
-  const [row] = await sql.unsafe<{ n: string }[]>(text, params);
-  return Number(row?.n ?? 0);
 }
 
 const tradeCount = (sql: Sql, token: string) =>
@@ -334,89 +269,3 @@ async function densePrefixes(sql: Sql): Promise<Pick<Fixtures, 'prefixes' | 'com
   );
   return { prefixes, commonSymbol: { term: common.value, tokens: common.count } };
 }
-
-const tokenKey = (first: KeyColumn, second: KeyColumn): KeyColumn[] => [first, second];
-const chainPosition = (block: string, log: string): KeyColumn[] => [
-  { column: block, select: `${block}::text`, kind: 'number' },
-  { column: log, select: log, kind: 'number' },
-];
-const addressColumn = (column: string): KeyColumn => ({ column, select: column, kind: 'text' });
-
-/** The token lists' orders (server/api/routers/tokens/list.ts), by cursor list name. */
-export const tokenListSpecs = {
-  'tokens.new': {
-    from: 'tokens',
-    where: 'not excluded',
-    params: [],
-    key: chainPosition('created_block', 'created_log_index'),
-  },
-  'tokens.linked': {
-    from: 'tokens',
-    where: 'not excluded and has_links',
-    params: [],
-    key: chainPosition('created_block', 'created_log_index'),
-  },
-  'tokens.top': {
-    from: 'tokens',
-    where: 'not excluded',
-    params: [],
-    key: tokenKey(
-      { column: 'market_cap', select: 'market_cap::text', kind: 'text' },
-      addressColumn('address'),
-    ),
-  },
-  'tokens.near': {
-    from: 'tokens',
-    where: "not excluded and lifecycle = 'curve'",
-    params: [],
-    key: tokenKey(
-      { column: 'progress_bps', select: 'progress_bps', kind: 'number' },
-      addressColumn('address'),
-    ),
-  },
-  'tokens.trending': {
-    from: 'tokens',
-    where: 'not excluded and trending_score > 0',
-    params: [],
-    key: tokenKey(
-      { column: 'trending_score', select: 'trending_score', kind: 'number' },
-      addressColumn('address'),
-    ),
-  },
-} satisfies Record<string, ListSpec>;
-
-export const creatorTokensSpec = (creator: string): ListSpec => ({
-  from: 'tokens',
-  where: 'creator = $1 and not excluded',
-  params: [creator],
-  key: chainPosition('created_block', 'created_log_index'),
-});
-
-export const tradesSpec = (token: string): ListSpec => ({
-  from: 'trades',
-  where: 'token_address = $1',
-  params: [token],
-  key: chainPosition('block_number', 'log_index'),
-});
-
-export const activitySpec = (token: string): ListSpec => ({
-  from: 'chain_events',
-  where: 'token_address = $1',
-  params: [token],
-  key: chainPosition('block_number', 'log_index'),
-});
-
-export const holdersSpec = (token: string): ListSpec => ({
-  from: 'balances',
-  where: 'token_address = $1 and kind = 0',
-  params: [token],
-  key: tokenKey({ column: 'balance', select: 'balance::text', kind: 'text' }, addressColumn('wallet')),
-});
-
-export const holdingsSpec = (wallet: string): ListSpec => ({
-  from: 'balances',
-  where: 'wallet = $1',
-  params: [wallet],
-  key: [addressColumn('token_address')],
-  ascending: true,
-});

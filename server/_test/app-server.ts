@@ -15,16 +15,18 @@ const generousLimits = {
   RATE_LIMIT_READS_BURST: '100000',
   WORK_PER_CLIENT: '1000',
   QUEUED_PER_CLIENT: '10000',
+  DATABASE_MS_PER_SECOND_PER_CLIENT: '0',
 };
 
 /** The limits a deployment gets by default, for suites that prove them. */
 export const shippedLimits: Record<keyof typeof generousLimits, string> = (() => {
-  const { rateLimits, http } = parseConfig({});
+  const { rateLimits, http, databaseMsPerSecondPerClient } = parseConfig({});
   return {
     RATE_LIMIT_READS_PER_MINUTE: String(rateLimits.reads.perMinute),
     RATE_LIMIT_READS_BURST: String(rateLimits.reads.burst),
     WORK_PER_CLIENT: String(http.workPerClient),
     QUEUED_PER_CLIENT: String(http.queuedPerClient),
+    DATABASE_MS_PER_SECOND_PER_CLIENT: String(databaseMsPerSecondPerClient),
   };
 })();
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { workerEnvironment } from '../http/cluster/worker-count';
 import { createDatabaseTurn, processSlots } from './database-share';
 
@@ -31,5 +31,45 @@ describe('database slots per client', () => {
     expect(order).toEqual(['b1', 'a3']);
     second();
     other();
+  });
+
+  it("a client's reads spend its database time; one in debt waits until it is repaid, others do not", async () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      const time = { perSecond: 100, burst: 50, now: () => now };
+      const fourSlots = createDatabaseTurn(4, time);
+      const oneSlot = createDatabaseTurn(1, time);
+      // Within the burst: at once.
+      const first = fourSlots('time-test-a');
+      expect(typeof first).toBe('function');
+      now += 200; // the read held its slot 200 ms: 150 ms of debt
+      (first as () => void)();
+      const second = fourSlots('time-test-a');
+      expect(second).toBeInstanceOf(Promise);
+      let started = false;
+      void (second as Promise<() => void>).then(() => {
+        started = true;
+      });
+      // Another client is not charged for it.
+      expect(typeof fourSlots('time-test-b')).toBe('function');
+      now += 1000;
+      await vi.advanceTimersByTimeAsync(1400);
+      expect(started).toBe(false);
+      now += 500;
+      await vi.advanceTimersByTimeAsync(200);
+      expect(started).toBe(true);
+      // Cheap reads within the refill never wait.
+      now += 10_000;
+      for (let i = 0; i < 20; i++) {
+        const turn = oneSlot('time-test-c');
+        expect(typeof turn).toBe('function');
+        now += 1;
+        (turn as () => void)();
+        now += 50;
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

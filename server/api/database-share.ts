@@ -19,21 +19,98 @@ export function processSlots(configured: number, workers: number): number {
  */
 export type DatabaseTurn = (client: string | undefined) => (() => void) | Promise<() => void>;
 
+/** A client's database time in one process (DATABASE_MS_PER_SECOND_PER_CLIENT). */
+export interface DatabaseTime {
+  /** Milliseconds a client's bucket refills per second in this process. */
+  perSecond: number;
+  burst: number;
+  now: () => number;
+}
+
 /**
- * The process's database shares: each client may run `slots` reads at once ({@link processSlots}).
- * REST reads and tRPC calls of one client share one count: the process builds one set of shares
- * (server/process) and hands it to both transports. Its other reads wait in its own queue, so one
- * client's many concurrent misses hold a bounded part of the pool, never all of it.
+ * A client's database time, per process: a bucket of milliseconds that refills at
+ * DATABASE_MS_PER_SECOND_PER_CLIENT (divided among the web workers, as the slots are) up to
+ * {@link DATABASE_MS_BURST}. A read spends what it held its slot for, into debt if it must; a
+ * client in debt starts its next read once the debt is repaid, holding its slot meanwhile (so
+ * its queue waits behind it). One slot bounds how much of the pool a client holds; this bounds
+ * how much of the database's time it takes: a client whose misses each cost 50 ms (a broad
+ * search, a 1,000-candle chart) runs five of them a second, not twenty, and the cores it does
+ * not take are its neighbours'. A page's handful of cheap misses stays inside the burst.
+ */
+export const DATABASE_MS_BURST = 250;
+
+/** This process's part of the configured database time (undefined: unbounded). */
+export function processTime(msPerSecondPerInstance: number, workers: number): DatabaseTime | undefined {
+  if (msPerSecondPerInstance <= 0) return undefined;
+  return {
+    perSecond: msPerSecondPerInstance / Math.max(1, workers),
+    burst: DATABASE_MS_BURST,
+    now: () => performance.now(),
+  };
+}
+
+interface Budget {
+  /** Milliseconds left (negative: debt). */
+  ms: number;
+  /** When `ms` was last brought up to date (time.now()). */
+  at: number;
+}
+
+/**
+ * The process's database shares: each client may run `slots` reads at once ({@link processSlots})
+ * and, with `time`, spends its database time ({@link DatabaseTime}). REST reads and tRPC calls of
+ * one client share one count: the process builds one set of shares (server/process) and hands it
+ * to both transports. Its other reads wait in its own queue, so one client's many concurrent
+ * misses hold a bounded part of the pool and of the database's time, never all of it.
  * @example const turn = createDatabaseTurn(2); const release = await turn('1.2.3.4'); release();
  */
-export function createDatabaseTurn(slots: number): DatabaseTurn {
+export function createDatabaseTurn(slots: number, time?: DatabaseTime): DatabaseTurn {
   const shares = createWorkShares();
+  // Clients whose bucket is not full; a full bucket is no entry.
+  const budgets = new Map<string, Budget>();
+  const upToDate = (key: string, clock: DatabaseTime): Budget => {
+    const now = clock.now();
+    const budget = budgets.get(key) ?? { ms: clock.burst, at: now };
+    budget.ms = Math.min(clock.burst, budget.ms + ((now - budget.at) * clock.perSecond) / 1000);
+    budget.at = now;
+    return budget;
+  };
+  // Drops the buckets that are full by now, when many clients have left one behind.
+  const sweep = (clock: DatabaseTime) => {
+    if (budgets.size < 10_000) return;
+    for (const key of [...budgets.keys()]) if (upToDate(key, clock).ms >= clock.burst) budgets.delete(key);
+  };
   return (client) => {
+    const key = client ?? 'anonymous';
     // Queued reads are bounded before they get here: by the front's work share per client
     // (WORK_PER_CLIENT, QUEUED_PER_CLIENT), so this queue needs no bound of its own.
-    const turn = shares.enter(client ?? 'anonymous', 1, slots, Number.POSITIVE_INFINITY);
+    const turn = shares.enter(key, 1, slots, Number.POSITIVE_INFINITY);
     if (!turn) throw new Error('an unbounded queue refused a request');
-    return turn;
+    if (!time) return turn;
+    const charged = (release: () => void) => {
+      const started = time.now();
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        const budget = upToDate(key, time);
+        budget.ms -= time.now() - started;
+        if (budget.ms >= time.burst) budgets.delete(key);
+        else {
+          budgets.set(key, budget);
+          sweep(time);
+        }
+        release();
+      };
+    };
+    const start = (release: () => void): (() => void) | Promise<() => void> => {
+      const debt = budgets.has(key) ? -upToDate(key, time).ms : 0;
+      if (debt <= 0) return charged(release);
+      return new Promise((resolve) =>
+        setTimeout(() => resolve(charged(release)), Math.ceil((debt * 1000) / time.perSecond)),
+      );
+    };
+    return typeof turn === 'function' ? start(turn) : turn.then(start);
   };
 }
 

@@ -181,6 +181,7 @@ export function parseConfig(
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
     readStatementTimeoutMs: e.READ_STATEMENT_TIMEOUT_MS,
     databaseSlotsPerClient: e.DATABASE_SLOTS_PER_CLIENT,
+    databaseMsPerSecondPerClient: e.DATABASE_MS_PER_SECOND_PER_CLIENT,
     instanceWebWorkers: Math.max(1, e.LAUNCHDEX_WEB_WORKERS),
     readMissCost: e.READ_MISS_COST,
     readyMaxLagBlocks: e.READY_MAX_LAG_BLOCKS,

@@ -172,6 +172,7 @@ export const envSchema = z.object({
   READ_CACHE_MB: nonNegativeInt(64),
   READ_STATEMENT_TIMEOUT_MS: nonNegativeInt(2_000),
   DATABASE_SLOTS_PER_CLIENT: intAtLeast(1, 1),
+  DATABASE_MS_PER_SECOND_PER_CLIENT: nonNegativeInt(250),
   // Not an operator setting: the cluster primary writes it into each worker's environment
   // (server/http/cluster/worker-count.ts), so it is left out of the settings table.
   LAUNCHDEX_WEB_WORKERS: nonNegativeInt(1),

@@ -142,6 +142,11 @@ export interface Config {
    */
   databaseSlotsPerClient: number;
   /**
+   * Database time one client's reads may take per second, in ms per instance
+   * (DATABASE_MS_PER_SECOND_PER_CLIENT; 0: unbounded); server/api/database-share.ts.
+   */
+  databaseMsPerSecondPerClient: number;
+  /**
    * How many web workers this instance runs, as its cluster primary told this worker
    * (LAUNCHDEX_WEB_WORKERS; 1 without a primary): what the database slots are divided by.
    */

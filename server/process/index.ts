@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createRequestContext } from '../api/context';
 import { resolveCursorSecret } from '../api/cursor-secret';
-import { createDatabaseTurn, type DatabaseTurn, processSlots } from '../api/database-share';
+import { createDatabaseTurn, type DatabaseTurn, processSlots, processTime } from '../api/database-share';
 import { createRestDispatcher, type ProcessReadCache, type RestDispatcher } from '../api/rest/dispatch';
 import { createReadCache } from '../api/rest/read-cache';
 import { restRoutes } from '../api/rest/registry';
@@ -87,6 +87,7 @@ export async function startServerProcess(config: Config, signal: AbortSignal): P
   const hub = createProcessHub({ config, db: database.db, logger, signal });
   const databaseTurn = createDatabaseTurn(
     processSlots(config.databaseSlotsPerClient, config.instanceWebWorkers),
+    processTime(config.databaseMsPerSecondPerClient, config.instanceWebWorkers),
   );
   const readCache = processReadCache(config, database);
   const context = createRequestContext({

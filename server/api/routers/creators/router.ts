@@ -10,6 +10,7 @@ import { indexedThroughBlockSql } from '../../../db/checkpoint';
 import { compiledRead } from '../../../db/compiled-read';
 import { tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
+import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { creatorTokensOrder, listByOrder } from '../tokens/list';
@@ -42,6 +43,30 @@ export function listCreatorTokens(ctx: Context, input: CreatorTokensInput): Prom
     filter: sql`${eq(tokens.creator, sql.placeholder('creator'))} and not ${tokens.excluded}`,
     values: { creator: input.address },
   });
+}
+
+const creatorBody = compiledRead<{ ib: string | number; body: string }, 'address'>(
+  (param) =>
+    sql`select c.ib, '{"address":"' || c.address || '","tokens_launched":' || c.tokens_launched
+               || ',"tokens_graduated":' || c.tokens_graduated || ',"first_launch_at":' || c.first_launch_at
+               || ',"last_launch_at":' || c.last_launch_at || ',"total_volume":"' || c.total_volume
+               || '","indexed_through_block":' || c.ib || '}' as body
+          from (select address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume,
+                       ${indexedThroughBlockSql} as ib
+                  from creators where address = ${param('address')} offset 0) c`,
+);
+
+/**
+ * {@link getCreator} as the JSON PostgreSQL writes (REST): byte for byte its answer serialized
+ * (keys in the schema's order, the volume as decimal text), without parsing the row.
+ */
+export async function getCreatorSerialized(
+  ctx: Context,
+  address: string,
+): Promise<Creator | SerializedAnswer> {
+  const [row] = await creatorBody(ctx.db, { address });
+  if (!row) throw new AppError('not_found', `${address} has not launched a token`);
+  return serializedAnswer(row.body, Number(row.ib));
 }
 
 export const creatorsRouter = createTRPCRouter({

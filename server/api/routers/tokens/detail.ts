@@ -41,7 +41,7 @@ function buildDetail(db: Database) {
  * pool and burn rows apart (balances_accounts_idx: a token has a handful of them, whatever its
  * holder count). Basis points of total supply, rounded down (integer division).
  */
-const concentrationColumn = sql<[number, number, number, number, number]>`${frozenSql(sql`(
+export const concentrationSql = frozenSql(sql`(
   select json_build_array(
     div((select coalesce(sum(h.balance), 0) from (select balance from balances
        where token_address = tokens.address and kind = ${balanceKind.holder}
@@ -50,7 +50,9 @@ const concentrationColumn = sql<[number, number, number, number, number]>`${froz
     div(coalesce(sum(a.balance) filter (where a.kind = ${balanceKind.curve}), 0) * 10000, tokens.total_supply),
     div(coalesce(sum(a.balance) filter (where a.kind = ${balanceKind.pool}), 0) * 10000, tokens.total_supply),
     div(coalesce(sum(a.balance) filter (where a.kind = ${balanceKind.burn}), 0) * 10000, tokens.total_supply))
-  from balances a where a.token_address = tokens.address and a.kind <> ${balanceKind.holder})`)}`.mapWith(
+  from balances a where a.token_address = tokens.address and a.kind <> ${balanceKind.holder})`);
+
+const concentrationColumn = sql<[number, number, number, number, number]>`${concentrationSql}`.mapWith(
   (value: string | number[]) =>
     (typeof value === 'string' ? (JSON.parse(value) as number[]) : value).map(Number) as [
       number,
@@ -66,7 +68,7 @@ const concentrationColumn = sql<[number, number, number, number, number]>`${froz
  * index, traders_labelled_idx; they are launch-window buyers and the creator's recipients, not
  * every trader), each one's balance now by the balances key, and the creator's row by its key.
  */
-const riskColumn = sql<number[]>`${frozenSql(sql`(
+export const riskSql = frozenSql(sql`(
   select json_build_array(
     coalesce(div(sum(b.balance) filter (where x.sniper) * 10000, tokens.total_supply), 0),
     count(*) filter (where x.sniper),
@@ -77,9 +79,10 @@ const riskColumn = sql<number[]>`${frozenSql(sql`(
     coalesce((select case when c.bought = 0 then 0 else div(least(c.sold, c.bought) * 10000, c.bought) end
        from traders c where c.token_address = tokens.address and c.wallet = tokens.creator), 0))
   from traders x left join balances b on b.token_address = x.token_address and b.wallet = x.wallet
-  where x.token_address = tokens.address and (x.sniper or x.bundler or x.creator_linked))`)}`.mapWith(
-  (value: string | number[]) =>
-    (typeof value === 'string' ? (JSON.parse(value) as number[]) : value).map(Number),
+  where x.token_address = tokens.address and (x.sniper or x.bundler or x.creator_linked))`);
+
+const riskColumn = sql<number[]>`${riskSql}`.mapWith((value: string | number[]) =>
+  (typeof value === 'string' ? (JSON.parse(value) as number[]) : value).map(Number),
 );
 
 const detailStatements = createStatementCache<ReturnType<typeof buildDetail>>();

@@ -21,9 +21,9 @@ import { TRENDING_FORMULA } from '../../../tokens/trending';
 import { defineRestRoute } from '../../rest/define';
 import { listTraders } from '../../traders/read';
 import { getTokensBatch } from './batch';
-import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
-import { getChartSerialized, getPricing, listActivity, listHolders, listTrades } from './market';
+import { getChartSerialized, listActivity, listHolders } from './market';
+import { getPricingSerialized, getTokenDetailSerialized, listTradesSerialized } from './serialized';
 
 const untrusted = 'Names, images and links are supplied by creators and unverified.';
 const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ${TRENDING_FORMULA}, relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
@@ -99,7 +99,7 @@ export const tokenRestRoutes = [
     input: tokenAddressInput,
     output: tokenDetail,
     errors: ['invalid_address', 'not_found'],
-    read: (ctx, input) => getTokenDetail(ctx, input.address),
+    read: (ctx, input) => getTokenDetailSerialized(ctx, input.address),
   }),
   defineRestRoute({
     method: 'GET',
@@ -112,7 +112,7 @@ export const tokenRestRoutes = [
     input: tokenAddressInput,
     output: pricing,
     errors: ['invalid_address', 'not_found'],
-    read: (ctx, input) => getPricing(ctx, input.address),
+    read: (ctx, input) => getPricingSerialized(ctx, input.address),
   }),
   defineRestRoute({
     method: 'GET',
@@ -138,7 +138,7 @@ export const tokenRestRoutes = [
     input: tradesInput,
     output: tradesPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    read: listTrades,
+    read: listTradesSerialized,
   }),
   defineRestRoute({
     method: 'GET',

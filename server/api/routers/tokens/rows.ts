@@ -8,7 +8,10 @@ import { metadataDrafts, tokens } from '../../../db/schema';
  * Price change over the indexed last 24 h in basis points, as a scalar subquery per row. The
  * reference price is the close of the last 1-minute candle that started at least 24 h before the
  * indexed head; a token younger than that is compared with its first traded price. Null when the
- * token never traded. Each lookup is one probe of the candles primary key.
+ * token never traded. Each lookup is one probe of the candles primary key. `offset 0` keeps the
+ * reference a subquery of its own: pulled up, its two probes were copied into each of the three
+ * uses of `ref.price` (six probes per row instead of two; a 20-row list page read 0.69 ms instead
+ * of 0.24 ms in EXPLAIN ANALYZE on 50k tokens / 1M trades).
  */
 export const priceChange24hBpsColumn = sql<number | null>`${frozenSql(sql`(
   select greatest(-2000000000, least(2000000000, round((${tokens.currentPrice} - ref.price) * 10000 / ref.price)))::int
@@ -19,7 +22,7 @@ export const priceChange24hBpsColumn = sql<number | null>`${frozenSql(sql`(
         order by c.bucket_start desc limit 1),
       (select c.open from candles c
         where c.token_address = ${tokens.address} and c.interval_seconds = 60
-        order by c.bucket_start asc limit 1)) as price) ref
+        order by c.bucket_start asc limit 1)) as price offset 0) ref
    where ref.price > 0)`)}`.mapWith((value: string | number | null) =>
   value === null ? null : Number(value),
 );

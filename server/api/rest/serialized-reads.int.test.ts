@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import superjson from 'superjson';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { availableBackends } from '../../_test/database';
+import { type IndexedStack, startIndexedStack } from '../../_test/stack';
+import { selectRows } from '../../db/client';
+import { excludeToken, includeToken } from '../../tokens/moderation';
+import { toJson } from './dispatch';
+
+const backends = await availableBackends();
+
+/**
+ * The REST reads whose JSON PostgreSQL writes (token detail, pricing, trades, creator; the chart
+ * in read-api.int.test.ts) answer byte for byte what serializing the structured answer tRPC
+ * serves writes, for every token of an indexed chain, every page of its trades, a token with
+ * bound metadata whose text needs escaping, and an excluded token.
+ */
+describe.each(backends)('REST answers written by PostgreSQL equal the structured answers (%s)', (backend) => {
+  let stack: IndexedStack;
+  let addresses: string[];
+  let creators: string[];
+  /** Bound metadata with every kind of text JSON escapes, on the first token. */
+  const description = 'Quote " backslash \\ slash / newline \n tab \t bell \u0007 del \u007f é 🚀 \u2028';
+
+  beforeAll(async () => {
+    stack = await startIndexedStack(backend, { seed: 52, launches: 12, actions: 160 });
+    // PGlite is held by the server process: the metadata is bound on PostgreSQL only.
+    if (backend === 'postgres') {
+      const handle = await stack.database.open();
+      try {
+        const [token] = await selectRows<{ address: string; creator: string }>(
+          handle.db,
+          sql`select address, creator from tokens order by created_block, created_log_index limit 1`,
+        );
+        if (!token) throw new Error('no token indexed');
+        await handle.db.execute(sql`insert into metadata_drafts (id, creator, name, symbol, initial_supply, description,
+            website_url, x_url, telegram_url, discord_url, image_key, metadata_hash, bound_token_address, bound_at)
+          values ('d_escapes', ${token.creator}, 'n', 's', 1, ${description}, 'https://example.com/a?b="c"', null,
+            'https://t.me/x', null, 'k/e y.png', ${`0x${'ab'.repeat(32)}`}, ${token.address}, now())`);
+        await handle.db.execute(
+          sql`update tokens set draft_id = 'd_escapes', has_links = true where address = ${token.address}`,
+        );
+      } finally {
+        await handle.close();
+      }
+    }
+    const page = (await (await fetch(`${stack.server.baseUrl}/api/v1/tokens?limit=100`)).json()) as {
+      items: { address: string; creator: string }[];
+    };
+    addresses = page.items.map((t) => t.address);
+    creators = [...new Set(page.items.map((t) => t.creator))];
+    expect(addresses.length).toBeGreaterThan(5);
+  }, 240_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const rest = async (path: string) => {
+    const response = await fetch(`${stack.server.baseUrl}${path}`);
+    return { status: response.status, text: await response.text() };
+  };
+  const trpc = async (procedure: string, input: unknown) => {
+    const response = await fetch(
+      `${stack.server.baseUrl}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
+    );
+    expect(response.status, procedure).toBe(200);
+    const { result } = (await response.json()) as {
+      result: { data: Parameters<typeof superjson.deserialize>[0] };
+    };
+    return toJson(superjson.deserialize(result.data));
+  };
+
+  it('token detail and pricing of every token', async () => {
+    let withMetadata = 0;
+    for (const address of addresses) {
+      const detail = await rest(`/api/v1/tokens/${address}`);
+      expect(detail.status).toBe(200);
+      expect(detail.text, address).toBe(await trpc('tokens.byAddress', { address }));
+      if (detail.text.includes('"draft_id":"d_escapes"')) withMetadata++;
+      const pricing = await rest(`/api/v1/tokens/${address}/pricing`);
+      expect(pricing.text, address).toBe(await trpc('tokens.pricing', { address }));
+    }
+    expect(withMetadata).toBe(backend === 'postgres' ? 1 : 0);
+    expect((await rest(`/api/v1/tokens/0x${'f'.repeat(40)}`)).status).toBe(404);
+    expect((await rest(`/api/v1/tokens/0x${'f'.repeat(40)}/pricing`)).status).toBe(404);
+  });
+
+  it('every page of every token’s trades at limits 1, 7, 20 and 100', async () => {
+    for (const address of addresses)
+      for (const limit of [1, 7, 20, 100]) {
+        let cursor: string | null = null;
+        for (let page = 0; page < 500; page++) {
+          const input: { address: string; limit: number; cursor?: string } = {
+            address,
+            limit,
+            ...(cursor ? { cursor } : {}),
+          };
+          const answer = await rest(
+            `/api/v1/tokens/${address}/trades?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          );
+          expect(answer.status).toBe(200);
+          expect(answer.text, `${address} ${limit} page ${page}`).toBe(await trpc('tokens.trades', input));
+          cursor = (JSON.parse(answer.text) as { next_cursor: string | null }).next_cursor;
+          if (cursor === null) break;
+        }
+        expect(cursor).toBeNull();
+      }
+    expect((await rest(`/api/v1/tokens/0x${'f'.repeat(40)}/trades`)).status).toBe(404);
+  });
+
+  it('every creator', async () => {
+    for (const address of creators) {
+      const answer = await rest(`/api/v1/creators/${address}`);
+      expect(answer.status).toBe(200);
+      expect(answer.text, address).toBe(await trpc('creators.byAddress', { address }));
+    }
+    expect((await rest(`/api/v1/creators/0x${'f'.repeat(40)}`)).status).toBe(404);
+  });
+
+  it('the detail of an excluded token', async () => {
+    if (backend !== 'postgres') return; // PGlite is held by the server process.
+    const handle = await stack.database.open();
+    const address = addresses[1] as string;
+    try {
+      await excludeToken(handle.db, address, 'test');
+      const detail = await rest(`/api/v1/tokens/${address}`);
+      expect(detail.text).toContain('"excluded":true');
+      expect(detail.text).toBe(await trpc('tokens.byAddress', { address }));
+    } finally {
+      await includeToken(handle.db, address);
+      await handle.close();
+    }
+  });
+});
