@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatedChain, type TestChain } from '../_test/chain';
+import type { TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
@@ -15,12 +16,8 @@ const backends = await availableBackends();
 let chain: TestChain;
 let ledger: Ledger;
 
-beforeAll(async () => {
-  ({ chain, ledger } = await startSimulatedChain({ seed: 11, launches: 30, actions: 350 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 11, launches: 30, actions: 350 }, (started) => {
+  ({ chain, ledger } = started);
 });
 
 type Row = Record<string, string | number | null>;

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatedChain, type TestChain } from '../_test/chain';
+import type { TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { createPartitionKeeper } from '../db/partitions';
@@ -31,12 +32,8 @@ let chain: TestChain;
  * The pipeline's shortcuts (balances and token states kept in memory, emitters looked up, two
  * writes at once) against an index built without them: the same projections.
  */
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 11, launches: 30, actions: 350 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 11, launches: 30, actions: 350 }, (started) => {
+  chain = started.chain;
 });
 
 /**

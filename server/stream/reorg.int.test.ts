@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResumeToken } from '../../shared/api/stream';
-import { fundedAddress, reorgWithBuys, startSimulatedChain, type TestChain } from '../_test/chain';
+import { fundedAddress, reorgWithBuys, type TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { AppliedStream, readQueued } from '../_test/stream-client';
 import { readIndexedThroughBlock } from '../db/checkpoint';
@@ -25,12 +26,8 @@ const backends = await availableBackends();
 
 let chain: TestChain;
 
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 83, launches: 3, actions: 20 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 83, launches: 3, actions: 20 }, (started) => {
+  chain = started.chain;
 });
 
 describe.each(backends)('stream across reorgs (%s)', (backend) => {

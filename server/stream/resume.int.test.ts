@@ -1,7 +1,8 @@
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResumeToken } from '../../shared/api/stream';
-import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
+import { fundedAddress, type TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { type Frame, readQueued } from '../_test/stream-client';
 import { readIndexedThroughBlock } from '../db/checkpoint';
@@ -25,12 +26,8 @@ const MAX_QUEUED = 4;
 
 let chain: TestChain;
 
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 73, launches: 3, actions: 30 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 73, launches: 3, actions: 30 }, (started) => {
+  chain = started.chain;
 });
 
 describe.each(backends)('stream resume (%s)', (backend) => {

@@ -1,7 +1,8 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResumeToken } from '../../shared/api/stream';
-import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
+import { fundedAddress, type TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { DatabaseHandle } from '../db/client';
@@ -24,12 +25,8 @@ const MAX_QUEUED = 4;
 
 let chain: TestChain;
 
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 71, launches: 3, actions: 30 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 71, launches: 3, actions: 30 }, (started) => {
+  chain = started.chain;
 });
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
