@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestChain } from '../_test/chain';
 import { simulatedChainForTests } from '../_test/chain-hooks';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { expectedFromLedger } from './_test/expected-from-ledger';
@@ -23,19 +24,12 @@ simulatedChainForTests({ seed: 11, launches: 30, actions: 350 }, (started) => {
 type Row = Record<string, string | number | null>;
 
 describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
+  testDatabaseForTests(backend, async (opened) => {
+    handle = opened.handle;
     // Small ranges: many batches, so state carried across batch boundaries is exercised too.
     await indexToHead(handle.db, chain, { initialRange: 7, chain: { maxRange: 40 } });
-  });
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
   });
 
   it('indexes every launch, trade, graduation and swap of the ledger', async () => {

@@ -1,9 +1,10 @@
 import type { Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ResumeToken } from '../../shared/api/stream';
 import { fundedAddress, type TestChain } from '../_test/chain';
 import { simulatedChainForTests } from '../_test/chain-hooks';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { DatabaseHandle } from '../db/client';
 import { indexToHead } from '../indexer/_test/harness';
@@ -49,30 +50,27 @@ async function readFrames(stream: ReadableStream<Uint8Array>, count: number): Pr
 const eventTypes = (text: string) => [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
 
 describe.each(backends)('stream slots (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
   // A bare block id, as earlier versions sent: resumed without a rollback check.
   let resumeFrom: ResumeToken;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
-    await indexToHead(handle.db, chain);
-    resumeFrom = { block: chain.deployment.startBlock, seq: undefined };
-    // The replay from there is larger than a client's queue: such a resume gets `reset`.
-    const replay = await readIndexChanges(
-      handle.db,
-      resumeFrom.block,
-      await readIndexedThroughBlock(handle.db),
-      5_000,
-    );
-    expect(replay.events.length).toBeGreaterThan(MAX_QUEUED + 1);
-  }, 120_000);
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-  });
+  testDatabaseForTests(
+    backend,
+    async (opened) => {
+      handle = opened.handle;
+      await indexToHead(handle.db, chain);
+      resumeFrom = { block: chain.deployment.startBlock, seq: undefined };
+      // The replay from there is larger than a client's queue: such a resume gets `reset`.
+      const replay = await readIndexChanges(
+        handle.db,
+        resumeFrom.block,
+        await readIndexedThroughBlock(handle.db),
+        5_000,
+      );
+      expect(replay.events.length).toBeGreaterThan(MAX_QUEUED + 1);
+    },
+    120_000,
+  );
 
   /** The real hub over this database, with a hook on its `db` edge. */
   function hubOverDatabase(overrides: Partial<StreamHubOptions> = {}) {
