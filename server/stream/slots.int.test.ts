@@ -90,6 +90,15 @@ describe.each(backends)('stream slots (%s)', (backend) => {
     return { hub, edge };
   }
 
+  /** A client resuming from `resumeFrom` that leaves at the hub's next read of the database. */
+  async function subscribeLeavingAtRead(hub: StreamHub, edge: { onRead?: () => void }) {
+    const leaving = new AbortController();
+    edge.onRead = () => leaving.abort();
+    const left = await hub.subscribe({ token: undefined, resumeFrom, signal: leaving.signal });
+    edge.onRead = undefined;
+    return left;
+  }
+
   /** Proves the hub is whole again: every slot free, the limit still holds, no poller left. */
   async function expectAllSlotsFree(hub: StreamHub) {
     expect(hub.slots).toBe(0);
@@ -186,10 +195,7 @@ describe.each(backends)('stream slots (%s)', (backend) => {
     expect(hub.polling).toBe(false);
 
     // The first read of an idle hub is the poller's start: the client leaves right then.
-    const leaving = new AbortController();
-    edge.onRead = () => leaving.abort();
-    const left = await hub.subscribe({ token: undefined, resumeFrom, signal: leaving.signal });
-    edge.onRead = undefined;
+    const left = await subscribeLeavingAtRead(hub, edge);
     expect(left?.closed).toBe(true);
     expect(left?.queued).toBe(0);
     expect(await readAll((left as Subscriber).stream)).toBe('');
@@ -205,10 +211,7 @@ describe.each(backends)('stream slots (%s)', (backend) => {
     if (!holder) throw new Error('no slot');
 
     // Leaves exactly when the replay asks for the database.
-    const leaving = new AbortController();
-    edge.onRead = () => leaving.abort();
-    const left = await hub.subscribe({ token: undefined, resumeFrom, signal: leaving.signal });
-    edge.onRead = undefined;
+    const left = await subscribeLeavingAtRead(hub, edge);
     expect(left?.closed).toBe(true);
     expect(left?.queued).toBe(0);
     expect(hub.slots).toBe(1);
