@@ -12,7 +12,13 @@ import { parseConfig } from '../config';
 import { MAX_IMAGE_BYTES } from '../metadata/image';
 import { excludeToken, includeToken } from '../tokens/moderation';
 import { ATTACK_MS, attackRound } from './_test/attack-round';
-import { directoryBytes, floodBody, percentile, pipelineFlood, startProbe } from './_test/hostile-clients';
+import {
+  directoryBytes,
+  floodBody,
+  percentile,
+  pipelineFlood,
+  startMeasuredReader,
+} from './_test/hostile-clients';
 
 const [backend] = await availableBackends();
 
@@ -251,15 +257,8 @@ describe(`hostile clients against one server (${backend})`, () => {
   it('20,000 pipelined GETs per connection, again each second: every connection cut at once, the reader keeps p50 < 20 ms and max < 1 s', async () => {
     const base = stack.server.baseUrl;
     await (await fetchFrom(freshLoopbackClient())(`${base}/api/v1/tokens?limit=20`)).arrayBuffer();
-    const warm = await startProbe(base, 30);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const baseline = await warm.stop();
-    const rssBefore = stack.server.residentBytes();
-    let rssMax = rssBefore;
-    const sampler = setInterval(() => {
-      rssMax = Math.max(rssMax, stack.server.residentBytes());
-    }, 200);
-    const probe = await startProbe(base, 30);
+    const reader = await startMeasuredReader(base, stack.server);
+    const { baseline, rssBefore } = reader;
     const attacker = freshLoopbackClient();
     const floods: { answers: number; closedAfterMs: number }[] = [];
     const until = Date.now() + ATTACK_MS;
@@ -268,8 +267,7 @@ describe(`hostile clients against one server (${backend})`, () => {
       // The refusal says Retry-After: 1; a flooder that honours it comes back each second.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
-    const result = await probe.stop();
-    clearInterval(sampler);
+    const { result, rssMax } = await reader.stop();
     const report = {
       connections: floods.length,
       maxAnswers: Math.max(...floods.map((f) => f.answers)),

@@ -2,7 +2,7 @@ import { FormData } from 'undici';
 import { fetchFrom, freshLoopbackClient } from '../../_test/client-fetch';
 import { rawRequest } from '../../_test/raw-http';
 import type { IndexedStack } from '../../_test/stack';
-import { floodBody, percentile, ramp, repeat, startProbe } from './hostile-clients';
+import { floodBody, percentile, ramp, repeat, startMeasuredReader } from './hostile-clients';
 
 /** How long each attacker of a round keeps attacking. */
 export const ATTACK_MS = 10_000;
@@ -15,15 +15,8 @@ const enabled = (name: string) => !only || only.includes(name);
  * with the reader's baseline just before it. What each attacker got back is in the report.
  */
 export async function attackRound(stack: IndexedStack, base: string, port: number) {
-  const warm = await startProbe(base, 30);
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const baseline = await warm.stop();
-  const rssBefore = stack.server.residentBytes();
-  let rssMax = rssBefore;
-  const sampler = setInterval(() => {
-    rssMax = Math.max(rssMax, stack.server.residentBytes());
-  }, 200);
-  const probe = await startProbe(base, 30);
+  const reader = await startMeasuredReader(base, stack.server);
+  const { baseline, rssBefore } = reader;
   const until = Date.now() + ATTACK_MS;
 
   const batchClient = fetchFrom(freshLoopbackClient());
@@ -139,9 +132,8 @@ export async function attackRound(stack: IndexedStack, base: string, port: numbe
     spoofs,
     streams,
   ]);
-  const result = await probe.stop();
+  const { result, rssMax } = await reader.stop();
   for (const abort of held) abort.abort();
-  clearInterval(sampler);
   const growth = rssMax - rssBefore;
   const report = {
     baselineP99: percentile(baseline.latencies, 99),

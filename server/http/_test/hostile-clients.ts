@@ -47,6 +47,32 @@ export async function startProbe(baseUrl: string, perSecond: number) {
   };
 }
 
+/**
+ * The reader of an attack: its baseline (two quiet seconds of the probe), then the probe again
+ * with the server's resident memory sampled every 200 ms until `stop`.
+ */
+export async function startMeasuredReader(baseUrl: string, server: { residentBytes(): number }) {
+  const warm = await startProbe(baseUrl, 30);
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const baseline = await warm.stop();
+  const rssBefore = server.residentBytes();
+  let rssMax = rssBefore;
+  const sampler = setInterval(() => {
+    rssMax = Math.max(rssMax, server.residentBytes());
+  }, 200);
+  const probe = await startProbe(baseUrl, 30);
+  return {
+    baseline,
+    rssBefore,
+    /** Stops the probe, then the sampler: the probe's result and the largest RSS seen. */
+    async stop(): Promise<{ result: ProbeResult; rssMax: number }> {
+      const result = await probe.stop();
+      clearInterval(sampler);
+      return { result, rssMax };
+    },
+  };
+}
+
 export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
