@@ -1,6 +1,13 @@
+import type { Address } from 'viem';
 import { afterAll, beforeAll } from 'vitest';
 import type { Ledger } from '../chain/simulator/ledger';
-import { type SimulatedFixture, startSimulatedChain, type TestChain } from './chain';
+import {
+  fundedAddress,
+  type SimulatedFixture,
+  startSimulatedChain,
+  startTestChain,
+  type TestChain,
+} from './chain';
 
 /**
  * One simulated chain for the tests of a file or a describe: started before them, stopped after
@@ -16,6 +23,24 @@ export function simulatedChainForTests(
     const simulated = await startSimulatedChain(fixture);
     chain = simulated.chain;
     started(simulated);
+  }, timeoutMs);
+  afterAll(async () => {
+    await chain?.stop();
+  });
+}
+
+/**
+ * One bare test chain (the launchpad deployed, no fixture) for the tests of a file, with a funded
+ * creator account (the chain's account 0): started before them, stopped after them.
+ */
+export function testChainForTests(
+  started: (launchpad: { chain: TestChain; creator: Address }) => void,
+  timeoutMs?: number,
+): void {
+  let chain: TestChain | undefined;
+  beforeAll(async () => {
+    chain = await startTestChain();
+    started({ chain, creator: await fundedAddress(chain, 0) });
   }, timeoutMs);
   afterAll(async () => {
     await chain?.stop();
