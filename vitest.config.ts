@@ -4,7 +4,7 @@ import { availableBackends } from './server/_test/backends';
 
 const alias = { '@': path.resolve(import.meta.dirname) };
 /** Suites that measure latency under attack: run alone, after the integration tests. */
-const loadSuites = ['server/http/hostile.int.test.ts', 'server/http/fuzz.int.test.ts'];
+const loadSuites = ['server/http/hostile-*.int.test.ts', 'server/http/fuzz.int.test.ts'];
 /**
  * Shapes that exist only on PostgreSQL (PGlite admits one process per data directory). Where this
  * run has no PostgreSQL they are not collected at all: neither run nor reported as skipped.

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedAddress, startTestChain, type TestChain } from '../server/_test/chain';
+import { describe, expect, it } from 'vitest';
+import { fundedAddress, type TestChain, tradeEvent } from '../server/_test/chain';
+import { testChainForTests } from '../server/_test/chain-hooks';
 import {
   bondingCurveAbi,
   devSwapRouterAbi,
@@ -21,13 +22,8 @@ let chain: TestChain;
 let creator: Address;
 let launches = 0;
 
-beforeAll(async () => {
-  chain = await startTestChain();
-  creator = await fundedAddress(chain, 0);
-});
-
-afterAll(async () => {
-  await chain?.stop();
+testChainForTests((started) => {
+  ({ chain, creator } = started);
 });
 
 async function launchToken(firstBuy = 0n) {
@@ -40,12 +36,6 @@ async function launchToken(firstBuy = 0n) {
     metadataHash: hash32(launches),
     firstBuy,
   });
-}
-
-function tradeEvent(mined: Mined) {
-  const event = mined.events.find((e) => e.eventName === 'Trade');
-  if (event?.eventName !== 'Trade') throw new Error('no Trade event');
-  return event.args;
 }
 
 function stateFromTrade(args: ReturnType<typeof tradeEvent>, before: CurveState): CurveState {

@@ -38,3 +38,17 @@ export async function waitForIndexedHead(baseUrl: string): Promise<number> {
 }
 
 export const NO_METADATA: Hex = `0x${'00'.repeat(32)}`;
+
+/**
+ * A token launched on the stack's chain without bound metadata (1e9 whole tokens) by funded
+ * wallet `creatorIndex`: what a test that needs a fresh token of its own starts from.
+ */
+export async function launchBareToken(creatorIndex: number, name: string, symbol: string) {
+  return e2eChain().actions.launch({
+    creator: await fundedWallet(creatorIndex),
+    name,
+    symbol,
+    supply: 10n ** 27n,
+    metadataHash: NO_METADATA,
+  });
+}

@@ -1,6 +1,6 @@
 import type { Page as BrowserPage } from '@playwright/test';
 import { type ApiToken, apiGet, type Page } from './api';
-import { e2eChain, fundedWallet, NO_METADATA, waitForIndexedHead } from './chain';
+import { e2eChain, fundedWallet, launchBareToken, waitForIndexedHead } from './chain';
 import { expect, test } from './fixtures';
 
 const listRows = (page: BrowserPage) => page.locator('main .token-table tbody tr');
@@ -237,15 +237,7 @@ test('creator-supplied names render as text, never as markup', async ({ page, ba
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  const { actions } = e2eChain();
-  const creator = await fundedWallet(1);
-  const { token } = await actions.launch({
-    creator,
-    name: '<img src=x onerror=alert(1)>',
-    symbol: 'XSS',
-    supply: 10n ** 27n,
-    metadataHash: NO_METADATA,
-  });
+  const { token } = await launchBareToken(1, '<img src=x onerror=alert(1)>', 'XSS');
   await waitForIndexedHead(baseURL as string);
   await page.goto('/');
   const row = listRows(page).first();
@@ -295,14 +287,7 @@ test('lists, trades and the chart update live from the stream, without a reload'
   const { actions } = e2eChain();
   await page.goto('/');
   await expect(page.locator('.live-badge')).toHaveAttribute('data-status', 'live');
-  const creator = await fundedWallet(2);
-  const { token } = await actions.launch({
-    creator,
-    name: 'Live Wire',
-    symbol: 'LIVE',
-    supply: 10n ** 27n,
-    metadataHash: NO_METADATA,
-  });
+  const { token } = await launchBareToken(2, 'Live Wire', 'LIVE');
   await waitForIndexedHead(baseURL as string);
   await expect(listRows(page).first().locator('.token-name')).toHaveText('Live Wire', { timeout: 10_000 });
 

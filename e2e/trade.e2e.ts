@@ -3,7 +3,7 @@ import { formatNative, formatTokenAmount } from '../components/ui/format';
 import { quoteCurveTrade } from '../shared/chain/curve-quote';
 import { readCurveState } from '../shared/chain/read-curve-state';
 import { type ApiToken, apiGet, type Page } from './api';
-import { e2eChain, fundedWallet, NO_METADATA, waitForIndexedHead } from './chain';
+import { e2eChain, launchBareToken, waitForIndexedHead } from './chain';
 import { expect, test } from './fixtures';
 
 async function connectTestWallet(page: BrowserPage) {
@@ -13,24 +13,32 @@ async function connectTestWallet(page: BrowserPage) {
   await expect(header.getByRole('button', { name: /0xa0Ee…9720/i })).toBeVisible();
 }
 
+/**
+ * A fresh token launched by funded wallet `creatorIndex`, its page open once indexed and live,
+ * the test wallet connected: the page and the token's trade panel.
+ */
+async function tradeOnNewToken(
+  page: BrowserPage,
+  baseURL: string | undefined,
+  launch: { creatorIndex: number; name: string; symbol: string },
+) {
+  const { token, curve } = await launchBareToken(launch.creatorIndex, launch.name, launch.symbol);
+  await waitForIndexedHead(baseURL as string);
+  await page.goto(`/tokens/${token.toLowerCase()}`);
+  await expect(page.locator('.live-badge')).toHaveAttribute('data-status', 'live');
+  await connectTestWallet(page);
+  return { token, curve, panel: page.getByRole('region', { name: 'Trade' }) };
+}
+
 test('trade from the token page: buy on the curve, see it in the trades and the chart within 2 s, sell', async ({
   page,
   baseURL,
 }) => {
-  const { actions } = e2eChain();
-  const { token } = await actions.launch({
-    creator: await fundedWallet(30),
+  const { panel } = await tradeOnNewToken(page, baseURL, {
+    creatorIndex: 30,
     name: 'Trade Floor',
     symbol: 'FLOOR',
-    supply: 10n ** 27n,
-    metadataHash: NO_METADATA,
   });
-  const address = token.toLowerCase();
-  await waitForIndexedHead(baseURL as string);
-  await page.goto(`/tokens/${address}`);
-  await expect(page.locator('.live-badge')).toHaveAttribute('data-status', 'live');
-  await connectTestWallet(page);
-  const panel = page.getByRole('region', { name: 'Trade' });
   const trades = page.getByTestId('trades-table').locator('tbody tr');
   await expect(page.getByText('No trades indexed yet.')).toBeVisible();
 
@@ -65,20 +73,13 @@ test('the buy that graduates a token: quoted with the cap, spends only what fill
   page,
   baseURL,
 }) => {
-  const { actions, client } = e2eChain();
-  const { token, curve } = await actions.launch({
-    creator: await fundedWallet(31),
+  const { client } = e2eChain();
+  const { token, curve, panel } = await tradeOnNewToken(page, baseURL, {
+    creatorIndex: 31,
     name: 'Cap Edge',
     symbol: 'CAPE',
-    supply: 10n ** 27n,
-    metadataHash: NO_METADATA,
   });
   const address = token.toLowerCase();
-  await waitForIndexedHead(baseURL as string);
-  await page.goto(`/tokens/${address}`);
-  await expect(page.locator('.live-badge')).toHaveAttribute('data-status', 'live');
-  await connectTestWallet(page);
-  const panel = page.getByRole('region', { name: 'Trade' });
   await expect(panel).toContainText('Trades on the curve.');
 
   // 500 native is far past the threshold: the contract's `quoteBuy` view would promise tokens for

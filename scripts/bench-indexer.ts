@@ -16,21 +16,10 @@
  * database's checkpoint aside and puts it back afterwards, removing everything it indexed. `--keep`: after the run, leave the benchmark anvil up and print what a
  * peer indexer needs to index exactly the same logs (RPC URL, chain id, factory, start block).
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import path from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { type Address, encodeFunctionData } from 'viem';
-import { benchSpammerBytecode } from '../contracts/generated/bytecode.generated';
-import { freePort } from '../server/_test/app-server';
-import { benchSpammerAbi, launchTokenAbi } from '../server/chain/abis';
-import { dumpAnvilState, startAnvil } from '../server/chain/anvil';
-import { createDevnetClient } from '../server/chain/clients';
-import { deployLaunchpad, type LaunchpadDeployment } from '../server/chain/deploy';
-import { createLaunchpadActions } from '../server/chain/launchpad-actions';
 import { textArray } from '../server/db/bulk';
 import { openDatabase, selectRows } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
@@ -40,8 +29,9 @@ import { projectionTimings } from '../server/indexer/project/write';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { webhookEventTypes } from '../server/webhooks/outbox';
 import { addWebhookTarget } from '../server/webhooks/targets';
-import { WAD } from '../shared/units';
 import { forkingServerCpuSeconds, parentPid, treeCpuSeconds } from './bench/process-cpu';
+import { DEV, GENESIS_NUMBER, measureFloor, openBenchChain } from './bench-indexer/chain';
+import { restoreSeededRows, setSeededRowsAside } from './bench-indexer/seeded-rows';
 
 const { values } = parseArgs({
   options: {
@@ -65,124 +55,7 @@ if (missingFlags.length > 0)
 if (values.postgres) console.log('▶ --postgres is now --database-url (the same flag as `npm run bench`)');
 const serverUrl = values['database-url'] ?? values.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const scale = Number(values.scale);
-const DEV: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-
-/**
- * The chain's first block: above the seeded dataset's history (which ends at block 5.4M), so
- * that on top of it the benchmark appends after what is stored, as a live chain does.
- */
-const GENESIS_NUMBER = 10_000_000;
-const cacheDir = path.resolve('.data/bench');
-const stateFile = path.join(cacheDir, `chain-scale${scale}-from${GENESIS_NUMBER}.state.json`);
-const metaFile = path.join(cacheDir, `chain-scale${scale}-from${GENESIS_NUMBER}.meta.json`);
-mkdirSync(cacheDir, { recursive: true });
-if (values.rebuild) {
-  rmSync(stateFile, { force: true });
-  rmSync(metaFile, { force: true });
-}
-const cached = existsSync(stateFile) && existsSync(metaFile);
-const anvil = await startAnvil({
-  port: await freePort(),
-  gasLimit: 100_000_000n,
-  genesisTimestamp: 1_767_225_600,
-  genesisNumber: GENESIS_NUMBER,
-  // Loaded, never written back while the benchmark measures (see loadStateFile); a new chain is
-  // dumped once, after it is built.
-  ...(cached ? { loadStateFile: stateFile } : {}),
-});
-const client = createDevnetClient(31337, anvil.rpcUrl);
-let deployment: LaunchpadDeployment;
-let events: number;
-if (cached) {
-  const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as {
-    deployment: LaunchpadDeployment;
-    events: number;
-  };
-  deployment = meta.deployment;
-  events = meta.events;
-  console.log(
-    `▶ reusing the benchmark chain in ${path.relative(process.cwd(), stateFile)} (--rebuild to build anew)`,
-  );
-} else {
-  ({ deployment, events } = await buildChain());
-}
-
-/**
- * A chain built by this run is kept for the next ones, once its run is measured: the dump's
- * answer (1.5 GB at --scale 3 while it is decoded) would otherwise count in the indexer's RSS.
- */
-async function keepBuiltChain() {
-  if (cached) return;
-  await dumpAnvilState(anvil.rpcUrl, stateFile);
-  writeFileSync(
-    metaFile,
-    JSON.stringify({ deployment, events }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
-  );
-}
-const head = Number(await client.getBlockNumber());
-
-async function buildChain() {
-  console.log('▶ building the benchmark chain…');
-  const buildStarted = Date.now();
-  const deployment = await deployLaunchpad(client, DEV);
-  const actions = createLaunchpadActions(client, deployment);
-  const spammerHash = await client.deployContract({
-    abi: benchSpammerAbi,
-    bytecode: benchSpammerBytecode,
-    account: DEV,
-  });
-  const spammer = (await client.waitForTransactionReceipt({ hash: spammerHash })).contractAddress as Address;
-  const send = async (data: `0x${string}`, value = 0n) => {
-    const hash = await client.sendTransaction({ account: DEV, to: spammer, data, value, gas: 16_000_000n });
-    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    if (receipt.status !== 'success') throw new Error(`load transaction ${hash} reverted`);
-    return receipt.logs.length;
-  };
-  // A stretch of empty blocks, as real chains have between launchpad events. anvil's cost per
-  // mined block grows with chain length, so 4k (in small calls) is what stays quick to build.
-  for (let i = 0; i < 40; i++) await client.test.mine({ blocks: 100 });
-  let events = 0;
-  const launches = Math.round(20 * scale);
-  for (let i = 0; i < launches; i++) {
-    const { token, curve, receipt } = await actions.launch({
-      creator: DEV,
-      name: `Bench Token ${i}`,
-      symbol: `BENCH${i}`,
-      supply: 1_000_000_000n * WAD,
-      metadataHash: `0x${(i + 1).toString(16).padStart(64, '0')}`,
-      firstBuy: WAD,
-    });
-    events += receipt.logs.length;
-    // One transaction may use at most 2^24 gas (EIP-7825): ~150 buys or ~350 transfers to new wallets.
-    for (let b = 0; b < 6; b++) {
-      const data = encodeFunctionData({
-        abi: benchSpammerAbi,
-        functionName: 'buys',
-        args: [curve, 150n, WAD / 1000n],
-      });
-      events += await send(data, (150n * WAD) / 1000n);
-      await client.test.increaseTime({ seconds: 300 });
-    }
-    const held = await client.readContract({
-      address: token,
-      abi: launchTokenAbi,
-      functionName: 'balanceOf',
-      args: [spammer],
-    });
-    for (let s = 0; s < 13; s++) {
-      const data = encodeFunctionData({
-        abi: benchSpammerAbi,
-        functionName: 'scatter',
-        args: [token, 350n, held / 5000n, BigInt(i * 100 + s)],
-      });
-      events += await send(data);
-      await client.test.increaseTime({ seconds: 600 });
-    }
-    if ((i + 1) % 5 === 0) console.log(`  ${i + 1}/${launches} tokens, ${events} events`);
-  }
-  console.log(`  chain built in ${((Date.now() - buildStarted) / 1000).toFixed(1)}s: ${events} logs`);
-  return { deployment, events };
-}
+const { anvil, deployment, head, keepBuilt, keepForPeer } = await openBenchChain(scale, values.rebuild);
 
 const onTopOf = values['on-top-of'];
 const admin = postgres(onTopOf ?? serverUrl, { max: 1, onnotice: () => {} });
@@ -204,7 +77,7 @@ const rssSampler = setInterval(() => {
 }, 50);
 try {
   await migrateDatabase(handle);
-  if (onTopOf) await setSeededRowsAside();
+  if (onTopOf) await setSeededRowsAside(admin);
   // BENCH_WEBHOOK_TARGETS=N: N all-event webhook targets, so every write fills the outbox too.
   for (let i = 0; i < Number(process.env.BENCH_WEBHOOK_TARGETS ?? 0); i++)
     await addWebhookTarget(handle.db, {
@@ -326,91 +199,13 @@ try {
   console.log(
     `\n| ${new Date().toISOString().slice(0, 10)} | ${cpus()[0]?.model.trim()} ×${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB | PostgreSQL ${version?.server_version.split(' ')[0]} | ${indexedEvents} events / ${blocks} blocks | ${seconds.toFixed(2)} s | ${Math.round(indexedEvents / seconds)} events/s | ${Math.round(blocks / seconds)} blocks/s |`,
   );
-  await keepBuiltChain();
+  await keepBuilt();
 } finally {
   clearInterval(rssSampler);
-  if (onTopOf) await restoreSeededRows();
+  if (onTopOf) await restoreSeededRows(admin);
   await handle.close();
   if (!onTopOf) await admin.unsafe(`drop database if exists ${dbName} with (force)`);
   await admin.end();
-  if (values.keep) await keepChain();
+  if (values.keep) await keepForPeer();
   await anvil.stop();
-}
-
-/**
- * The benchmark chain starts above the seeded history, so no seeded row shares its blocks: only
- * the checkpoint, the recent block hashes and any creator row of the benchmark's creator move
- * to `bench_aside_*` tables for the run.
- */
-async function setSeededRowsAside() {
-  await admin.begin(async (tx) => {
-    await tx.unsafe(`create table bench_aside_checkpoint as select * from indexer_checkpoint`);
-    await tx.unsafe(`create table bench_aside_blocks as select * from recent_blocks`);
-    await tx.unsafe(`create table bench_aside_creators as select * from creators where address = '${DEV}'`);
-    await tx.unsafe(`delete from indexer_checkpoint; delete from recent_blocks`);
-    await tx.unsafe(`delete from creators where address = '${DEV}'`);
-  });
-}
-
-/** Removes everything the run indexed and puts the seeded rows back. */
-async function restoreSeededRows() {
-  const tokens = `(select address from tokens where creator = '${DEV}' and created_block >= ${GENESIS_NUMBER})`;
-  await admin.begin(async (tx) => {
-    for (const table of ['balances', 'candles', 'token_search_terms'])
-      await tx.unsafe(`delete from ${table} where token_address in ${tokens}`);
-    for (const table of ['trades', 'chain_events'])
-      await tx.unsafe(`delete from ${table} where block_number >= ${GENESIS_NUMBER}`);
-    await tx.unsafe(`delete from tokens where address in ${tokens}`);
-    await tx.unsafe(`delete from creators where address = '${DEV}'`);
-    await tx.unsafe(`delete from indexer_checkpoint; delete from recent_blocks`);
-    await tx.unsafe(`insert into indexer_checkpoint select * from bench_aside_checkpoint`);
-    await tx.unsafe(`insert into recent_blocks select * from bench_aside_blocks`);
-    await tx.unsafe(`insert into creators select * from bench_aside_creators`);
-    for (const aside of ['checkpoint', 'blocks', 'creators'])
-      await tx.unsafe(`drop table bench_aside_${aside}`);
-  });
-  console.log('  (seeded rows restored; the indexed rows removed)');
-}
-
-/** One eth_getLogs of blocks [from, to], fetched and parsed in a child process: logs and seconds. */
-async function measureFloor(
-  rpcUrl: string,
-  from: number,
-  to: number,
-): Promise<{ logs: number; seconds: number }> {
-  const script = `
-    const started = performance.now();
-    const response = await fetch(${JSON.stringify(rpcUrl)}, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs',
-        params: [{ fromBlock: '0x${from.toString(16)}', toBlock: '0x${to.toString(16)}' }] }),
-    });
-    const logs = (await response.json()).result.length;
-    console.log(JSON.stringify({ logs, seconds: (performance.now() - started) / 1000 }));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-    maxBuffer: 1024 * 1024,
-  });
-  return JSON.parse(stdout) as { logs: number; seconds: number };
-}
-
-/** Leaves the benchmark chain up for another indexer until Ctrl-C. */
-async function keepChain(): Promise<void> {
-  console.log(
-    [
-      '',
-      '▶ the benchmark chain stays up for a peer indexer (Ctrl-C to stop it):',
-      `  RPC URL        ${anvil.rpcUrl}`,
-      '  chain id       31337',
-      `  factory        ${deployment.contracts.factory}`,
-      `  start block    ${deployment.startBlock}`,
-      `  head block     ${head}`,
-      `  events         ${events} launchpad logs (TokenLaunched, Trade, Transfer, …)`,
-      `  state file     ${path.relative(process.cwd(), stateFile)} (anvil --load-state reproduces it)`,
-    ].join('\n'),
-  );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
 }

@@ -95,6 +95,14 @@ export function LaunchForm({ chain }: { chain: PublicChain }) {
   }
 
   const busy = launch.running;
+  /** What every text control of the form shares: its id, value, error and change handler. */
+  const textField = (key: Exclude<LaunchFormField, 'image'>) => ({
+    id: key,
+    error: errors[key],
+    value: values[key],
+    onChange: set(key),
+    disabled: busy,
+  });
   const label = busy
     ? 'Launching…'
     : launch.pendingToken
@@ -113,44 +121,16 @@ export function LaunchForm({ chain }: { chain: PublicChain }) {
         </section>
       ) : null}
       <section className="panel launch-fields" aria-label="Token">
+        <TextField {...textField('name')} label="Name" required />
+        <TextField {...textField('symbol')} label="Symbol" required />
         <TextField
-          id="name"
-          label="Name"
-          error={errors.name}
-          value={values.name}
-          onChange={set('name')}
-          disabled={busy}
-          required
-        />
-        <TextField
-          id="symbol"
-          label="Symbol"
-          error={errors.symbol}
-          value={values.symbol}
-          onChange={set('symbol')}
-          disabled={busy}
-          required
-        />
-        <TextField
-          id="supplyTokens"
+          {...textField('supplyTokens')}
           label="Initial supply (whole tokens)"
           hint="Tokens have 18 decimals; the whole supply starts on the bonding curve."
           inputMode="numeric"
-          error={errors.supplyTokens}
-          value={values.supplyTokens}
-          onChange={set('supplyTokens')}
-          disabled={busy}
           required
         />
-        <TextField
-          id="description"
-          label="Description"
-          multiline
-          error={errors.description}
-          value={values.description}
-          onChange={set('description')}
-          disabled={busy}
-        />
+        <TextField {...textField('description')} label="Description" multiline />
         <ImageField
           file={values.imageFile}
           url={values.imageUrl}
@@ -162,29 +142,15 @@ export function LaunchForm({ chain }: { chain: PublicChain }) {
         <fieldset className="launch-links">
           <legend>Links (optional, http or https)</legend>
           {links.map(([key, text, placeholder]) => (
-            <TextField
-              key={key}
-              id={key}
-              label={text}
-              type="url"
-              placeholder={placeholder}
-              error={errors[key]}
-              value={values[key]}
-              onChange={set(key)}
-              disabled={busy}
-            />
+            <TextField key={key} {...textField(key)} label={text} type="url" placeholder={placeholder} />
           ))}
         </fieldset>
         <TextField
-          id="firstBuy"
+          {...textField('firstBuy')}
           label={`First buy (${symbol}, optional)`}
           hint="Bought on the curve in the launch transaction itself."
           inputMode="decimal"
           placeholder="0"
-          error={errors.firstBuy}
-          value={values.firstBuy}
-          onChange={set('firstBuy')}
-          disabled={busy}
         />
         <p className="small muted">
           Names, images and links are supplied by creators and unverified. The draft is public once uploaded.

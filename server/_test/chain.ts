@@ -3,7 +3,7 @@ import { bondingCurveAbi } from '../chain/abis';
 import { type AnvilProcess, startAnvil } from '../chain/anvil';
 import { createDevnetClient, type DevnetClient } from '../chain/clients';
 import { deployLaunchpad, type LaunchpadDeployment } from '../chain/deploy';
-import { createLaunchpadActions, type LaunchpadActions } from '../chain/launchpad-actions';
+import { createLaunchpadActions, type LaunchpadActions, type Mined } from '../chain/launchpad-actions';
 import type { Ledger } from '../chain/simulator/ledger';
 import { createSimulator } from '../chain/simulator/simulator';
 import { freePort } from './app-server';
@@ -110,4 +110,11 @@ export async function reorgWithBuys(
   }
   await client.request({ method: 'anvil_reorg' as never, params: [depth, txs] as never });
   return seq;
+}
+
+/** The Trade event of a mined launchpad transaction (a buy, a sell, a first buy). */
+export function tradeEvent(mined: Mined) {
+  const event = mined.events.find((e) => e.eventName === 'Trade');
+  if (event?.eventName !== 'Trade') throw new Error('no Trade event');
+  return event.args;
 }

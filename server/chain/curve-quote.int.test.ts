@@ -1,25 +1,20 @@
 import type { Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BPS, type CurveState } from '../../shared/chain/curve-math';
 import { quoteCurveTrade } from '../../shared/chain/curve-quote';
 import { readCurveState } from '../../shared/chain/read-curve-state';
-import { fundedAddress, startTestChain, type TestChain } from '../_test/chain';
+import { fundedAddress, type TestChain, tradeEvent } from '../_test/chain';
+import { testChainForTests } from '../_test/chain-hooks';
 import { bondingCurveAbi } from './abis';
-import type { Mined } from './launchpad-actions';
 
 const ether = 10n ** 18n;
 let chain: TestChain;
 let creator: Address;
 let launches = 0;
 
-beforeAll(async () => {
-  chain = await startTestChain();
-  creator = await fundedAddress(chain, 0);
+testChainForTests((started) => {
+  ({ chain, creator } = started);
 }, 180_000);
-
-afterAll(async () => {
-  await chain?.stop();
-});
 
 /** The contract's first split of a buy: what enters the curve before any cap. */
 function curveValueOf(state: CurveState, gross: bigint): bigint {
@@ -31,12 +26,6 @@ function smallestGrossFor(state: CurveState, target: bigint): bigint {
   let gross = (target * BPS) / (BPS - state.protocolFeeBps - state.creatorFeeBps) - 3n;
   while (curveValueOf(state, gross) < target) gross++;
   return gross;
-}
-
-function tradeEvent(mined: Mined) {
-  const event = mined.events.find((e) => e.eventName === 'Trade');
-  if (event?.eventName !== 'Trade') throw new Error('no Trade event');
-  return event.args;
 }
 
 /** A fresh token whose curve holds all but 0.1 native of its graduation threshold. */

@@ -1,20 +1,21 @@
 import { type Address, parseEventLogs } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { quoteExactInput } from '../../shared/trade/pool-quote';
-import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
+import { fundedAddress, type TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
 import { launchTokenAbi, uniswapV3PoolAbi } from './abis';
 import type { Ledger } from './simulator/ledger';
 
 let chain: TestChain;
 let ledger: Ledger;
 
-beforeAll(async () => {
-  ({ chain, ledger } = await startSimulatedChain({ seed: 5, launches: 4, actions: 20 }));
-}, 180_000);
-
-afterAll(async () => {
-  await chain?.stop();
-});
+simulatedChainForTests(
+  { seed: 5, launches: 4, actions: 20 },
+  (started) => {
+    ({ chain, ledger } = started);
+  },
+  180_000,
+);
 
 describe('the trade panel’s pool quote against the real Uniswap V3 pool', () => {
   // The pool swaps in steps that end at tick-bitmap word boundaries, each rounded on its own;

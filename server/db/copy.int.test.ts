@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { describe, expect, it } from 'vitest';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { copyLines } from './bulk';
 import { type Database, type DatabaseHandle, selectRows } from './client';
 
@@ -26,18 +27,11 @@ function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 describe.each(backends)('COPY into a table (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
+  testDatabaseForTests(backend, async (opened) => {
+    handle = opened.handle;
     await handle.exec('create table copy_target (id integer primary key, label text not null)');
-  });
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
   });
 
   it('appends every line, also over several chunks and blocks of joined lines', async () => {

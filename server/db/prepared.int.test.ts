@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { describe, expect, it } from 'vitest';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { fixtureHash, fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
 import { indexedThroughBlockColumn } from './checkpoint';
 import type { Database, DatabaseHandle } from './client';
@@ -32,12 +33,10 @@ function build(db: Database, name: string) {
 }
 
 describe.each(backends)('executePrepared maps rows as drizzle does (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
+  testDatabaseForTests(backend, async (opened) => {
+    handle = opened.handle;
     const rows = Array.from({ length: 9 }, (_, i) => fixtureToken(i + 1));
     await handle.db.insert(metadataDrafts).values({
       id: 'draft-bound',
@@ -51,11 +50,6 @@ describe.each(backends)('executePrepared maps rows as drizzle does (%s)', (backe
     rows[0] = { ...(rows[0] as (typeof rows)[number]), draftId: 'draft-bound' };
     await insertTokens(handle.db, rows);
     await setCheckpoint(handle.db, 321);
-  });
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
   });
 
   it('equals drizzle’s own execute: nested objects, a left join present and absent, decoders, nulls', async () => {

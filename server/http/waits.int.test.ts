@@ -95,7 +95,7 @@ describe(`connections and waits (${backend})`, () => {
   it('20,000 pipelined GETs on one connection: at most one socket read is parsed, each refused one costs a read, the connection is cut at once', async () => {
     const attacker = freshLoopbackClient();
     const rssBefore = server.residentBytes();
-    // Another client's latency meanwhile is the hostile suite's to measure (hostile.int.test.ts).
+    // Another client's latency meanwhile is the hostile suite's to measure (hostile-stalls.int.test.ts).
     const outcome = await converse(port, healthGet.repeat(20_000), attacker, 10_000);
     const rssGrowth = server.residentBytes() - rssBefore;
     // What the pipeline cost its client: the reads bucket's remaining budget, asked at once.

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatedChain, type TestChain } from '../_test/chain';
+import { describe, expect, it } from 'vitest';
+import type { TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { spawnIndexerProcess } from '../_test/indexer-process';
 import { createRandom } from '../chain/simulator/random';
@@ -10,13 +11,13 @@ import { dumpProjections, indexToHead } from './_test/harness';
 const [backend] = await availableBackends();
 let chain: TestChain;
 
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 31, launches: 25, actions: 400 }));
-}, 180_000);
-
-afterAll(async () => {
-  await chain?.stop();
-});
+simulatedChainForTests(
+  { seed: 31, launches: 25, actions: 400 },
+  (started) => {
+    chain = started.chain;
+  },
+  180_000,
+);
 
 function spawnIndexer(database: TestDatabase): ChildProcess {
   // Tiny ranges: hundreds of transactions, so a kill lands inside a batch, not between runs.

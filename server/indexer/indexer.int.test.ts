@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatedChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { describe, expect, it } from 'vitest';
+import type { TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { expectedFromLedger } from './_test/expected-from-ledger';
@@ -15,30 +17,19 @@ const backends = await availableBackends();
 let chain: TestChain;
 let ledger: Ledger;
 
-beforeAll(async () => {
-  ({ chain, ledger } = await startSimulatedChain({ seed: 11, launches: 30, actions: 350 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 11, launches: 30, actions: 350 }, (started) => {
+  ({ chain, ledger } = started);
 });
 
 type Row = Record<string, string | number | null>;
 
 describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
+  testDatabaseForTests(backend, async (opened) => {
+    handle = opened.handle;
     // Small ranges: many batches, so state carried across batch boundaries is exercised too.
     await indexToHead(handle.db, chain, { initialRange: 7, chain: { maxRange: 40 } });
-  });
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
   });
 
   it('indexes every launch, trade, graduation and swap of the ledger', async () => {

@@ -1,7 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatedChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { describe, expect, it } from 'vitest';
+import type { TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
+import { availableBackends, createTestDatabase } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { createPartitionKeeper } from '../db/partitions';
 import {
@@ -33,12 +35,8 @@ let chain: TestChain;
  * The pipeline's shortcuts (balances and token states kept in memory, emitters looked up, two
  * writes at once) against an index built without them: the same projections.
  */
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 11, launches: 30, actions: 350 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 11, launches: 30, actions: 350 }, (started) => {
+  chain = started.chain;
 });
 
 /**
@@ -67,18 +65,11 @@ async function risingHeadClient(
 }
 
 describe.each(backends)('balances kept in memory between ranges (%s)', (backend) => {
-  let reference: TestDatabase;
   let a: DatabaseHandle;
 
-  beforeAll(async () => {
-    reference = await createTestDatabase(backend);
-    a = await reference.open();
+  testDatabaseForTests(backend, async (opened) => {
+    a = opened.handle;
     await indexToHead(a.db, chain);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await reference?.drop();
   });
 
   /** A fresh database for `body`, dropped afterwards. */

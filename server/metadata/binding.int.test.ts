@@ -5,10 +5,12 @@ import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Address, PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { finalizeDomain, finalizeTypes } from '../../shared/metadata/finalize-message';
-import { startSimulatedChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import type { TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { createChainPublicClient } from '../chain/clients';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { clearIndex, dumpProjections, indexToHead } from '../indexer/_test/harness';
@@ -17,27 +19,21 @@ import { createDraft } from './create-draft';
 import { finalizeDraft } from './finalize';
 
 const [backend] = await availableBackends();
+if (!backend) throw new Error('no backend');
 const creator = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 
 describe(`a finalized binding survives re-indexing (${backend})`, () => {
   let chain: TestChain;
-  let database: TestDatabase;
   let handle: DatabaseHandle;
   const objectsDir = mkdtempSync(path.join(tmpdir(), 'launchdex-binding-'));
 
-  beforeAll(async () => {
-    if (!backend) throw new Error('no backend');
-    ({ chain } = await startSimulatedChain({ seed: 71, launches: 3, actions: 20 }));
-    database = await createTestDatabase(backend);
-    handle = await database.open();
-  }, 120_000);
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-    await chain?.stop();
-    rmSync(objectsDir, { recursive: true, force: true });
+  simulatedChainForTests({ seed: 71, launches: 3, actions: 20 }, (started) => {
+    chain = started.chain;
   });
+  testDatabaseForTests(backend, (opened) => {
+    handle = opened.handle;
+  });
+  afterAll(() => rmSync(objectsDir, { recursive: true, force: true }));
 
   it('keeps draft, image and links on the token after every chain-derived table is rebuilt', async () => {
     const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#abcdef' } })

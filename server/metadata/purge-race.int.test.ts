@@ -9,7 +9,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalizeDomain, finalizeTypes } from '../../shared/metadata/finalize-message';
 import { startTestChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { availableBackends, type TestDatabase } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { createChainPublicClient } from '../chain/clients';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { isAppErrorCode } from '../errors';
@@ -121,13 +122,12 @@ describe.each(backends)('finalize racing the draft purge (%s)', (backend) => {
     chain = await startTestChain();
     await chain.client.test.setBalance({ address: creator.address, value: 10n ** 24n });
     client = createChainPublicClient(31337, chain.anvil.rpcUrl) as PublicClient;
-    database = await createTestDatabase(backend);
-    handle = await database.open();
   }, 120_000);
+  testDatabaseForTests(backend, (opened) => {
+    ({ database, handle } = opened);
+  });
 
   afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
     await chain?.stop();
     rmSync(objectsDir, { recursive: true, force: true });
   });

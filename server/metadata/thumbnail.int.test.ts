@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { afterAll, describe, expect, it } from 'vitest';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import type { DatabaseHandle } from '../db/client';
 import { storedObjects } from '../db/schema';
 import { createFilesystemStore } from '../objects/store';
@@ -13,6 +14,7 @@ import { createDraft } from './create-draft';
 import { THUMBNAIL_SIZE } from './image';
 
 const [backend] = await availableBackends();
+if (!backend) throw new Error('no backend');
 
 const picture = (width: number, height: number, background: string) =>
   sharp({ create: { width, height, channels: 3, background } })
@@ -30,7 +32,6 @@ async function centre(png: Buffer): Promise<number[]> {
 }
 
 describe(`a stored image keeps a thumbnail, and cards decode it (${backend})`, () => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
   const objectsDir = mkdtempSync(path.join(tmpdir(), 'launchdex-thumbnails-'));
   const objects = createFilesystemStore(objectsDir);
@@ -61,17 +62,14 @@ describe(`a stored image keeps a thumbnail, and cards decode it (${backend})`, (
         .where(eq(storedObjects.key, imageUrl.slice('/objects/'.length)))
     )[0];
 
-  beforeAll(async () => {
-    if (!backend) throw new Error('no backend');
-    database = await createTestDatabase(backend);
-    handle = await database.open();
-  }, 60_000);
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-    rmSync(objectsDir, { recursive: true, force: true });
-  });
+  testDatabaseForTests(
+    backend,
+    (opened) => {
+      handle = opened.handle;
+    },
+    60_000,
+  );
+  afterAll(() => rmSync(objectsDir, { recursive: true, force: true }));
 
   it('an upload stores a 256 px PNG thumbnail and its key; the card logo comes from it alone', async () => {
     // 12 megapixels: what a card must not decode per request.

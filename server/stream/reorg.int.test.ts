@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseResumeToken } from '../../shared/api/stream';
-import { fundedAddress, reorgWithBuys, startSimulatedChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { fundedAddress, reorgWithBuys, type TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { AppliedStream, readQueued } from '../_test/stream-client';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import { type DatabaseHandle, selectRows } from '../db/client';
@@ -25,16 +27,11 @@ const backends = await availableBackends();
 
 let chain: TestChain;
 
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 83, launches: 3, actions: 20 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 83, launches: 3, actions: 20 }, (started) => {
+  chain = started.chain;
 });
 
 describe.each(backends)('stream across reorgs (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
   let trader: Address;
   let curves: Address[];
@@ -42,24 +39,22 @@ describe.each(backends)('stream across reorgs (%s)', (backend) => {
   // One write per block: a rollback to the ancestor undoes exactly the replaced blocks.
   const index = () => indexToHead(handle.db, chain, { chain: { maxRange: 1 } });
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
-    await index();
-    trader = await fundedAddress(chain, 84);
-    curves = (
-      await selectRows<{ curve_address: Address }>(
-        handle.db,
-        sql`select curve_address from tokens where lifecycle = 'curve' order by created_block`,
-      )
-    ).map((row) => row.curve_address);
-    expect(curves.length).toBeGreaterThan(0);
-  }, 120_000);
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-  });
+  testDatabaseForTests(
+    backend,
+    async (opened) => {
+      handle = opened.handle;
+      await index();
+      trader = await fundedAddress(chain, 84);
+      curves = (
+        await selectRows<{ curve_address: Address }>(
+          handle.db,
+          sql`select curve_address from tokens where lifecycle = 'curve' order by created_block`,
+        )
+      ).map((row) => row.curve_address);
+      expect(curves.length).toBeGreaterThan(0);
+    },
+    120_000,
+  );
 
   function hub(): StreamHub {
     return createStreamHub({

@@ -1,8 +1,10 @@
 import type { Address, Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseResumeToken } from '../../shared/api/stream';
-import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { fundedAddress, type TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { type Frame, readQueued } from '../_test/stream-client';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { DatabaseHandle } from '../db/client';
@@ -25,30 +27,23 @@ const MAX_QUEUED = 4;
 
 let chain: TestChain;
 
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 73, launches: 3, actions: 30 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 73, launches: 3, actions: 30 }, (started) => {
+  chain = started.chain;
 });
 
 describe.each(backends)('stream resume (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
   let trader: Address;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
-    await indexToHead(handle.db, chain);
-    trader = await fundedAddress(chain, 74);
-  }, 120_000);
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-  });
+  testDatabaseForTests(
+    backend,
+    async (opened) => {
+      handle = opened.handle;
+      await indexToHead(handle.db, chain);
+      trader = await fundedAddress(chain, 74);
+    },
+    120_000,
+  );
 
   function hub(maxQueued = MAX_QUEUED): StreamHub {
     return createStreamHub({

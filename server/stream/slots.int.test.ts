@@ -1,8 +1,10 @@
 import type { Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ResumeToken } from '../../shared/api/stream';
-import { fundedAddress, startSimulatedChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { fundedAddress, type TestChain } from '../_test/chain';
+import { simulatedChainForTests } from '../_test/chain-hooks';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { DatabaseHandle } from '../db/client';
 import { indexToHead } from '../indexer/_test/harness';
@@ -24,12 +26,8 @@ const MAX_QUEUED = 4;
 
 let chain: TestChain;
 
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 71, launches: 3, actions: 30 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 71, launches: 3, actions: 30 }, (started) => {
+  chain = started.chain;
 });
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -52,30 +50,27 @@ async function readFrames(stream: ReadableStream<Uint8Array>, count: number): Pr
 const eventTypes = (text: string) => [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
 
 describe.each(backends)('stream slots (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
   // A bare block id, as earlier versions sent: resumed without a rollback check.
   let resumeFrom: ResumeToken;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
-    await indexToHead(handle.db, chain);
-    resumeFrom = { block: chain.deployment.startBlock, seq: undefined };
-    // The replay from there is larger than a client's queue: such a resume gets `reset`.
-    const replay = await readIndexChanges(
-      handle.db,
-      resumeFrom.block,
-      await readIndexedThroughBlock(handle.db),
-      5_000,
-    );
-    expect(replay.events.length).toBeGreaterThan(MAX_QUEUED + 1);
-  }, 120_000);
-
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-  });
+  testDatabaseForTests(
+    backend,
+    async (opened) => {
+      handle = opened.handle;
+      await indexToHead(handle.db, chain);
+      resumeFrom = { block: chain.deployment.startBlock, seq: undefined };
+      // The replay from there is larger than a client's queue: such a resume gets `reset`.
+      const replay = await readIndexChanges(
+        handle.db,
+        resumeFrom.block,
+        await readIndexedThroughBlock(handle.db),
+        5_000,
+      );
+      expect(replay.events.length).toBeGreaterThan(MAX_QUEUED + 1);
+    },
+    120_000,
+  );
 
   /** The real hub over this database, with a hook on its `db` edge. */
   function hubOverDatabase(overrides: Partial<StreamHubOptions> = {}) {
@@ -93,6 +88,15 @@ describe.each(backends)('stream slots (%s)', (backend) => {
       ...overrides,
     });
     return { hub, edge };
+  }
+
+  /** A client resuming from `resumeFrom` that leaves at the hub's next read of the database. */
+  async function subscribeLeavingAtRead(hub: StreamHub, edge: { onRead?: () => void }) {
+    const leaving = new AbortController();
+    edge.onRead = () => leaving.abort();
+    const left = await hub.subscribe({ token: undefined, resumeFrom, signal: leaving.signal });
+    edge.onRead = undefined;
+    return left;
   }
 
   /** Proves the hub is whole again: every slot free, the limit still holds, no poller left. */
@@ -191,10 +195,7 @@ describe.each(backends)('stream slots (%s)', (backend) => {
     expect(hub.polling).toBe(false);
 
     // The first read of an idle hub is the poller's start: the client leaves right then.
-    const leaving = new AbortController();
-    edge.onRead = () => leaving.abort();
-    const left = await hub.subscribe({ token: undefined, resumeFrom, signal: leaving.signal });
-    edge.onRead = undefined;
+    const left = await subscribeLeavingAtRead(hub, edge);
     expect(left?.closed).toBe(true);
     expect(left?.queued).toBe(0);
     expect(await readAll((left as Subscriber).stream)).toBe('');
@@ -210,10 +211,7 @@ describe.each(backends)('stream slots (%s)', (backend) => {
     if (!holder) throw new Error('no slot');
 
     // Leaves exactly when the replay asks for the database.
-    const leaving = new AbortController();
-    edge.onRead = () => leaving.abort();
-    const left = await hub.subscribe({ token: undefined, resumeFrom, signal: leaving.signal });
-    edge.onRead = undefined;
+    const left = await subscribeLeavingAtRead(hub, edge);
     expect(left?.closed).toBe(true);
     expect(left?.queued).toBe(0);
     expect(hub.slots).toBe(1);

@@ -63,6 +63,15 @@ async function openStream(url: string, headers: Record<string, string> = {}) {
   };
 }
 
+/** Waits until `stream` has sent the checkpoint of `head` (the block a test's own writes ended on). */
+async function untilCheckpointAt(stream: Awaited<ReturnType<typeof openStream>>, head: number) {
+  await expect
+    .poll(() => stream.events('checkpoint').some((e) => e.data.indexed_through_block === head), {
+      timeout: 15_000,
+    })
+    .toBe(true);
+}
+
 describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
   let stack: IndexedStack;
   let creator: Address;
@@ -105,11 +114,7 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
       expect(stream.response.headers.get('cache-control')).toBe('no-cache, no-transform');
       await expect.poll(() => stream.events('checkpoint').length).toBeGreaterThan(0);
       const { token, head } = await launchAndTrade('Stream Alpha');
-      await expect
-        .poll(() => stream.events('checkpoint').some((e) => e.data.indexed_through_block === head), {
-          timeout: 15_000,
-        })
-        .toBe(true);
+      await untilCheckpointAt(stream, head);
       const own = stream.events().filter((e) => e.data.address === token || e.data.token_address === token);
       expect(own.map((e) => `${e.type}:${e.data.side ?? ''}`)).toEqual([
         'launch:',
@@ -149,11 +154,7 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
     try {
       await expect.poll(() => all.events('checkpoint').length).toBeGreaterThan(0);
       const { token, head } = await launchAndTrade('Stream Beta');
-      await expect
-        .poll(() => filtered.events('checkpoint').some((e) => e.data.indexed_through_block === head), {
-          timeout: 15_000,
-        })
-        .toBe(true);
+      await untilCheckpointAt(filtered, head);
       expect(filtered.events().filter((e) => e.type !== 'checkpoint')).toEqual([]);
       const mine = await openStream(url(`?token=${token.toUpperCase().replace('0X', '0x')}`));
       try {

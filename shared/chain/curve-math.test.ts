@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WAD } from '../units';
+import { devnetLaunchCurve } from './_test/devnet-curve';
 import {
   type CurveState,
   curvePrice,
@@ -10,16 +11,7 @@ import {
   quoteSell,
 } from './curve-math';
 
-// Parameters like the devnet’s (server/chain/deploy.ts): 30 native virtual reserve, 80 to graduate, 1 % + 0.5 % fees.
-const launch: CurveState = {
-  virtualTokenReserve: 1_073_000_000n * WAD,
-  virtualReserve: 30n * WAD,
-  realTokenReserve: 793_100_000n * WAD,
-  realReserve: 0n,
-  graduationThreshold: 80n * WAD,
-  protocolFeeBps: 100n,
-  creatorFeeBps: 50n,
-};
+const launch: CurveState = devnetLaunchCurve;
 
 /** A small seeded generator (mulberry32): the same thousand trades every run. */
 function seeded(seed: number) {

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { WAD } from '../units';
+import { devnetLaunchCurve } from './_test/devnet-curve';
 import { type CurveState, quoteBuy } from './curve-math';
 import { quoteCurveTrade } from './curve-quote';
 
-// The devnet's parameters (server/chain/deploy.ts): 80 native to graduate, 1 % + 0.5 % fees.
-const launch: CurveState & { graduated: boolean } = {
-  virtualTokenReserve: 1_073_000_000n * WAD,
-  virtualReserve: 30n * WAD,
-  realTokenReserve: 793_100_000n * WAD,
-  realReserve: 0n,
-  graduationThreshold: 80n * WAD,
-  protocolFeeBps: 100n,
-  creatorFeeBps: 50n,
-  graduated: false,
-};
+const launch: CurveState & { graduated: boolean } = { ...devnetLaunchCurve, graduated: false };
 /** 79.9 native already in: 0.1 of room left before the threshold. */
 const nearlyFull = { ...launch, ...quoteBuy(launch, 81_100_000_000_000_000_000n).after };
 const room = nearlyFull.graduationThreshold - nearlyFull.realReserve;

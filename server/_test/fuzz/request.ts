@@ -108,6 +108,25 @@ export function knownEntries(
     );
 }
 
+/**
+ * A request's method: `usual` by its weight, now and then one of `others` (weight 1 unless given;
+ * 0 leaves them out). One other is a constant, as fast-check draws it, so seeds replay as before.
+ */
+export function methodMix(
+  usual: string,
+  usualWeight: number,
+  others: readonly [string, ...string[]],
+  othersWeight = 1,
+): fc.Arbitrary<string> {
+  return fc.oneof(
+    { arbitrary: fc.constant(usual), weight: usualWeight },
+    {
+      arbitrary: others.length === 1 ? fc.constant(others[0]) : fc.constantFrom(...others),
+      weight: othersWeight,
+    },
+  );
+}
+
 /** If-None-Match as clients send it: none mostly, sometimes `*` (always matches) or junk. */
 export const ifNoneMatch = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 8 },

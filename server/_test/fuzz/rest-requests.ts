@@ -5,6 +5,7 @@ import {
   type FuzzRequest,
   ifNoneMatch,
   knownEntries,
+  methodMix,
   printable,
   type QueryEntry,
   queryString,
@@ -112,10 +113,7 @@ function restReadRequestOf(
     .record({
       path,
       query,
-      method: fc.oneof(
-        { arbitrary: fc.constant('GET'), weight: 16 },
-        { arbitrary: fc.constantFrom('HEAD', 'POST', 'OPTIONS'), weight: valid ? 0 : 1 },
-      ),
+      method: methodMix('GET', 16, ['HEAD', 'POST', 'OPTIONS'], valid ? 0 : 1),
       body: fc.option(fc.constant(new Uint8Array(Buffer.from('{"x":1}'))), { freq: 30 }),
       ifNoneMatch: valid ? fc.constant(undefined) : ifNoneMatch,
     })
@@ -151,10 +149,7 @@ export function restWriteRequest(operation: RestOperation, corpus: Corpus): fc.A
     .record({
       path,
       query: unknownEntries,
-      method: fc.oneof(
-        { arbitrary: fc.constant('POST'), weight: 14 },
-        { arbitrary: fc.constantFrom('GET', 'HEAD'), weight: 1 },
-      ),
+      method: methodMix('POST', 14, ['GET', 'HEAD']),
       body,
     })
     .map(({ path, query, method, body }) =>
@@ -190,10 +185,7 @@ export function streamRequest(operation: RestOperation, corpus: Corpus): fc.Arbi
         ),
         { freq: 3 },
       ),
-      method: fc.oneof(
-        { arbitrary: fc.constant('GET'), weight: 12 },
-        { arbitrary: fc.constantFrom('HEAD', 'POST'), weight: 1 },
-      ),
+      method: methodMix('GET', 12, ['HEAD', 'POST']),
     })
     .map(({ query, lastEventId, method }) =>
       printable({

@@ -5,6 +5,7 @@ import {
   type FuzzRequest,
   ifNoneMatch,
   knownEntries,
+  methodMix,
   printable,
   queryString,
   unknownEntries,
@@ -39,10 +40,7 @@ export function objectRequest(corpus: Corpus): fc.Arbitrary<FuzzRequest> {
     .record({
       key,
       query: unknownEntries,
-      method: fc.oneof(
-        { arbitrary: fc.constant('GET'), weight: 6 },
-        { arbitrary: fc.constantFrom('HEAD', 'POST'), weight: 1 },
-      ),
+      method: methodMix('GET', 6, ['HEAD', 'POST']),
       etag: fc.oneof(
         ifNoneMatch,
         real.map((k) => `"${k.slice(0, 64)}"`),
@@ -70,10 +68,7 @@ export function systemRequest(): fc.Arbitrary<FuzzRequest> {
     .record({
       path: fc.constantFrom(...SYSTEM_PATHS),
       query: unknownEntries,
-      method: fc.oneof(
-        { arbitrary: fc.constant('GET'), weight: 8 },
-        { arbitrary: fc.constantFrom('HEAD', 'POST', 'OPTIONS'), weight: 1 },
-      ),
+      method: methodMix('GET', 8, ['HEAD', 'POST', 'OPTIONS']),
       authorization: fc.option(
         fc.oneof(
           headerText,
@@ -124,10 +119,7 @@ export function pageRequest(corpus: Corpus): fc.Arbitrary<FuzzRequest> {
     .record({
       page,
       query,
-      method: fc.oneof(
-        { arbitrary: fc.constant('GET'), weight: 10 },
-        { arbitrary: fc.constant('HEAD'), weight: 1 },
-      ),
+      method: methodMix('GET', 10, ['HEAD']),
     })
     .map(({ page, query, method }) =>
       printable({

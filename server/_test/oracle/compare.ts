@@ -115,7 +115,7 @@ export async function compareWithOracle(
       await single(`/api/v1/tokens/${token}/chart?interval=${interval}`, oracle.chart(token, interval));
       await single(
         `/api/v1/tokens/${token}/chart?interval=${interval}&fill=previous&limit=40`,
-        oracle.filledChart(token, interval, { limit: 40 }),
+        oracle.chart(token, interval, { limit: 40, fill: 'previous' }),
       );
     }
     const trades = oracle.trades(token);
@@ -130,7 +130,7 @@ export async function compareWithOracle(
       );
       await single(
         `/api/v1/tokens/${token}/chart?interval=15m&from=${from}&to=${to}&limit=100&fill=previous`,
-        oracle.filledChart(token, '15m', { from, to, limit: 100 }),
+        oracle.chart(token, '15m', { from, to, limit: 100, fill: 'previous' }),
       );
       await single(
         `/api/v1/tokens/${token}/chart?interval=1m&limit=1000`,

@@ -38,26 +38,22 @@ export async function runLabelScenario(
     `0x${seed.toString(16).padStart(64, '0')}`,
   ] as const;
   // The launch's addresses, as the pending launch will create them (nothing else is sent meanwhile).
-  const { result } = await client.simulateContract({
+  const launch = {
     address: deployment.contracts.factory,
     abi: launchFactoryAbi,
     functionName: 'launch',
     args,
     value: WAD / 10n,
     account: creator,
-  });
+  } as const;
+  const { result } = await client.simulateContract(launch);
   const [token, curve] = result;
   await client.test.setAutomine(false);
   const hashes: Hash[] = [];
   try {
     hashes.push(
       await client.writeContract({
-        address: deployment.contracts.factory,
-        abi: launchFactoryAbi,
-        functionName: 'launch',
-        args,
-        value: WAD / 10n,
-        account: creator,
+        ...launch,
         gas: 8_000_000n,
         maxFeePerGas: 200n * GWEI,
         maxPriorityFeePerGas: 50n * GWEI,

@@ -1,58 +1,40 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loopbackNodeForTests } from './_test/loopback-node';
 import { createRpcClient, RpcRangeError } from './client';
 
 /** A JSON-RPC node on loopback whose eth_getLogs answer is `size` bytes, streamed in chunks. */
-let server: Server;
-let url: string;
 let chunksSent = 0;
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const { id, params } = JSON.parse(body) as { id: number; params: [{ size: number; declare: boolean }] };
-      const { size, declare } = params[0];
-      const head = `{"jsonrpc":"2.0","id":${id},"result":"`;
-      const tail = '"}';
-      const filler = size - head.length - tail.length;
-      response.writeHead(200, {
-        'content-type': 'application/json',
-        ...(declare ? { 'content-length': String(size) } : {}),
-      });
-      response.write(head);
-      let left = filler;
-      const pump = () => {
-        while (left > 0) {
-          const n = Math.min(left, 4096);
-          left -= n;
-          chunksSent++;
-          if (!response.write('x'.repeat(n))) {
-            response.once('drain', pump);
-            return;
-          }
-        }
-        response.end(tail);
-      };
-      response.on('close', () => {
-        left = 0;
-      });
-      pump();
-    });
+const node = loopbackNodeForTests<{ size: number; declare: boolean }>((id, { size, declare }, response) => {
+  const head = `{"jsonrpc":"2.0","id":${id},"result":"`;
+  const tail = '"}';
+  const filler = size - head.length - tail.length;
+  response.writeHead(200, {
+    'content-type': 'application/json',
+    ...(declare ? { 'content-length': String(size) } : {}),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  response.write(head);
+  let left = filler;
+  const pump = () => {
+    while (left > 0) {
+      const n = Math.min(left, 4096);
+      left -= n;
+      chunksSent++;
+      if (!response.write('x'.repeat(n))) {
+        response.once('drain', pump);
+        return;
+      }
+    }
+    response.end(tail);
+  };
+  response.on('close', () => {
+    left = 0;
+  });
+  pump();
 });
 
 describe('RPC response size limit', () => {
   it('reads an answer within the limit', async () => {
-    const result = await createRpcClient({ url, maxResponseBytes: 64 * 1024 }).request<string>(
+    const result = await createRpcClient({ url: node.url, maxResponseBytes: 64 * 1024 }).request<string>(
       'eth_getLogs',
       [{ size: 60 * 1024, declare: false }],
     );
@@ -63,7 +45,7 @@ describe('RPC response size limit', () => {
 
   it('refuses a larger answer as a range error before reading it all', async () => {
     chunksSent = 0;
-    const request = createRpcClient({ url, maxResponseBytes: 64 * 1024 }).request('eth_getLogs', [
+    const request = createRpcClient({ url: node.url, maxResponseBytes: 64 * 1024 }).request('eth_getLogs', [
       { size: 64 * 2 ** 20, declare: false },
     ]);
     await expect(request).rejects.toBeInstanceOf(RpcRangeError);
@@ -75,14 +57,14 @@ describe('RPC response size limit', () => {
 
   it('refuses an answer whose declared length is over the limit without reading it', async () => {
     await expect(
-      createRpcClient({ url, maxResponseBytes: 64 * 1024 }).request('eth_getLogs', [
+      createRpcClient({ url: node.url, maxResponseBytes: 64 * 1024 }).request('eth_getLogs', [
         { size: 1024 * 1024, declare: true },
       ]),
     ).rejects.toBeInstanceOf(RpcRangeError);
   });
 
   it('reads any size when the request lifts the limit', async () => {
-    const client = createRpcClient({ url, maxResponseBytes: 64 * 1024, maxRetries: 0 });
+    const client = createRpcClient({ url: node.url, maxResponseBytes: 64 * 1024, maxRetries: 0 });
     const result = await client.request<string>('eth_getLogs', [{ size: 1024 * 1024, declare: false }], {
       maxResponseBytes: Number.POSITIVE_INFINITY,
     });

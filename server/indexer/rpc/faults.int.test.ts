@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../../shared/http/retry-after';
-import { startSimulatedChain, type TestChain } from '../../_test/chain';
+import type { TestChain } from '../../_test/chain';
+import { simulatedChainForTests } from '../../_test/chain-hooks';
 import { availableBackends, createTestDatabase } from '../../_test/database';
 import { startFaultProxy } from '../../_test/rpc-fault-proxy';
 import { dumpProjections, indexToHead } from '../_test/harness';
@@ -9,12 +10,8 @@ import { createRpcClient, RpcError, RpcRangeError } from './client';
 const [backend] = await availableBackends();
 let chain: TestChain;
 
-beforeAll(async () => {
-  ({ chain } = await startSimulatedChain({ seed: 41, launches: 12, actions: 150 }));
-}, 120_000);
-
-afterAll(async () => {
-  await chain?.stop();
+simulatedChainForTests({ seed: 41, launches: 12, actions: 150 }, (started) => {
+  chain = started.chain;
 });
 
 describe(`indexing through a faulty RPC (${backend})`, () => {

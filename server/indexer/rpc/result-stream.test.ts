@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loopbackNodeForTests } from './_test/loopback-node';
 import { createRpcClient, RpcRangeError } from './client';
 import { type Answer, concatAnswers, createResultScanner } from './result-stream';
 
@@ -52,55 +51,37 @@ describe('result scanner', () => {
 });
 
 /** A node on loopback: eth_getLogs answers per its first param, in 1 kB pieces. */
-let server: Server;
-let url: string;
 let hungUp = 0;
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
+const node = loopbackNodeForTests<{ kind: 'logs' | 'error' | 'truncated' | 'large'; declare: boolean }>(
+  (id, { kind, declare }, response) => {
+    const full =
+      kind === 'error'
+        ? `{"jsonrpc":"2.0","id":${id},"error":{"code":-32005,"message":"query returned more than 10000 results ${'.'.repeat(4000)}"}}`
+        : kind === 'large'
+          ? `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(Array.from({ length: 500 }, () => logs).flat())}}`
+          : answer(id);
+    const text = kind === 'truncated' ? full.slice(0, Math.floor(full.length / 2)) : full;
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      ...(declare ? { 'content-length': String(Buffer.byteLength(text)) } : {}),
     });
-    request.on('end', () => {
-      const { id, params } = JSON.parse(body) as {
-        id: number;
-        params: [{ kind: 'logs' | 'error' | 'truncated' | 'large'; declare: boolean }];
-      };
-      const { kind, declare } = params[0];
-      const full =
-        kind === 'error'
-          ? `{"jsonrpc":"2.0","id":${id},"error":{"code":-32005,"message":"query returned more than 10000 results ${'.'.repeat(4000)}"}}`
-          : kind === 'large'
-            ? `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(Array.from({ length: 500 }, () => logs).flat())}}`
-            : answer(id);
-      const text = kind === 'truncated' ? full.slice(0, Math.floor(full.length / 2)) : full;
-      response.writeHead(200, {
-        'content-type': 'application/json',
-        ...(declare ? { 'content-length': String(Buffer.byteLength(text)) } : {}),
-      });
-      let at = 0;
-      let closed = false;
-      response.on('close', () => {
-        if (at < text.length) hungUp++;
-        closed = true;
-      });
-      const pump = () => {
-        while (!closed && at < text.length) {
-          const piece = text.slice(at, at + 1024);
-          at += piece.length;
-          if (!response.write(piece)) return void response.once('drain', pump);
-        }
-        if (!closed) response.end();
-      };
-      pump();
+    let at = 0;
+    let closed = false;
+    response.on('close', () => {
+      if (at < text.length) hungUp++;
+      closed = true;
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+    const pump = () => {
+      while (!closed && at < text.length) {
+        const piece = text.slice(at, at + 1024);
+        at += piece.length;
+        if (!response.write(piece)) return void response.once('drain', pump);
+      }
+      if (!closed) response.end();
+    };
+    pump();
+  },
+);
 
 async function drain(stream: { next(): Promise<unknown[] | undefined> }) {
   const all: unknown[] = [];
@@ -110,14 +91,14 @@ async function drain(stream: { next(): Promise<unknown[] | undefined> }) {
 
 describe('requestOrStream', () => {
   it('reads an answer within the limit whole', async () => {
-    const client = createRpcClient({ url, maxResponseBytes: 1024 * 1024 });
+    const client = createRpcClient({ url: node.url, maxResponseBytes: 1024 * 1024 });
     const answered = await client.requestOrStream('eth_getLogs', [{ kind: 'logs', declare: true }]);
     expect(answered).toEqual({ whole: logs });
   });
 
   it('streams an answer over the limit, declared or not, every element in order', async () => {
     for (const declare of [true, false]) {
-      const client = createRpcClient({ url, maxResponseBytes: 4 * 1024 });
+      const client = createRpcClient({ url: node.url, maxResponseBytes: 4 * 1024 });
       const answered = await client.requestOrStream('eth_getLogs', [{ kind: 'logs', declare }]);
       if (!('stream' in answered)) throw new Error('expected a stream');
       if (declare) expect(answered.stream.declaredBytes).toBeGreaterThan(4 * 1024);
@@ -127,14 +108,14 @@ describe('requestOrStream', () => {
   });
 
   it('reports an error answer over the limit as the error it is', async () => {
-    const client = createRpcClient({ url, maxResponseBytes: 1024, maxRetries: 0 });
+    const client = createRpcClient({ url: node.url, maxResponseBytes: 1024, maxRetries: 0 });
     const answered = await client.requestOrStream('eth_getLogs', [{ kind: 'error', declare: true }]);
     if (!('stream' in answered)) throw new Error('expected a stream');
     await expect(drain(answered.stream)).rejects.toBeInstanceOf(RpcRangeError);
   });
 
   it('fails an answer cut off inside its array, and a cancel hangs up', async () => {
-    const client = createRpcClient({ url, maxResponseBytes: 1024 });
+    const client = createRpcClient({ url: node.url, maxResponseBytes: 1024 });
     const truncated = await client.requestOrStream('eth_getLogs', [{ kind: 'truncated', declare: false }]);
     if (!('stream' in truncated)) throw new Error('expected a stream');
     await expect(drain(truncated.stream)).rejects.toThrow(/ended inside its result array/);
@@ -151,7 +132,7 @@ describe('requestOrStream', () => {
 describe('concatAnswers', () => {
   it('hands on answers whole and streamed as one stream, in the order asked', async () => {
     // Answers over 4 kB stream, the others are read whole: the first and last are whole here.
-    const client = createRpcClient({ url, maxResponseBytes: 1024 * 1024 });
+    const client = createRpcClient({ url: node.url, maxResponseBytes: 1024 * 1024 });
     const ask = (limit: number) =>
       client.requestOrStream<unknown>('eth_getLogs', [{ kind: 'logs', declare: true }], {
         maxResponseBytes: limit,
@@ -172,7 +153,7 @@ describe('concatAnswers', () => {
   it('skips empty answers, and a cancel hangs up those streaming and those still to come', async () => {
     const empty = concatAnswers<number>([{ whole: [] }, { whole: [] }].map((a) => Promise.resolve(a)));
     expect(await empty.next()).toBeUndefined();
-    const client = createRpcClient({ url, maxResponseBytes: 1024 });
+    const client = createRpcClient({ url: node.url, maxResponseBytes: 1024 });
     const large = () =>
       client.requestOrStream<unknown>('eth_getLogs', [{ kind: 'large', declare: false }]) as Promise<
         Answer<unknown>
