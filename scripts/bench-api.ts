@@ -31,12 +31,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { shippedLimits } from '../server/_test/app-server';
 import { fieldDifferences, firstDifference } from './bench/answer-shape';
 import { readCacheCounts } from './bench/cache-metrics';
 import { ensureDataset } from './bench/dataset';
 import { type RouteClass, routeClasses } from './bench/fixtures';
-import { describeStatuses, type HostileResult, renderHostile, runHostile } from './bench/hostile';
+import { benchHostile } from './bench/hostile-runs';
 import { renderLive, runLive } from './bench/live';
 import { measure, warm } from './bench/measure';
 import { type RouteResult, renderReport, writeMarkedSection, writeReport } from './bench/report';
@@ -136,7 +135,25 @@ const compare = (mine: { status: number; body: string }, bare: { status: number;
 };
 
 try {
-  if (mode === 'hostile') await benchHostile();
+  if (mode === 'hostile')
+    await benchHostile({
+      baseEnv,
+      workerCounts,
+      databaseMs: values['database-ms']?.split(',').map((value) => value.trim()) ?? [undefined],
+      victims: Number(values.victims),
+      victimRate: Number(values['victim-rate']),
+      attackerConnections: Number(values.attackers),
+      ramp: Number(values.ramp),
+      duration,
+      warmup,
+      command,
+      postgresVersion,
+      tokens,
+      trades,
+      loadBefore,
+      servers,
+      ...(values.write ? { writeTo: docs } : {}),
+    });
   else if (mode === 'live') await benchLive();
   else await benchApi();
 } catch (error) {
@@ -341,76 +358,5 @@ async function benchLive(): Promise<void> {
   if (values.write) {
     writeMarkedSection(docs, 'live', 'Read API while the index advances (`npm run bench -- --live`)', table);
     console.log('▶ docs/benchmarks.md updated (bench:live)');
-  }
-}
-
-/** `--hostile`: a paced victim's latency, quiet and while one client attacks, per worker count. */
-async function benchHostile(): Promise<void> {
-  const victims = Number(values.victims);
-  const victimRate = Number(values['victim-rate']);
-  const attackerConnections = Number(values.attackers);
-  const ramp = Number(values.ramp);
-  // As shipped: the default read cache, rate limits and per-client caps (startAppServer's own
-  // generous test limits are put back to the defaults); clients told apart by X-Forwarded-For.
-  const env = { ...baseEnv, ...shippedLimits, TRUSTED_PROXY_HOPS: '1' };
-  const results: HostileResult[] = [];
-  const databaseMs = values['database-ms']?.split(',').map((value) => value.trim()) ?? [undefined];
-  for (const workers of workerCounts) for (const ms of databaseMs) await hostileRun(workers, ms);
-
-  async function hostileRun(workers: number, ms: string | undefined): Promise<void> {
-    const server = await startLaunchdex(
-      ms === undefined ? env : { ...env, DATABASE_MS_PER_SECOND_PER_CLIENT: ms },
-      workers,
-    );
-    servers.push(server);
-    console.log(`▶ Launchdex as shipped ${server.baseUrl} (pid ${server.pid}, ${server.workers} worker(s))`);
-    try {
-      const result = await runHostile({
-        server,
-        victimPath: '/api/v1/tokens/newest',
-        victims,
-        victimRate,
-        attackerConnections,
-        duration,
-        warmup,
-        ramp,
-        trades,
-      });
-      results.push(ms === undefined ? result : { ...result, databaseMs: ms });
-      console.log(
-        `  ${workers} worker(s)${ms === undefined ? '' : `, DATABASE_MS_PER_SECOND_PER_CLIENT=${ms}`}: victim p50/p99 quiet ${result.quiet.p50}/${result.quiet.p99} ms, attacked ${result.attacked.p50}/${result.attacked.p99} ms, after ${result.after.p50}/${result.after.p99} ms (victim answers ${describeStatuses(result.quiet)} | ${describeStatuses(result.attacked)}); attacker ${describeStatuses(result.attacker)}, ${result.attacker.socketErrors} without answer`,
-      );
-    } finally {
-      servers.splice(servers.indexOf(server), 1);
-      await server.stop();
-    }
-  }
-  const table = renderHostile(
-    {
-      command,
-      postgresVersion,
-      tokens,
-      trades,
-      duration,
-      warmup,
-      ramp,
-      victims,
-      victimRate,
-      attackerConnections,
-      limits: shippedLimits,
-      loadBefore,
-      loadAfter: os.loadavg(),
-    },
-    results,
-  );
-  console.log(`\n${table}\n`);
-  if (values.write) {
-    writeMarkedSection(
-      docs,
-      'hostile',
-      'Read API under a hostile client (`npm run bench -- --hostile`)',
-      table,
-    );
-    console.log('▶ docs/benchmarks.md updated (bench:hostile)');
   }
 }

@@ -4,7 +4,8 @@ import { balanceKind } from '../../db/schema';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
 import type { BlockHeader, RangeData } from '../sync/range-algebra';
 import { createBalanceBook } from './balance-book';
-import { eventDataJson, foldRange, type ProjectionContext, touchedTokens } from './fold';
+import { eventDataJson } from './copy-text';
+import { foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { type TokenState, tokenFromLaunch } from './state';
 
 const context: ProjectionContext = {
