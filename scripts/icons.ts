@@ -1,6 +1,6 @@
 /**
  * `node --import tsx scripts/icons.ts`: draws the app's icons into public/ from one SVG (a rising
- * curve over a launch bar, in the accent colour of app/globals.css). The PNGs and favicon.ico are
+ * curve over a launch bar, in the accent colour of app/styles/base.css). The PNGs and favicon.ico are
  * committed; rerun after changing the drawing.
  */
 import { writeFileSync } from 'node:fs';

@@ -36,7 +36,7 @@ export function TokenView({ initial }: { initial: TokenDetail }) {
   return (
     <main className="token-page">
       <TokenHeader token={token} />
-      {/* Chart first: beside it the trade panel on wide screens, below it on narrow ones (globals.css). */}
+      {/* Chart first: beside it the trade panel on wide screens, below it on narrow ones (app/styles/token-page.css). */}
       <div className="token-market">
         <PriceChart address={address} />
         <TradePanel token={token} />
