@@ -4,12 +4,13 @@ import { type Backend, createTestDatabase, type TestDatabase } from './database'
 
 /**
  * A fresh test database and the production server over it for the tests of a describe: started
- * before them with `env` added to the database's, stopped and dropped after them. `started` hands
- * both to the caller's own bindings inside the same hook, so a failed start still cleans up.
+ * before them with `env` added to the database's (a function of the database when the server's
+ * environment needs it), stopped and dropped after them. `started` hands both to the caller's own
+ * bindings inside the same hook, so a failed start still cleans up.
  */
 export function appServerForTests(
   backend: Backend | undefined,
-  env: Record<string, string>,
+  env: Record<string, string> | ((database: TestDatabase) => Record<string, string>),
   started: (open: { database: TestDatabase; server: AppServer }) => Promise<void> | void,
   options: { server?: AppServerOptions; hookTimeoutMs?: number } = {},
 ): void {
@@ -18,7 +19,8 @@ export function appServerForTests(
   beforeAll(async () => {
     if (!backend) throw new Error('no backend');
     database = await createTestDatabase(backend);
-    server = await startAppServer({ ...database.env, ...env }, options.server);
+    const added = typeof env === 'function' ? env(database) : env;
+    server = await startAppServer({ ...database.env, ...added }, options.server);
     await started({ database, server });
   }, options.hookTimeoutMs);
   afterAll(async () => {
