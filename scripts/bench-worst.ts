@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { type AppServer, startAppServer } from '../server/_test/app-server';
+import { isProcessAlive } from '../server/_test/child-process';
 import { SEED_VERSION } from './bench/seed-sql';
 import { outOfReachLimits } from './bench/servers';
 import {
@@ -102,14 +103,6 @@ const launchdexEnv = {
     ? {}
     : { READ_STATEMENT_TIMEOUT_MS: values['statement-timeout-ms'] }),
 };
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** The running server (replaced when one exits during a request). */
 const target: { server: AppServer | undefined } = { server: undefined };
 /** Server exits seen during the run: the candidate that was in flight, and the server's last output. */
@@ -156,7 +149,7 @@ try {
   /** After a request without an answer: if the server exited, report it and start another. */
   const checkServer = async (candidate: Candidate): Promise<boolean> => {
     const server = target.server;
-    if (!server || alive(server.pid)) return false;
+    if (!server || isProcessAlive(server.pid)) return false;
     const output = server.output().trim().split('\n').slice(-15).join('\n');
     crashes.push({ route: candidate.route, params: candidate.params, output, retry: 'not retried' });
     log(`  ✗ the server exited during ${candidate.route} ${candidate.params}; its last output:\n${output}`);

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productionScriptEnv } from '../server/_test/child-process';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../server/_test/database';
 import { selectRows } from '../server/db/client';
 import { createDraft } from '../server/metadata/create-draft';
@@ -27,14 +28,7 @@ describe.each(backends)('npm run purge-drafts (%s)', (backend) => {
       ['--import', 'tsx', path.join(root, 'scripts', 'purge-drafts.ts'), ...args],
       {
         cwd: root,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          NODE_ENV: 'production',
-          LOG_LEVEL: 'silent',
-          OBJECTS_DIR: objectsDir,
-          ...database.env,
-        },
+        env: productionScriptEnv({ LOG_LEVEL: 'silent', OBJECTS_DIR: objectsDir, ...database.env }),
       },
     );
     return stdout;

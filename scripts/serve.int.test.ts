@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../server/_test/app-server';
+import { collectOutput, productionScriptEnv } from '../server/_test/child-process';
 
 const serve = path.resolve(import.meta.dirname, 'serve.ts');
 
@@ -9,20 +10,14 @@ const serve = path.resolve(import.meta.dirname, 'serve.ts');
 function runServe(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', serve], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
+      env: productionScriptEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
+    const output = collectOutput(child);
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code, output: output() });
     });
   });
 }

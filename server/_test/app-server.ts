@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseConfig } from '../config';
+import { collectOutput, productionScriptEnv } from './child-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -84,10 +85,7 @@ export async function startAppServer(
     ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts'), '--workers', String(options.workers ?? 1)],
     {
       cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        NODE_ENV: 'production',
+      env: productionScriptEnv({
         NEXT_TELEMETRY_DISABLED: '1',
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -97,22 +95,16 @@ export async function startAppServer(
         // (server/http/*.int.test.ts) set their own, or the shipped ones (shippedLimits).
         ...generousLimits,
         ...env,
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
+  const output = collectOutput(child);
   const baseUrl = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(`${baseUrl}/api/health`);
       if (response.status === 200) break;
@@ -121,7 +113,7 @@ export async function startAppServer(
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the server did not become healthy within ${timeoutMs} ms:\n${output}`);
+      throw new Error(`the server did not become healthy within ${timeoutMs} ms:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -144,7 +136,7 @@ export async function startAppServer(
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
     },
-    output: () => output,
+    output,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { CURSOR_SECRET_NAME } from '../api/cursor-secret';
+import { CURSOR_SECRET_NAME, resolveCursorSecret } from '../api/cursor-secret';
 import { createRestDispatcher, type RestDispatcher } from '../api/rest/dispatch';
 import { restRoutes } from '../api/rest/registry';
 import { answerWebRequest } from '../api/rest/web-request';
 import type { Context } from '../api/trpc';
-import type { Config } from '../config';
+import { type Config, parseConfig } from '../config';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { createPartitionKeeper } from '../db/partitions';
 import { balances, chainEvents, serviceSecrets, trades } from '../db/schema';
@@ -180,6 +180,15 @@ export async function insertMarket(handle: DatabaseHandle): Promise<void> {
       kind: 0,
     })),
   ]);
+}
+
+/** Seeds `database` and builds the API over it, its cursors signed with the key the database holds. */
+export async function seededInstance(
+  database: TestDatabase,
+): Promise<{ handle: DatabaseHandle; config: Config; api: Instance }> {
+  const handle = await seed(database);
+  const config = parseConfig(database.env);
+  return { handle, config, api: instanceOver(handle, config, await resolveCursorSecret(config, handle.db)) };
 }
 
 export async function seed(database: TestDatabase): Promise<DatabaseHandle> {

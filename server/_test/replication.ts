@@ -169,8 +169,24 @@ export async function startReplicatedPostgres(
       await sql.end();
     }
   };
-  let replicaRunning = true;
-  let primaryRunning = true;
+  /** pg_ctl stop and start of the server in `dir`, each a no-op when the server is already so. */
+  const controlOf = (dir: string) => {
+    let running = true;
+    return {
+      async stop() {
+        if (!running) return;
+        await pgCtl(dir, 'stop');
+        running = false;
+      },
+      async start() {
+        if (running) return;
+        await pgCtl(dir, 'start');
+        running = true;
+      },
+    };
+  };
+  const replica = controlOf(replicaDir);
+  const primary = controlOf(primaryDir);
   return {
     primaryUrl: urlAt(primaryPort),
     replicaUrl: urlAt(replicaPort),
@@ -192,26 +208,10 @@ export async function startReplicatedPostgres(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    async stopReplica() {
-      if (!replicaRunning) return;
-      await pgCtl(replicaDir, 'stop');
-      replicaRunning = false;
-    },
-    async startReplica() {
-      if (replicaRunning) return;
-      await pgCtl(replicaDir, 'start');
-      replicaRunning = true;
-    },
-    async stopPrimary() {
-      if (!primaryRunning) return;
-      await pgCtl(primaryDir, 'stop');
-      primaryRunning = false;
-    },
-    async startPrimary() {
-      if (primaryRunning) return;
-      await pgCtl(primaryDir, 'start');
-      primaryRunning = true;
-    },
+    stopReplica: replica.stop,
+    startReplica: replica.start,
+    stopPrimary: primary.stop,
+    startPrimary: primary.start,
     stop,
   };
 }

@@ -2,6 +2,7 @@ import type { Ledger } from '../chain/simulator/ledger';
 import { type AppServer, startAppServer } from './app-server';
 import { type SimulatedFixture, startSimulatedChain, type TestChain } from './chain';
 import { type Backend, createTestDatabase, type TestDatabase } from './database';
+import { type ChainView, readChainView } from './oracle/chain-view';
 import { type FaultProxy, startFaultProxy } from './rpc-fault-proxy';
 
 export interface IndexedStack {
@@ -13,6 +14,8 @@ export interface IndexedStack {
   proxy: FaultProxy | undefined;
   /** Resolves once the server's indexer has reached the chain head. */
   waitForIndex(): Promise<number>;
+  /** The chain as the oracle reads it: every log of the deployment from its start block on. */
+  readChainView(): Promise<ChainView>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +60,7 @@ export async function startIndexedStack(
     ledger,
     proxy,
     waitForIndex,
+    readChainView: () => readChainView(chain.client, chain.deployment.contracts, ledger.startBlock),
     stop: async () => {
       await server.stop();
       await proxy?.close();

@@ -2,8 +2,8 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { searchRank } from '../../shared/search-text';
+import { expectAppError } from '../_test/expect-app-error';
 import { balances, chainEvents, tokens, trades } from '../db/schema';
-import { AppError } from '../errors';
 import { TRENDING_SCORE_MAX, trendingScore } from '../tokens/trending';
 import { type CursorValue, decodeCursor, encodeCursor } from './cursor';
 import {
@@ -29,15 +29,7 @@ const address = `0x${'ab'.repeat(20)}`;
 const INT8_MAX = 2n ** 63n - 1n;
 
 function expectInvalidCursor(run: () => unknown, label: string) {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown, label).toBeInstanceOf(AppError);
-  expect((thrown as AppError).code, label).toBe('invalid_cursor');
-  expect((thrown as AppError).status, label).toBe(400);
+  expect(expectAppError(run, 'invalid_cursor', label).status, label).toBe(400);
 }
 
 /** Values JSON can carry that no integer column of ours may be compared with. */

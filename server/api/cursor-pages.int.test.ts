@@ -4,19 +4,16 @@ import {
   busy,
   creator,
   type Instance,
-  instanceOver,
   type Json,
-  seed,
+  seededInstance,
   token,
   WAD,
   wallet,
 } from '../_test/cursor-world';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
-import { type Config, parseConfig } from '../config';
 import type { DatabaseHandle } from '../db/client';
 import { type CursorValue, encodeCursor } from './cursor';
 import { searchListName } from './cursor-keys';
-import { resolveCursorSecret } from './cursor-secret';
 
 const backends = await availableBackends();
 
@@ -77,14 +74,11 @@ const outOfRange = {
 describe.each(backends)('cursor pages on a real database (%s)', (backend) => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
-  let config: Config;
   let api: Instance;
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    handle = await seed(database);
-    config = parseConfig(database.env);
-    api = instanceOver(handle, config, await resolveCursorSecret(config, handle.db));
+    ({ handle, api } = await seededInstance(database));
   });
 
   afterAll(async () => {

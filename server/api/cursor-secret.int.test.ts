@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from '../_test/app-server';
-import { busy, type Instance, instanceOver, type Json, seed, storedSecrets } from '../_test/cursor-world';
+import {
+  busy,
+  type Instance,
+  instanceOver,
+  type Json,
+  seed,
+  seededInstance,
+  storedSecrets,
+} from '../_test/cursor-world';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { type Config, parseConfig } from '../config';
 import { type DatabaseHandle, openDatabase } from '../db/client';
@@ -19,10 +27,8 @@ describe.each(backends)('cursor keys on a real database (%s)', (backend) => {
   beforeAll(async () => {
     database = await createTestDatabase(backend);
     other = await createTestDatabase(backend);
-    handle = await seed(database);
+    ({ handle, config, api } = await seededInstance(database));
     otherHandle = await seed(other);
-    config = parseConfig(database.env);
-    api = instanceOver(handle, config, await resolveCursorSecret(config, handle.db));
   });
 
   afterAll(async () => {

@@ -1,22 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError } from '../errors';
-import { cursorBlock, decodeCursor, encodeCursor, keysetPage } from './cursor';
+import { expectAppError } from '../_test/expect-app-error';
+import { cursorBlock, decodeCursor, decodeCursorIfAny, encodeCursor, keysetPage } from './cursor';
 
 const key = z.tuple([z.number().int(), z.number().int()]);
 const secret = 'test-secret';
 
 function expectInvalid(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('invalid_cursor');
-    expect((error as AppError).status).toBe(400);
-    return;
-  }
-  throw new Error('expected invalid_cursor');
+  expect(expectAppError(run, 'invalid_cursor').status).toBe(400);
 }
 
 /** A cursor signed the way the server signs, over any payload (what a leaked key could make). */
@@ -31,6 +23,13 @@ describe('keyset cursor codec', () => {
   it('round-trips the key of its own list', () => {
     const cursor = encodeCursor('tokens.new', [123, 4], secret, 900);
     expect(decodeCursor(cursor, 'tokens.new', key, secret)).toEqual([123, 4]);
+  });
+
+  it('no cursor is the first page (no key); a cursor decodes or is refused as decodeCursor does', () => {
+    expect(decodeCursorIfAny(undefined, 'tokens.new', key, secret)).toBeUndefined();
+    const cursor = encodeCursor('tokens.new', [123, 4], secret, 900);
+    expect(decodeCursorIfAny(cursor, 'tokens.new', key, secret)).toEqual([123, 4]);
+    expectInvalid(() => decodeCursorIfAny(cursor, 'tokens.top', key, secret));
   });
 
   it('is opaque: url-safe text with a version prefix, no raw key or block visible', () => {

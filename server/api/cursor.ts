@@ -82,6 +82,19 @@ export function decodeCursor<T>(cursor: string, list: string, schema: z.ZodType<
 }
 
 /**
+ * The key of the page after `cursor` in `list`, or undefined for the first page (no cursor).
+ * A cursor that does not decode for this list fails as {@link decodeCursor} does.
+ */
+export function decodeCursorIfAny<T>(
+  cursor: string | undefined,
+  list: string,
+  schema: z.ZodType<T>,
+  secret: string,
+): T | undefined {
+  return cursor === undefined ? undefined : decodeCursor(cursor, list, schema, secret);
+}
+
+/**
  * The block a cursor says it was issued at, for routing its read before its list decodes it:
  * undefined when it carries none (`v1`) or is not a cursor of a known shape.
  * @dev the MAC is not checked here (it is by {@link decodeCursor}, before any row is read): a

@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundedAddress } from '../_test/chain';
 import { availableBackends } from '../_test/database';
-import { type ChainView, readChainView, viewAt } from '../_test/oracle/chain-view';
+import { type ChainView, viewAt } from '../_test/oracle/chain-view';
 import { compareWithOracle, describeDifference } from '../_test/oracle/compare';
 import { buildOracle, isAfter, type Oracle, type OrderedList, type OrderKey } from '../_test/oracle/model';
 import { type Json, walkPages } from '../_test/oracle/walk';
@@ -35,11 +35,7 @@ describe.each(backends)('every read answer against the chain oracle (%s)', (back
   });
 
   it('the chain view the oracle reads holds every log the simulator recorded', async () => {
-    const view = await readChainView(
-      stack.chain.client,
-      stack.chain.deployment.contracts,
-      stack.ledger.startBlock,
-    );
+    const view = await stack.readChainView();
     const seen = new Map(view.logs.map((log) => [`${log.transactionHash}:${log.logIndex}`, log]));
     const launchpad = new Set([view.factory]);
     for (const action of stack.ledger.actions)
@@ -70,11 +66,7 @@ describe.each(backends)('every read answer against the chain oracle (%s)', (back
 
   it('every page of every list at limits 1, 7 and 100, and every single answer, equal the oracle', async () => {
     await stack.waitForIndex();
-    const view = await readChainView(
-      stack.chain.client,
-      stack.chain.deployment.contracts,
-      stack.ledger.startBlock,
-    );
+    const view = await stack.readChainView();
     const oracle = buildOracle({ view, excluded: new Set(excluded ? [excluded] : []) });
     const comparison = await compareWithOracle(stack.server.baseUrl, oracle);
     expect(comparison.differences.slice(0, 5).map(describeDifference).join('\n\n')).toBe('');
@@ -90,11 +82,7 @@ describe.each(backends)('every read answer against the chain oracle (%s)', (back
   it('walks while the chain moves: every page is exactly the rows after its cursor at its own checkpoint', async () => {
     const first = await stack.waitForIndex();
     const start = buildOracle({
-      view: await readChainView(
-        stack.chain.client,
-        stack.chain.deployment.contracts,
-        stack.ledger.startBlock,
-      ),
+      view: await stack.readChainView(),
       excluded: new Set(excluded ? [excluded] : []),
     });
     const curveTokens = start.tokens({ view: 'near' }).map((t) => t.address as Address);
@@ -193,11 +181,7 @@ describe.each(backends)('every read answer against the chain oracle (%s)', (back
     expect(checkpoints[0]).toBe(first);
 
     // Every checkpoint a page was read at, modelled from one read of the final chain.
-    const final: ChainView = await readChainView(
-      stack.chain.client,
-      stack.chain.deployment.contracts,
-      stack.ledger.startBlock,
-    );
+    const final: ChainView = await stack.readChainView();
     const oracles = new Map<number, Oracle>();
     const at = async (block: number) => {
       let oracle = oracles.get(block);

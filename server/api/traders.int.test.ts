@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundedAddress } from '../_test/chain';
 import { availableBackends } from '../_test/database';
-import { readChainView } from '../_test/oracle/chain-view';
 import { buildOracle } from '../_test/oracle/model';
 import { buildTradersOracle } from '../_test/oracle/traders';
 import { getJson, walkPages } from '../_test/oracle/walk';
@@ -43,11 +42,7 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
 
   it('every page of every sort of every token, and every wallet PnL, equal the oracle', async () => {
     await stack.waitForIndex();
-    const view = await readChainView(
-      stack.chain.client,
-      stack.chain.deployment.contracts,
-      stack.ledger.startBlock,
-    );
+    const view = await stack.readChainView();
     const model = buildOracle({ view });
     const oracle = buildTradersOracle(view, params, (token) =>
       BigInt(String(model.pricing(token)?.current_price ?? '0')),
@@ -128,11 +123,7 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
 
   it('refuses bad parameters with 400 and an unknown token with 404', async () => {
     const base = stack.server.baseUrl;
-    const [token] = buildTradersOracle(
-      await readChainView(stack.chain.client, stack.chain.deployment.contracts, stack.ledger.startBlock),
-      params,
-      () => 0n,
-    ).tokens();
+    const [token] = buildTradersOracle(await stack.readChainView(), params, () => 0n).tokens();
     const status = async (path: string) => (await getJson(base, path)).status;
     expect(await status(`/api/v1/tokens/${token}/traders?sort=profit`)).toBe(400);
     expect(await status(`/api/v1/tokens/${token}/traders?limit=0`)).toBe(400);

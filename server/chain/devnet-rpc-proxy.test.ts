@@ -33,6 +33,13 @@ function upstream() {
   return { seen, fetch: fetchDouble };
 }
 
+/** Posts `body` to the proxy for `config` over a fresh upstream: the answer and what reached anvil. */
+async function proxied(config: typeof devnet, body: unknown) {
+  const { seen, fetch } = upstream();
+  const response = await proxyDevnetRpc(rpc(body), { config, logger, fetch });
+  return { response, seen };
+}
+
 const rpc = (body: unknown) =>
   new Request('http://app/api/devnet/rpc', {
     method: 'POST',
@@ -42,24 +49,14 @@ const rpc = (body: unknown) =>
 
 describe('proxyDevnetRpc', () => {
   it('is a 404 when the app indexes a chain named by RPC_URL (never proxies a real chain)', async () => {
-    const { seen, fetch } = upstream();
-    const response = await proxyDevnetRpc(rpc({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }), {
-      config: externalChain,
-      logger,
-      fetch,
-    });
+    const { response, seen } = await proxied(externalChain, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' });
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe('not_found');
     expect(seen).toHaveLength(0);
   });
 
   it('forwards wallet methods to the devnet anvil', async () => {
-    const { seen, fetch } = upstream();
-    const response = await proxyDevnetRpc(rpc({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }), {
-      config: devnet,
-      logger,
-      fetch,
-    });
+    const { response, seen } = await proxied(devnet, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' });
     expect(seen).toEqual([
@@ -70,26 +67,17 @@ describe('proxyDevnetRpc', () => {
   it.each(['eth_sendTransaction', 'anvil_setBalance', 'evm_mine', 'debug_traceTransaction'])(
     'refuses %s (unsigned sends and chain rewrites) without reaching anvil',
     async (method) => {
-      const { seen, fetch } = upstream();
-      const response = await proxyDevnetRpc(rpc({ jsonrpc: '2.0', id: 7, method }), {
-        config: devnet,
-        logger,
-        fetch,
-      });
+      const { response, seen } = await proxied(devnet, { jsonrpc: '2.0', id: 7, method });
       expect(await response.json()).toMatchObject({ id: 7, error: { code: -32601 } });
       expect(seen).toHaveLength(0);
     },
   );
 
   it('refuses a whole batch that contains one refused method', async () => {
-    const { seen, fetch } = upstream();
-    const response = await proxyDevnetRpc(
-      rpc([
-        { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' },
-        { jsonrpc: '2.0', id: 2, method: 'anvil_mine' },
-      ]),
-      { config: devnet, logger, fetch },
-    );
+    const { response, seen } = await proxied(devnet, [
+      { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' },
+      { jsonrpc: '2.0', id: 2, method: 'anvil_mine' },
+    ]);
     expect(await response.json()).toEqual([expect.objectContaining({ id: 2, error: expect.any(Object) })]);
     expect(seen).toHaveLength(0);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { quoteExactInput } from '../../shared/trade/pool-quote';
 import { fundedAddress, type TestChain } from '../_test/chain';
 import { simulatedChainForTests } from '../_test/chain-hooks';
-import { launchTokenAbi, uniswapV3PoolAbi } from './abis';
+import { uniswapV3PoolAbi } from './abis';
 import type { Ledger } from './simulator/ledger';
 
 let chain: TestChain;
@@ -59,13 +59,6 @@ describe('the trade panel’s pool quote against the real Uniswap V3 pool', () =
     }
     expect(compared).toBe(4);
     // The trader really holds what the swaps paid (the ledger of balances agrees with the events).
-    expect(
-      await chain.client.readContract({
-        address: token,
-        abi: launchTokenAbi,
-        functionName: 'balanceOf',
-        args: [trader],
-      }),
-    ).toBeGreaterThan(0n);
+    expect(await chain.actions.balanceOf(token, trader)).toBeGreaterThan(0n);
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { fixtureAddress, fixtureHash } from '../_test/fixtures';
 import { type DatabaseHandle, openDatabase, selectRows } from './client';
 import { defaultMigrationsFolder, migrateDatabase } from './migrate';
@@ -77,15 +78,9 @@ function migrationsBeforePartitioning(): { folder: string; remove(): void } {
 
 describe.each(backends)('block partitions of the append-only tables (%s)', (backend) => {
   describe('on a new database', () => {
-    let database: TestDatabase;
     let handle: DatabaseHandle;
-    beforeAll(async () => {
-      database = await createTestDatabase(backend);
-      handle = await database.open();
-    });
-    afterAll(async () => {
-      await handle?.close();
-      await database?.drop();
+    testDatabaseForTests(backend, (opened) => {
+      handle = opened.handle;
     });
 
     it('starts with no partition, refuses rows outside every partition, and creates windows on demand', async () => {

@@ -10,6 +10,23 @@ export interface ConcurrencyLimiter {
 }
 
 /**
+ * Counts one more hold of `key` in `holds` and returns its release: the first call gives the hold
+ * back (the key leaves the map at zero) and then runs `released`; later calls do nothing.
+ */
+export function countedHold(holds: Map<string, number>, key: string, released?: () => void): () => void {
+  holds.set(key, (holds.get(key) ?? 0) + 1);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    const left = (holds.get(key) ?? 1) - 1;
+    if (left <= 0) holds.delete(key);
+    else holds.set(key, left);
+    released?.();
+  };
+}
+
+/**
  * Counts live in this process: a client holding slots holds sockets on this instance too. A
  * cluster's workers use the primary's counts instead (server/http/cluster/worker-limits.ts).
  */
@@ -17,17 +34,8 @@ export function createConcurrencyLimiter(): ConcurrencyLimiter {
   const inFlight = new Map<string, number>();
   return {
     acquire(key, max) {
-      const current = inFlight.get(key) ?? 0;
-      if (current >= max) return undefined;
-      inFlight.set(key, current + 1);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (inFlight.get(key) ?? 1) - 1;
-        if (left <= 0) inFlight.delete(key);
-        else inFlight.set(key, left);
-      };
+      if ((inFlight.get(key) ?? 0) >= max) return undefined;
+      return countedHold(inFlight, key);
     },
     held: (key) => inFlight.get(key) ?? 0,
   };

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, shippedLimits, startAppServer } from '../_test/app-server';
+import { describe, expect, it } from 'vitest';
+import { type AppServer, shippedLimits } from '../_test/app-server';
+import { appServerForTests } from '../_test/app-server-hooks';
 import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { availableBackends } from '../_test/database';
 import { type RawAnswer, rawRequest } from '../_test/raw-http';
 import { errorStatus, isErrorCode } from '../errors';
 
@@ -23,30 +24,27 @@ const multipartHead = (length: number) =>
   `Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: ${length}\r\n\r\n`;
 
 describe(`the HTTP front answers every request (${backend})`, () => {
-  let database: TestDatabase;
   let server: AppServer;
   let port: number;
   const raw = (request: Parameters<typeof rawRequest>[1], timeoutMs = 3_000) =>
     rawRequest(port, request, { timeoutMs, localAddress: freshLoopbackClient() });
 
-  beforeAll(async () => {
-    if (!backend) throw new Error('no backend');
-    database = await createTestDatabase(backend);
-    server = await startAppServer({
-      ...database.env,
+  appServerForTests(
+    backend,
+    {
       ...shippedLimits,
       METRICS_TOKEN: '',
       HTTP_HEADERS_TIMEOUT_MS: '1000',
       HTTP_BODY_IDLE_TIMEOUT_MS: '700',
       HTTP_BODY_TIMEOUT_MS: '2000',
       UPLOADS_PER_CLIENT: '2',
-    });
-    port = Number(new URL(server.baseUrl).port);
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+    },
+    (started) => {
+      server = started.server;
+      port = Number(new URL(server.baseUrl).port);
+    },
+    { hookTimeoutMs: 120_000 },
+  );
 
   // First on a fresh process: a page render loads the Next bundle's copy of the server modules,
   // whose shared services (the image fetcher) then make errors the REST front must still know.

@@ -1,8 +1,9 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, shippedLimits, startAppServer } from '../_test/app-server';
+import { describe, expect, it } from 'vitest';
+import { type AppServer, shippedLimits } from '../_test/app-server';
+import { appServerForTests } from '../_test/app-server-hooks';
 import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { availableBackends } from '../_test/database';
 import { storeLargeObject } from '../_test/large-object';
 
 const [backend] = await availableBackends();
@@ -48,34 +49,34 @@ const healthGet = 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n';
 const READS_BURST = 100_000;
 
 describe(`connections and waits (${backend})`, () => {
-  let database: TestDatabase;
   let server: AppServer;
   let port: number;
   let bigObject: { key: string; length: number; dir: string };
 
-  beforeAll(async () => {
-    if (!backend) throw new Error('no backend');
-    database = await createTestDatabase(backend);
-    bigObject = storeLargeObject(database.env.DATA_DIR as string);
-    server = await startAppServer({
-      ...database.env,
-      ...shippedLimits,
-      OBJECTS_DIR: bigObject.dir,
-      // The budget is not what stops a pipeline here: it only shows what the pipeline cost.
-      RATE_LIMIT_READS_PER_MINUTE: '6000',
-      RATE_LIMIT_READS_BURST: String(READS_BURST),
-      // One call in flight per client: a slot a slow reader holds is a slot its next request needs.
-      WORK_PER_CLIENT: '1',
-      HTTP_SEND_TIMEOUT_MS: '1500',
-    });
-    port = Number(new URL(server.baseUrl).port);
-    // Next.js loads a route's code on its first request: not a cost to measure below.
-    await (await fetchFrom(freshLoopbackClient())(`${server.baseUrl}/api/health`)).arrayBuffer();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  appServerForTests(
+    backend,
+    (database) => {
+      // Stored in the database's data directory before the server that serves it starts.
+      bigObject = storeLargeObject(database.env.DATA_DIR as string);
+      return {
+        ...shippedLimits,
+        OBJECTS_DIR: bigObject.dir,
+        // The budget is not what stops a pipeline here: it only shows what the pipeline cost.
+        RATE_LIMIT_READS_PER_MINUTE: '6000',
+        RATE_LIMIT_READS_BURST: String(READS_BURST),
+        // One call in flight per client: a slot a slow reader holds is a slot its next request needs.
+        WORK_PER_CLIENT: '1',
+        HTTP_SEND_TIMEOUT_MS: '1500',
+      };
+    },
+    async (started) => {
+      server = started.server;
+      port = Number(new URL(server.baseUrl).port);
+      // Next.js loads a route's code on its first request: not a cost to measure below.
+      await (await fetchFrom(freshLoopbackClient())(`${server.baseUrl}/api/health`)).arrayBuffer();
+    },
+    { hookTimeoutMs: 120_000 },
+  );
 
   it('a connection pipelining 6 requests gets 4 answers, then 429 rate_limited, then is closed', async () => {
     const outcome = await converse(port, healthGet.repeat(6), freshLoopbackClient());

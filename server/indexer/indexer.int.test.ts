@@ -7,7 +7,13 @@ import { testDatabaseForTests } from '../_test/database-hooks';
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { expectedFromLedger } from './_test/expected-from-ledger';
-import { clearIndex, dumpProjections, indexToHead, withTwoDatabases } from './_test/harness';
+import {
+  clearIndex,
+  dumpProjections,
+  indexToHead,
+  projectionContextFor,
+  withTwoDatabases,
+} from './_test/harness';
 import { applyBatch, readCheckpoint } from './project/apply-batch';
 import { createRpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';
@@ -168,18 +174,7 @@ describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
       tokens: new Set(),
       pools: new Map(),
     });
-    const result = await applyBatch(
-      handle.db,
-      {
-        chainId: 31337,
-        factory: chain.deployment.contracts.factory.toLowerCase(),
-        graduator: chain.deployment.contracts.graduator.toLowerCase(),
-        stable: chain.deployment.contracts.stable.toLowerCase(),
-        startBlock: chain.deployment.startBlock,
-        finalityDepth: 64,
-      },
-      range,
-    );
+    const result = await applyBatch(handle.db, projectionContextFor(chain), range);
     expect(result.status).toBe('skipped');
     await indexToHead(handle.db, chain);
     expect(await dumpProjections(handle.db)).toEqual(before);

@@ -10,6 +10,7 @@ import {
   chainConfigFor,
   dumpProjections,
   indexToHead,
+  projectionContextFor,
   silentLogger,
   withTwoDatabases,
 } from './_test/harness';
@@ -18,7 +19,7 @@ import { IndexerError } from './errors';
 import { createIndexer } from './indexer';
 import { readCheckpoint } from './project/apply-batch';
 import { createBalanceBook, loadBalances } from './project/balance-book';
-import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
+import { type BatchPlan, foldRange, touchedTokens } from './project/fold';
 import type { TokenState } from './project/state';
 import { createTraderBook, foldTraders, loadTraders, rememberTraders } from './project/trader-book';
 import { defaultLabelParams } from './project/traders';
@@ -255,14 +256,7 @@ describe.each(backends)('a write that appends while the one before it commits (%
         new Set(stored.map((r) => r.address)),
         new Map(stored.flatMap((r) => (r.pool_address ? [[r.pool_address, r.address] as const] : []))),
       );
-      const context: ProjectionContext = {
-        chainId: 31337,
-        factory: chain.deployment.contracts.factory.toLowerCase(),
-        graduator: chain.deployment.contracts.graduator.toLowerCase(),
-        stable: chain.deployment.contracts.stable.toLowerCase(),
-        startBlock: chain.deployment.startBlock,
-        finalityDepth: 64,
-      };
+      const context = projectionContextFor(chain);
       const rpc = createRpcClient({ url: chain.anvil.rpcUrl });
       const head = Number(await chain.client.getBlockNumber());
       const start = chain.deployment.startBlock;

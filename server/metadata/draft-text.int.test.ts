@@ -1,7 +1,8 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, startAppServer } from '../_test/app-server';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { describe, expect, it } from 'vitest';
+import type { AppServer } from '../_test/app-server';
+import { appServerForTests } from '../_test/app-server-hooks';
+import { availableBackends } from '../_test/database';
 
 const [backend] = await availableBackends();
 
@@ -39,7 +40,6 @@ const bytes = (...values: number[]) => Buffer.from(values);
 const supply = (10n ** 27n).toString();
 
 describe(`draft text rules on POST /api/v1/token-metadata, raw multipart bodies (${backend})`, () => {
-  let database: TestDatabase;
   let server: AppServer;
   let image: Part;
 
@@ -75,19 +75,12 @@ describe(`draft text rules on POST /api/v1/token-metadata, raw multipart bodies 
     for (const detail of answer.body.error.details as Json[]) expect(typeof detail.message).toBe('string');
   };
 
-  beforeAll(async () => {
-    if (!backend) throw new Error('no backend');
-    database = await createTestDatabase(backend);
-    server = await startAppServer({ ...database.env, RATE_LIMIT_UPLOADS_PER_MINUTE: '0' });
+  appServerForTests(backend, { RATE_LIMIT_UPLOADS_PER_MINUTE: '0' }, async (started) => {
+    server = started.server;
     const png = await sharp({ create: { width: 12, height: 12, channels: 3, background: '#12ab34' } })
       .png()
       .toBuffer();
     image = { name: 'image', value: png, type: 'image/png', filename: 'logo.png' };
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
   });
 
   it('accepts UTF-8 sent as raw bytes, and keeps CRLF line breaks in a description', async () => {

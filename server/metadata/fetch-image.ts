@@ -1,7 +1,8 @@
-import { Agent, buildConnector, request } from 'undici';
+import { request } from 'undici';
 import { AppError, isAppError } from '../errors';
 import { createDnsResolver } from './dns-resolver';
 import { MAX_IMAGE_BYTES } from './image';
+import { pinnedAgent } from './pinned-agent';
 import { checkImageUrl, hostOf, pinPublicAddress, type ResolvedAddress, type Resolver } from './ssrf';
 
 export interface ImageFetcherOptions {
@@ -77,19 +78,9 @@ export function createImageFetcher(options: ImageFetcherOptions = {}): ImageFetc
       );
       const port = Number(url.port || 443);
       const target = route(pinned, port);
-      const connect = buildConnector({ ...(options.ca ? { ca: options.ca } : {}), timeout: timeoutMs });
-      const servername = hostOf(url);
-      const agent = new Agent({
-        connect: (connectOptions, callback) =>
-          connect(
-            {
-              ...connectOptions,
-              hostname: target.host,
-              port: String(target.port),
-              servername: /^[\d.]+$|:/.test(servername) ? undefined : servername,
-            },
-            callback,
-          ),
+      const agent = pinnedAgent(target, hostOf(url), {
+        ...(options.ca ? { ca: options.ca } : {}),
+        timeout: timeoutMs,
       });
       try {
         let response: Awaited<ReturnType<typeof request>>;

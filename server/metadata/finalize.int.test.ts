@@ -26,14 +26,7 @@ describe(`finalize on a real chain with the indexer running (${backend})`, () =>
   });
 
   it('answers 409 not_indexed for a confirmed launch the index has not reached, then succeeds unchanged', async () => {
-    const head = Number(await stack.chain.client.getBlockNumber());
-    stack.proxy?.freezeHead(head);
-    const { draftId, token, transactionHash } = await flow.draftAndLaunch();
-    const body = {
-      token_address: token,
-      transaction_hash: transactionHash,
-      signature: await flow.sign(creator, draftId, token, transactionHash),
-    };
+    const { draftId, token, transactionHash, body } = await launchAheadOfIndex();
     const early = await flow.finalize(draftId, body);
     expect(early.status).toBe(409);
     expect(early.body.error.code).toBe('not_indexed');
@@ -84,11 +77,10 @@ describe(`finalize on a real chain with the indexer running (${backend})`, () =>
       launchOverrides: { name: 'Different Name', symbol: 'DIFF', supply: 2n * 10n ** 27n },
     });
     await stack.waitForIndex();
-    const { status, body } = await flow.finalize(mismatched.draftId, {
-      token_address: mismatched.token,
-      transaction_hash: mismatched.transactionHash,
-      signature: await flow.sign(creator, mismatched.draftId, mismatched.token, mismatched.transactionHash),
-    });
+    const { status, body } = await flow.finalize(
+      mismatched.draftId,
+      await flow.signedBody(mismatched.draftId, mismatched),
+    );
     expect(status).toBe(422);
     expect(body.error.code).toBe('launch_mismatch');
     expect(body.error.details.map((d: Json) => d.field).sort()).toEqual(['initial_supply', 'name', 'symbol']);
@@ -96,34 +88,23 @@ describe(`finalize on a real chain with the indexer running (${backend})`, () =>
     const a = await flow.draftAndLaunch();
     const b = await flow.draftAndLaunch();
     await stack.waitForIndex();
-    const crossed = await flow.finalize(a.draftId, {
-      token_address: b.token,
-      transaction_hash: b.transactionHash,
-      signature: await flow.sign(creator, a.draftId, b.token, b.transactionHash),
-    });
+    const crossed = await flow.finalize(a.draftId, await flow.signedBody(a.draftId, b));
     expect(crossed.status).toBe(422);
     expect(crossed.body.error.details.map((d: Json) => d.field)).toContain('metadata_hash');
     // A transaction hash that did not launch this token.
-    const wrongTx = await flow.finalize(a.draftId, {
-      token_address: a.token,
-      transaction_hash: b.transactionHash,
-      signature: await flow.sign(creator, a.draftId, a.token, b.transactionHash),
-    });
+    const wrongTx = await flow.finalize(
+      a.draftId,
+      await flow.signedBody(a.draftId, { token: a.token, transactionHash: b.transactionHash }),
+    );
     expect(wrongTx.status).toBe(422);
   });
 
   it('refuses a second token for the same draft (409 already_finalized) and a draft owned by someone else (403)', async () => {
     const first = await flow.draftAndLaunch();
     await stack.waitForIndex();
-    expect(
-      (
-        await flow.finalize(first.draftId, {
-          token_address: first.token,
-          transaction_hash: first.transactionHash,
-          signature: await flow.sign(creator, first.draftId, first.token, first.transactionHash),
-        })
-      ).status,
-    ).toBe(200);
+    expect((await flow.finalize(first.draftId, await flow.signedBody(first.draftId, first))).status).toBe(
+      200,
+    );
     // A second launch carrying the same metadataHash, finalized against the already bound draft.
     const draftRow = (await flow.call('GET', `/api/v1/tokens/${first.token}`)).body;
     const second = await stack.chain.actions.launch({
@@ -135,34 +116,22 @@ describe(`finalize on a real chain with the indexer running (${backend})`, () =>
     });
     await stack.waitForIndex();
     const token2 = second.token.toLowerCase() as Address;
-    const duplicate = await flow.finalize(first.draftId, {
-      token_address: token2,
-      transaction_hash: second.hash,
-      signature: await flow.sign(creator, first.draftId, token2, second.hash),
-    });
+    const duplicate = await flow.finalize(
+      first.draftId,
+      await flow.signedBody(first.draftId, { token: token2, transactionHash: second.hash }),
+    );
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error.code).toBe('already_finalized');
 
     const owned = await flow.draftAndLaunch({ draftCreator: stranger.address });
     await stack.waitForIndex();
-    const notOwner = await flow.finalize(owned.draftId, {
-      token_address: owned.token,
-      transaction_hash: owned.transactionHash,
-      signature: await flow.sign(creator, owned.draftId, owned.token, owned.transactionHash),
-    });
+    const notOwner = await flow.finalize(owned.draftId, await flow.signedBody(owned.draftId, owned));
     expect(notOwner.status).toBe(403);
     expect(notOwner.body.error.code).toBe('not_owner');
   });
 
   it('fails closed with 503 unavailable when the chain RPC cannot be reached', async () => {
-    const head = Number(await stack.chain.client.getBlockNumber());
-    stack.proxy?.freezeHead(head);
-    const { draftId, token, transactionHash } = await flow.draftAndLaunch();
-    const body = {
-      token_address: token,
-      transaction_hash: transactionHash,
-      signature: await flow.sign(creator, draftId, token, transactionHash),
-    };
+    const { draftId, body } = await launchAheadOfIndex();
     stack.proxy?.setDown(true);
     try {
       const { status, body: answer } = await flow.finalize(draftId, body);
@@ -211,6 +180,13 @@ describe(`finalize on a real chain with the indexer running (${backend})`, () =>
     });
     expect(broken.status).toBe(400);
   });
+
+  /** Freezes the index at the current head, then drafts, launches and signs the finalize body. */
+  async function launchAheadOfIndex() {
+    stack.proxy?.freezeHead(Number(await stack.chain.client.getBlockNumber()));
+    const launched = await flow.draftAndLaunch();
+    return { ...launched, body: await flow.signedBody(launched.draftId, launched) };
+  }
 
   async function finalizeHashOf(token: Address): Promise<string> {
     const events = (await flow.call('GET', `/api/v1/tokens/${token}/activity?kind=launch`)).body

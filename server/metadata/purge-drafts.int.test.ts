@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { afterAll, describe, expect, it } from 'vitest';
+import { availableBackends } from '../_test/database';
+import { testDatabaseForTests } from '../_test/database-hooks';
 import { type DatabaseHandle, selectRows } from '../db/client';
 import { isAppErrorCode } from '../errors';
 import { createFilesystemStore, type ObjectStore } from '../objects/store';
@@ -41,7 +42,6 @@ async function storedWeight(bytes: Buffer): Promise<number> {
 }
 
 describe.each(backends)('draft retention and the storage budget (%s)', (backend) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
   const objectsDir = mkdtempSync(path.join(tmpdir(), 'launchdex-purge-'));
   const store = createFilesystemStore(objectsDir);
@@ -79,14 +79,11 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
   const onDisk = (key: string) => existsSync(path.join(objectsDir, key));
   const purge = () => purgeExpiredDrafts({ db: handle.db, objects: store, ttlMs: DAY });
 
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = await database.open();
+  testDatabaseForTests(backend, (opened) => {
+    handle = opened.handle;
   });
 
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
+  afterAll(() => {
     rmSync(objectsDir, { recursive: true, force: true });
   });
 

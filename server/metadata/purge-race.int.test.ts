@@ -172,18 +172,36 @@ describe.each(backends)('finalize racing the draft purge (%s)', (backend) => {
     throw new Error(`fewer than ${count} statements ever waited for a lock`);
   }
 
-  it('finalize first: the purge skips the draft being bound, which ends bound with its image', async () => {
-    const draft = await expiredLaunchedDraft();
+  /**
+   * Takes `lock` in another session and keeps its transaction open until `release`; `end`
+   * releases, waits for the transaction and closes the session.
+   */
+  function holdLock(lock: (tx: postgres.TransactionSql) => Promise<unknown>) {
     const holder = session();
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // Finalize updates the draft row, then waits here for the token row.
     const holding = holder.begin(async (tx) => {
-      await tx`select 1 from tokens where address = ${draft.body.token_address} for update`;
+      await lock(tx);
       await held;
     });
+    return {
+      release: () => release(),
+      end: async () => {
+        release();
+        await holding;
+        await holder.end();
+      },
+    };
+  }
+
+  it('finalize first: the purge skips the draft being bound, which ends bound with its image', async () => {
+    const draft = await expiredLaunchedDraft();
+    // Finalize updates the draft row, then waits here for the token row.
+    const lock = holdLock(
+      (tx) => tx`select 1 from tokens where address = ${draft.body.token_address} for update`,
+    );
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const finalizing = finalize(draft);
@@ -191,28 +209,18 @@ describe.each(backends)('finalize racing the draft purge (%s)', (backend) => {
 
       const purged = await purge();
       expect(purged).toMatchObject({ status: 'purged', drafts: 0 });
-      release();
+      lock.release();
       expect(await finalizing).toBe('bound');
     } finally {
-      release();
-      await holding;
-      await holder.end();
+      await lock.end();
     }
     expect(await state(draft)).toEqual({ draft: 'bound', token: 'bound', image: true });
   });
 
   it('purge first: the finalize that waited for it answers 404, and nothing is bound', async () => {
     const draft = await expiredLaunchedDraft();
-    const holder = session();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     // The purge deletes the draft row, then waits here for its object's row.
-    const holding = holder.begin(async (tx) => {
-      await tx`select 1 from stored_objects where key = ${draft.key} for update`;
-      await held;
-    });
+    const lock = holdLock((tx) => tx`select 1 from stored_objects where key = ${draft.key} for update`);
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const purging = purge();
@@ -220,13 +228,11 @@ describe.each(backends)('finalize racing the draft purge (%s)', (backend) => {
       const finalizing = finalize(draft);
       await waitersAtLeast(2);
 
-      release();
+      lock.release();
       expect(await purging).toMatchObject({ status: 'purged', drafts: 1, objects: 1 });
       expect(await finalizing).toBe('gone');
     } finally {
-      release();
-      await holding;
-      await holder.end();
+      await lock.end();
     }
     expect(await state(draft)).toEqual({ draft: 'gone', token: 'none', image: false });
   });

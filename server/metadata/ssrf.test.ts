@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors';
+import { expectAppError } from '../_test/expect-app-error';
 import { checkImageUrl, isPublicAddress, pinPublicAddress, type Resolver } from './ssrf';
 
 const forbiddenHosts = [
@@ -33,14 +33,7 @@ const forbiddenHosts = [
 ];
 
 function expectForbidden(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('image_url_forbidden');
-    return;
-  }
-  throw new Error('expected image_url_forbidden');
+  expectAppError(run, 'image_url_forbidden');
 }
 
 async function expectForbiddenAsync(run: () => Promise<unknown>) {

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, startAppServer } from '../_test/app-server';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { describe, expect, it } from 'vitest';
+import type { AppServer } from '../_test/app-server';
+import { appServerForTests } from '../_test/app-server-hooks';
+import { availableBackends } from '../_test/database';
 
 const [backend] = await availableBackends();
 
@@ -32,7 +33,6 @@ function form(
 }
 
 describe(`POST /api/v1/token-metadata and /objects (${backend})`, () => {
-  let database: TestDatabase;
   let server: AppServer;
   const post = async (body: BodyInit, headers: Record<string, string> = {}) => {
     const response = await fetch(`${server.baseUrl}/api/v1/token-metadata`, {
@@ -44,16 +44,9 @@ describe(`POST /api/v1/token-metadata and /objects (${backend})`, () => {
     return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
   };
 
-  beforeAll(async () => {
-    if (!backend) throw new Error('no backend');
-    database = await createTestDatabase(backend);
-    // Limits have their own test (rate-limit.int.test.ts); this one posts dozens of uploads.
-    server = await startAppServer({ ...database.env, RATE_LIMIT_UPLOADS_PER_MINUTE: '0' });
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
+  // Limits have their own test (rate-limit.int.test.ts); this one posts dozens of uploads.
+  appServerForTests(backend, { RATE_LIMIT_UPLOADS_PER_MINUTE: '0' }, (started) => {
+    server = started.server;
   });
 
   it('creates a draft: 201 with id, metadata_hash and an immutable, content-addressed image', async () => {

@@ -61,37 +61,31 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
       });
     return pending;
   };
-  new Gauge({
-    name: 'launchdex_indexed_block',
-    help: 'Last block whose events are fully indexed (database checkpoint)',
-    registers: [registry],
-    // Every web worker reads the same checkpoint: across workers it is one value, not a sum.
-    aggregator: 'max',
-    async collect() {
-      const { indexed } = await position();
-      if (indexed !== null) this.set(indexed);
-    },
-  });
-  new Gauge({
-    name: 'launchdex_chain_head_block',
-    help: 'Chain head block number reported by the RPC',
-    registers: [registry],
-    aggregator: 'max',
-    async collect() {
-      const { head } = await position();
-      if (head !== null) this.set(head);
-    },
-  });
-  new Gauge({
-    name: 'launchdex_indexer_lag_blocks',
-    help: 'Chain head minus the indexed block',
-    registers: [registry],
-    aggregator: 'max',
-    async collect() {
-      const { indexed, head } = await position();
-      if (indexed !== null && head !== null) this.set(Math.max(0, head - indexed));
-    },
-  });
+  // Every web worker reads the same checkpoint and head: across workers each is one value, not a sum.
+  const positionGauge = (
+    name: string,
+    help: string,
+    read: (at: { indexed: number | null; head: number | null }) => number | null,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      aggregator: 'max',
+      async collect() {
+        const value = read(await position());
+        if (value !== null) this.set(value);
+      },
+    });
+  positionGauge(
+    'launchdex_indexed_block',
+    'Last block whose events are fully indexed (database checkpoint)',
+    (at) => at.indexed,
+  );
+  positionGauge('launchdex_chain_head_block', 'Chain head block number reported by the RPC', (at) => at.head);
+  positionGauge('launchdex_indexer_lag_blocks', 'Chain head minus the indexed block', (at) =>
+    at.indexed !== null && at.head !== null ? Math.max(0, at.head - at.indexed) : null,
+  );
 
   // The indexer keeps cumulative counts; counters advance by the difference since the last scrape.
   const counted = (name: string, help: string, read: (status: IndexerStatus) => number) => {

@@ -102,6 +102,16 @@ describe.each(backends)('stream across reorgs (%s)', (backend) => {
     return readIndexedThroughBlock(handle.db);
   }
 
+  /** A hub, and a client of it that has applied `blocks` new blocks of buys (their head: `seen`). */
+  async function followPastTrades(blocks: number) {
+    const streams = hub();
+    const client = await follow(streams);
+    const seen = await trade(blocks);
+    await streams.refresh();
+    await client.take();
+    return { streams, client, seen };
+  }
+
   async function tokenOf(i: number): Promise<Address> {
     const [row] = await selectRows<{ address: Address }>(
       handle.db,
@@ -156,11 +166,7 @@ describe.each(backends)('stream across reorgs (%s)', (backend) => {
   });
 
   it('several rollbacks between two polls: one reorg at the lowest block any of them kept', async () => {
-    const streams = hub();
-    const client = await follow(streams);
-    const seen = await trade(4);
-    await streams.refresh();
-    await client.take();
+    const { streams, client, seen } = await followPastTrades(4);
     await reorg(2, 0);
     await reorg(4, 1);
     await reorg(1, 3);
@@ -177,11 +183,7 @@ describe.each(backends)('stream across reorgs (%s)', (backend) => {
   });
 
   it('a resume with an id from before a reorg it did not see gets reorg, the canonical events after it and a checkpoint; a bare block id resumes as before', async () => {
-    const streams = hub();
-    const client = await follow(streams);
-    const seen = await trade(3);
-    await streams.refresh();
-    await client.take();
+    const { streams, client, seen } = await followPastTrades(3);
     const id = client.applied.lastId;
     expect(parseResumeToken(id ?? '')).toMatchObject({ block: seen });
     client.subscriber.close();

@@ -1,4 +1,5 @@
-import { Agent, buildConnector, request } from 'undici';
+import { request } from 'undici';
+import { pinnedAgent } from '../metadata/pinned-agent';
 import type { ResolvedAddress, Resolver } from '../metadata/ssrf';
 import { signWebhook, webhookHeaders } from './signature';
 import { pinWebhookAddress, type WebhookUrlPolicy } from './target-url';
@@ -46,19 +47,8 @@ export async function postWebhook(
   }
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const destination = options.route?.(pinned, port) ?? { host: pinned.address, port };
-  const connect = buildConnector({ timeout: options.timeoutMs });
-  const servername = url.hostname.replace(/^\[|\]$/g, '');
-  const agent = new Agent({
-    connect: (connectOptions, callback) =>
-      connect(
-        {
-          ...connectOptions,
-          hostname: destination.host,
-          port: String(destination.port),
-          servername: /^[\d.]+$|:/.test(servername) ? undefined : servername,
-        },
-        callback,
-      ),
+  const agent = pinnedAgent(destination, url.hostname.replace(/^\[|\]$/g, ''), {
+    timeout: options.timeoutMs,
   });
   const timestamp = Math.floor(Date.now() / 1000);
   try {

@@ -10,7 +10,7 @@ import { compiledReads } from '../../db/compiled-read';
 import { rowLimit } from '../../db/row-limit';
 import { AppError } from '../../errors';
 import { unrealizedPnl } from '../../indexer/project/traders';
-import { decodeCursor, encodeCursor, keysetPage } from '../cursor';
+import { decodeCursorIfAny, encodeCursor, keysetPage } from '../cursor';
 import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
 import type { Context } from '../trpc';
 
@@ -97,10 +97,7 @@ export async function listTraders(
 ): Promise<TradersPage> {
   const sort = input.sort ?? 'realized_pnl';
   const list = `traders:${input.address}:${sort}`;
-  const key =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, signedAmountAndAddressKey, ctx.cursorSecret);
+  const key = decodeCursorIfAny(input.cursor, list, signedAmountAndAddressKey, ctx.cursorSecret);
   const rows = await traderRows(
     ctx.db,
     { address: input.address, value: key?.[0] ?? null, wallet: key?.[1] ?? null },
@@ -154,10 +151,7 @@ export async function listWalletPnl(
   input: { address: string; limit: number; cursor?: string | undefined },
 ): Promise<WalletPnlPage> {
   const list = `pnl:${input.address}`;
-  const after =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
+  const after = decodeCursorIfAny(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
   const rows = await walletRows(
     ctx.db,
     { wallet: input.address, after: after?.[0] ?? null },

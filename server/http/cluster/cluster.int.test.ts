@@ -1,9 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, metricsHeaders, startAppServer } from '../../_test/app-server';
+import { describe, expect, it } from 'vitest';
+import { type AppServer, metricsHeaders } from '../../_test/app-server';
+import { appServerForTests } from '../../_test/app-server-hooks';
+import { isProcessAlive } from '../../_test/child-process';
 import { fetchFrom, freshLoopbackClient } from '../../_test/client-fetch';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../../_test/database';
+import { availableBackends } from '../../_test/database';
 
 /**
  * Rules (docs/security.md, "Every limit and its default"; docs/decisions.md, "Web workers"): with
@@ -50,32 +52,27 @@ async function holdConnections(port: number, localAddress: string, count: number
 // Declared only where PostgreSQL runs (PGlite admits one process): absent, not skipped, elsewhere.
 if (backends.includes('postgres'))
   describe('npm run serve --workers 2 (postgres)', () => {
-    let database: TestDatabase;
     let server: AppServer;
     let port: number;
 
-    beforeAll(async () => {
-      database = await createTestDatabase('postgres');
-      server = await startAppServer(
-        {
-          ...database.env,
-          // One more read every 10 s: nothing refills while a test runs.
-          RATE_LIMIT_READS_PER_MINUTE: '6',
-          RATE_LIMIT_READS_BURST: String(READS_BURST),
-          // Each worker's cache misses its first read: counted as one request here, this suite
-          // proves one bucket across workers (the cost of a miss: read-cost.int.test.ts).
-          READ_MISS_COST: '1',
-          STREAMS_PER_CLIENT: '2',
-          CONNECTIONS_PER_CLIENT: String(CONNECTIONS),
-        },
-        { workers: 2 },
-      );
-      port = Number(new URL(server.baseUrl).port);
-    }, 180_000);
-    afterAll(async () => {
-      await server?.stop();
-      await database?.drop();
-    });
+    appServerForTests(
+      'postgres',
+      {
+        // One more read every 10 s: nothing refills while a test runs.
+        RATE_LIMIT_READS_PER_MINUTE: '6',
+        RATE_LIMIT_READS_BURST: String(READS_BURST),
+        // Each worker's cache misses its first read: counted as one request here, this suite
+        // proves one bucket across workers (the cost of a miss: read-cost.int.test.ts).
+        READ_MISS_COST: '1',
+        STREAMS_PER_CLIENT: '2',
+        CONNECTIONS_PER_CLIENT: String(CONNECTIONS),
+      },
+      (started) => {
+        server = started.server;
+        port = Number(new URL(server.baseUrl).port);
+      },
+      { server: { workers: 2 }, hookTimeoutMs: 180_000 },
+    );
 
     it('runs two workers and both serve requests', async () => {
       const workers = server.workerPids();
@@ -211,29 +208,20 @@ if (backends.includes('postgres'))
       const workers = server.workerPids();
       expect(workers).toHaveLength(2);
       await server.stop();
-      const alive = (pid: number) => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      expect([server.pid, ...workers].filter(alive)).toEqual([]);
+      expect([server.pid, ...workers].filter(isProcessAlive)).toEqual([]);
     });
   });
 
 describe('npm run serve --workers 2 on PGlite', () => {
-  let database: TestDatabase;
   let server: AppServer;
-  beforeAll(async () => {
-    database = await createTestDatabase('pglite');
-    server = await startAppServer(database.env, { workers: 2 });
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  appServerForTests(
+    'pglite',
+    {},
+    (started) => {
+      server = started.server;
+    },
+    { server: { workers: 2 }, hookTimeoutMs: 180_000 },
+  );
 
   it('serves from one process, and says why', async () => {
     expect(server.output()).toContain(

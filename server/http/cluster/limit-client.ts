@@ -1,4 +1,4 @@
-import type { ConcurrencyLimiter } from '../concurrency';
+import { type ConcurrencyLimiter, countedHold } from '../concurrency';
 import type { RateLimitDecision, RateLimiter } from '../rate-limit';
 import type { AcquireRequest, LimitAnswers, LimitRequests, TakeRequest } from './protocol';
 
@@ -87,18 +87,7 @@ export function createWorkerLimits(channel: LimitChannel, options: WorkerLimitsO
     enqueue();
   };
 
-  const slotRelease = (key: string): Release => {
-    heldHere.set(key, (heldHere.get(key) ?? 0) + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (heldHere.get(key) ?? 1) - 1;
-      if (left <= 0) heldHere.delete(key);
-      else heldHere.set(key, left);
-      release(key);
-    };
-  };
+  const slotRelease = (key: string): Release => countedHold(heldHere, key, () => release(key));
 
   channel.onAnswers((answers) => {
     for (const [id, allowed, remaining, resetMs, retryAfterMs] of answers.takes) {

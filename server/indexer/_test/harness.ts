@@ -4,6 +4,7 @@ import { type Backend, createTestDatabase } from '../../_test/database';
 import type { ChainConfig } from '../../config';
 import { type Database, selectRows } from '../../db/client';
 import { createIndexer, type IndexerLogger } from '../indexer';
+import type { ProjectionContext } from '../project/fold';
 import { createRpcClient, type RpcClient, type RpcClientOptions } from '../rpc/client';
 
 export const silentLogger: IndexerLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -18,6 +19,18 @@ export function chainConfigFor(chain: TestChain, overrides: Partial<ChainConfig>
     maxRange: 50_000,
     pollIntervalMs: 50,
     ...overrides,
+  };
+}
+
+/** The context loadProjectionContext (../context.ts) reads for `chain`, taken from its deployment instead. */
+export function projectionContextFor(chain: TestChain): ProjectionContext {
+  return {
+    chainId: 31337,
+    factory: chain.deployment.contracts.factory.toLowerCase(),
+    graduator: chain.deployment.contracts.graduator.toLowerCase(),
+    stable: chain.deployment.contracts.stable.toLowerCase(),
+    startBlock: chain.deployment.startBlock,
+    finalityDepth: 64,
   };
 }
 

@@ -1,98 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
 import { balanceKind } from '../../db/schema';
-import type { DecodedEvent, DecodedEventOf } from '../decode/events';
-import type { BlockHeader, RangeData } from '../sync/range-algebra';
+import type { DecodedEvent } from '../decode/events';
+import {
+  alice,
+  at,
+  bob,
+  context,
+  creator,
+  curve,
+  ether,
+  header,
+  launchAt,
+  rangeOf,
+  token,
+  tradeAt,
+  transferAt,
+  zero,
+} from './_test/events';
 import { createBalanceBook } from './balance-book';
 import { eventDataJson } from './copy-text';
-import { foldRange, type ProjectionContext, touchedTokens } from './fold';
+import { foldRange, touchedTokens } from './fold';
 import { type TokenState, tokenFromLaunch } from './state';
 
-const context: ProjectionContext = {
-  chainId: 31337,
-  factory: '0x00000000000000000000000000000000000000fa',
-  graduator: '0x00000000000000000000000000000000000000f9',
-  stable: '0x00000000000000000000000000000000000000f8',
-  startBlock: 1,
-  finalityDepth: 64,
-};
-const token = '0x00000000000000000000000000000000000000aa';
-const curve = '0x00000000000000000000000000000000000000cc';
-const creator = '0x00000000000000000000000000000000000000bb';
-const alice = '0x00000000000000000000000000000000000000a1';
-const bob = '0x00000000000000000000000000000000000000b0';
-const zero = '0x0000000000000000000000000000000000000000';
-const ether = 10n ** 18n;
 /** The COPY lines of a plan's blocks of lines. */
 const linesOf = (blocks: readonly string[]) => blocks.flatMap((block) => block.split('\n'));
 /** A book that knows no stored balance: asking it about one fails the test. */
 const noStoredBalances = () => createBalanceBook(Number.POSITIVE_INFINITY).view;
-
-let logIndex = 0;
-const at = (blockNumber: number) => ({
-  blockNumber,
-  blockHash: `0x${blockNumber.toString(16).padStart(64, '0')}`,
-  transactionHash: `0x${'0'.repeat(63)}${blockNumber % 10}`,
-  transactionIndex: 0,
-  logIndex: logIndex++,
-});
-const header = (number: number): BlockHeader => ({
-  number,
-  hash: `0x${number.toString(16).padStart(64, '0')}`,
-  parentHash: `0x${(number - 1).toString(16).padStart(64, '0')}`,
-  timestamp: 1_700_000_000 + number * 12,
-});
-const launch = (blockNumber: number): DecodedEventOf<'launch'> => ({
-  ...at(blockNumber),
-  type: 'launch',
-  token,
-  creator,
-  curve,
-  name: 'Tab\tand "quote"',
-  symbol: 'T\\T',
-  totalSupply: 1_000_000_000n * ether,
-  metadataHash: `0x${'11'.repeat(32)}`,
-  virtualTokenReserve: 1_073_000_000n * ether,
-  virtualReserve: 30n * ether,
-  realTokenReserve: 793_100_000n * ether,
-  graduationThreshold: 85n * ether,
-  protocolFeeBps: 100,
-  creatorFeeBps: 50,
-});
-const transfer = (blockNumber: number, from: string, to: string, value: bigint): DecodedEvent => ({
-  ...at(blockNumber),
-  type: 'transfer',
-  token,
-  from,
-  to,
-  value,
-});
-const buy = (
-  blockNumber: number,
-  trader: string,
-  reserve: bigint,
-  virtualTokenReserve: bigint,
-): DecodedEvent => ({
-  ...at(blockNumber),
-  type: 'trade',
-  token,
-  trader,
-  isBuy: true,
-  tokenAmount: ether,
-  reserveAmount: reserve,
-  curveValue: reserve,
-  protocolFee: 0n,
-  creatorFee: 0n,
-  virtualTokenReserve,
-  virtualReserve: 30n * ether + reserve,
-  realTokenReserve: 793_000_000n * ether,
-  realReserve: reserve,
-});
-const rangeOf = (from: number, to: number, events: DecodedEvent[]): RangeData => {
-  const headers = new Map<number, BlockHeader>();
-  for (const n of [from, to, ...events.map((e) => e.blockNumber)]) headers.set(n, header(n));
-  return { from, to, events, headers, logCount: events.length, pools: new Map() };
-};
+/** Names with a tab, quotes and a backslash, which a COPY line must escape. */
+const launch = (blockNumber: number) => launchAt(blockNumber, { name: 'Tab\tand "quote"', symbol: 'T\\T' });
+const transfer = transferAt;
+const buy = (blockNumber: number, trader: string, reserve: bigint, virtualTokenReserve: bigint) =>
+  tradeAt(blockNumber, { trader, isBuy: true, reserve, virtualTokenReserve });
 
 describe('foldRange', () => {
   it('folds a launch, trades and transfers into rows, net balances and candles', () => {

@@ -1,90 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { traders } from '../../db/schema';
 import { columnNames } from '../../db/table-columns';
-import type { DecodedEvent, DecodedEventOf } from '../decode/events';
-import type { BlockHeader, RangeData } from '../sync/range-algebra';
+import {
+  alice,
+  context,
+  creator,
+  curve,
+  ether,
+  launchAt,
+  rangeOf,
+  token,
+  tradeAt,
+  transferAt,
+  zero,
+} from './_test/events';
 import { createBalanceBook } from './balance-book';
-import { foldRange, type ProjectionContext } from './fold';
+import { foldRange } from './fold';
 import type { TokenState } from './state';
 import { createTraderBook, foldTraders, rememberTraders } from './trader-book';
 import { defaultLabelParams, emptyTrader } from './traders';
 import { traderLine } from './write-traders';
 
-const context: ProjectionContext = {
-  chainId: 31337,
-  factory: '0x00000000000000000000000000000000000000fa',
-  graduator: '0x00000000000000000000000000000000000000f9',
-  stable: '0x00000000000000000000000000000000000000f8',
-  startBlock: 1,
-  finalityDepth: 64,
-};
-const token = '0x00000000000000000000000000000000000000aa';
-const curve = '0x00000000000000000000000000000000000000cc';
-const creator = '0x00000000000000000000000000000000000000bb';
-const alice = '0x00000000000000000000000000000000000000a1';
-const zero = '0x0000000000000000000000000000000000000000';
-const ether = 10n ** 18n;
-
-let logIndex = 0;
-const at = (blockNumber: number) => ({
-  blockNumber,
-  blockHash: `0x${blockNumber.toString(16).padStart(64, '0')}`,
-  transactionHash: `0x${'0'.repeat(63)}${blockNumber % 10}`,
-  transactionIndex: 0,
-  logIndex: logIndex++,
-});
-const header = (number: number): BlockHeader => ({
-  number,
-  hash: `0x${number.toString(16).padStart(64, '0')}`,
-  parentHash: `0x${(number - 1).toString(16).padStart(64, '0')}`,
-  timestamp: 1_700_000_000 + number * 12,
-});
-const launch = (blockNumber: number): DecodedEventOf<'launch'> => ({
-  ...at(blockNumber),
-  type: 'launch',
-  token,
-  creator,
-  curve,
-  name: 'T',
-  symbol: 'T',
-  totalSupply: 1_000_000_000n * ether,
-  metadataHash: `0x${'11'.repeat(32)}`,
-  virtualTokenReserve: 1_073_000_000n * ether,
-  virtualReserve: 30n * ether,
-  realTokenReserve: 793_100_000n * ether,
-  graduationThreshold: 85n * ether,
-  protocolFeeBps: 100,
-  creatorFeeBps: 50,
-});
-const trade = (blockNumber: number, isBuy: boolean, reserve: bigint): DecodedEvent => ({
-  ...at(blockNumber),
-  type: 'trade',
-  token,
-  trader: alice,
-  isBuy,
-  tokenAmount: ether,
-  reserveAmount: reserve,
-  curveValue: reserve,
-  protocolFee: 0n,
-  creatorFee: 0n,
-  virtualTokenReserve: 1_072_000_000n * ether,
-  virtualReserve: 30n * ether + reserve,
-  realTokenReserve: 793_000_000n * ether,
-  realReserve: reserve,
-});
-const transfer = (blockNumber: number, from: string, to: string): DecodedEvent => ({
-  ...at(blockNumber),
-  type: 'transfer',
-  token,
-  from,
-  to,
-  value: ether,
-});
-const rangeOf = (from: number, to: number, events: DecodedEvent[]): RangeData => {
-  const headers = new Map<number, BlockHeader>();
-  for (const n of [from, to, ...events.map((e) => e.blockNumber)]) headers.set(n, header(n));
-  return { from, to, events, headers, logCount: events.length, pools: new Map() };
-};
+const launch = (blockNumber: number) => launchAt(blockNumber);
+const trade = (blockNumber: number, isBuy: boolean, reserve: bigint) =>
+  tradeAt(blockNumber, { trader: alice, isBuy, reserve, virtualTokenReserve: 1_072_000_000n * ether });
+const transfer = (blockNumber: number, from: string, to: string) => transferAt(blockNumber, from, to, ether);
 
 describe('trader book', () => {
   it('folds a later range onto the rows an earlier plan left, without changing them (they are its before-images)', () => {

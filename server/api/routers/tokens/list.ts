@@ -14,7 +14,7 @@ import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { metadataDrafts, tokenSearchTerms, tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
-import { type CursorValue, decodeCursor, encodeCursor, keysetPage } from '../../cursor';
+import { type CursorValue, decodeCursorIfAny, encodeCursor, keysetPage } from '../../cursor';
 import {
   amountAndAddressKey,
   chainPositionKey,
@@ -127,10 +127,7 @@ async function searchTrending(
 ): Promise<TokenPage> {
   const order = orders.trending;
   const list = searchListName(order.list, search);
-  const key =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, order.keySchema, ctx.cursorSecret);
+  const key = decodeCursorIfAny(input.cursor, list, order.keySchema, ctx.cursorSecret);
   const addressPattern = addressPrefixPattern(search);
   await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
   // The matches first, as a list the planner sees whole: as a join or a subquery it hashed them
@@ -254,10 +251,7 @@ export async function listByOrder(
   input: { limit: number; cursor?: string | undefined },
   extra?: ExtraFilter,
 ): Promise<TokenPage> {
-  const key =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, order.list, order.keySchema, ctx.cursorSecret);
+  const key = decodeCursorIfAny(input.cursor, order.list, order.keySchema, ctx.cursorSecret);
   const statementKey = `token_page|${order.shape}|${extra?.shape ?? ''}|${key ? 'after' : 'first'}|${input.limit + 1}`;
   const statement = pageStatements(ctx.db, statementKey, (db) =>
     buildPage(db, statementKey, order, extra, key !== undefined, input.limit + 1),
@@ -289,8 +283,7 @@ export const creatorTokensOrder = newest('creator', 'creator.tokens', undefined)
  */
 async function searchTokens(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
   const list = searchListName('tokens.search', search);
-  const key =
-    input.cursor === undefined ? undefined : decodeCursor(input.cursor, list, searchKey, ctx.cursorSecret);
+  const key = decodeCursorIfAny(input.cursor, list, searchKey, ctx.cursorSecret);
   const pattern = `${escapeLikePattern(search)}%`;
   const addressPattern = addressPrefixPattern(search);
   await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);

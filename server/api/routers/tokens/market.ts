@@ -18,7 +18,7 @@ import { compiledRead, compiledReads } from '../../../db/compiled-read';
 import { rowLimit } from '../../../db/row-limit';
 import { candleIntervals } from '../../../db/schema';
 import { AppError } from '../../../errors';
-import { decodeCursor, encodeCursor, keysetPage } from '../../cursor';
+import { decodeCursorIfAny, encodeCursor, keysetPage } from '../../cursor';
 import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
 import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
@@ -166,10 +166,7 @@ export async function listTrades(
   input: { address: string; limit: number; cursor?: string | undefined },
 ): Promise<TradesPage> {
   const list = `trades:${input.address}`;
-  const key =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, chainPositionKey, ctx.cursorSecret);
+  const key = decodeCursorIfAny(input.cursor, list, chainPositionKey, ctx.cursorSecret);
   const rows = await tradeRows(
     ctx.db,
     { address: input.address, block: key?.[0] ?? null, log: key?.[1] ?? null },
@@ -217,10 +214,7 @@ export async function listActivity(
   },
 ): Promise<ActivityPage> {
   const list = `activity:${input.address}:${input.kind ?? '*'}`;
-  const key =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, chainPositionKey, ctx.cursorSecret);
+  const key = decodeCursorIfAny(input.cursor, list, chainPositionKey, ctx.cursorSecret);
   const limit = rowLimit(input.limit + 1);
   // One kind: one walk down chain_events_token_kind_idx, however rare the kind is among the
   // token's events (a walk of the token's events filtered by kind read all 1.2M events of the
@@ -287,10 +281,7 @@ export async function listHolders(
   input: { address: string; limit: number; cursor?: string | undefined },
 ): Promise<HoldersPage> {
   const list = `holders:${input.address}`;
-  const key =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, amountAndAddressKey, ctx.cursorSecret);
+  const key = decodeCursorIfAny(input.cursor, list, amountAndAddressKey, ctx.cursorSecret);
   const rows = await holderRows(
     ctx.db,
     { address: input.address, balance: key?.[0] ?? null, wallet: key?.[1] ?? null },

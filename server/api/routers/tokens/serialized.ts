@@ -4,7 +4,7 @@ import { indexedThroughBlockSql } from '../../../db/checkpoint';
 import { compiledRead, compiledReads } from '../../../db/compiled-read';
 import { rowLimit } from '../../../db/row-limit';
 import { AppError } from '../../../errors';
-import { decodeCursor, encodeCursor } from '../../cursor';
+import { decodeCursorIfAny, encodeCursor } from '../../cursor';
 import { chainPositionKey } from '../../cursor-keys';
 import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
@@ -155,10 +155,7 @@ export async function listTradesSerialized(
   input: { address: string; limit: number; cursor?: string | undefined },
 ): Promise<TradesPage | SerializedAnswer> {
   const list = `trades:${input.address}`;
-  const key =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, chainPositionKey, ctx.cursorSecret);
+  const key = decodeCursorIfAny(input.cursor, list, chainPositionKey, ctx.cursorSecret);
   const [row] = await tradeBodies(
     ctx.db,
     { address: input.address, block: key?.[0] ?? null, log: key?.[1] ?? null },

@@ -7,7 +7,7 @@ import type { Database } from '../../../db/client';
 import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
 import { balances, metadataDrafts, tokens } from '../../../db/schema';
-import { decodeCursor, encodeCursor, keysetPage } from '../../cursor';
+import { decodeCursorIfAny, encodeCursor, keysetPage } from '../../cursor';
 import { addressOnlyKey } from '../../cursor-keys';
 import { listWalletPnl } from '../../traders/read';
 import type { Context } from '../../trpc';
@@ -42,10 +42,7 @@ export async function listHoldings(
   input: { address: string; limit: number; cursor?: string | undefined },
 ): Promise<HoldingsPage> {
   const list = `holdings:${input.address}`;
-  const after =
-    input.cursor === undefined
-      ? undefined
-      : decodeCursor(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
+  const after = decodeCursorIfAny(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
   const name = `holdings|${after ? 'after' : 'first'}|${input.limit + 1}`;
   const statement = holdingsStatements(ctx.db, name, (db) =>
     buildHoldings(db, name, after !== undefined, input.limit + 1),
