@@ -92,6 +92,8 @@ describe('parseConfig', () => {
     [{ WEB_WORKERS: '2.5' }, 'WEB_WORKERS'],
     [{ INDEXER_MAX_RESPONSE_MB: '0' }, 'INDEXER_MAX_RESPONSE_MB'],
     [{ INDEXER_MAX_RESPONSE_MB: 'lots' }, 'INDEXER_MAX_RESPONSE_MB'],
+    [{ INDEXER_DEFER_INDEXES_BLOCKS: '-1' }, 'INDEXER_DEFER_INDEXES_BLOCKS'],
+    [{ INDEXER_DEFER_INDEXES_BLOCKS: 'soon' }, 'INDEXER_DEFER_INDEXES_BLOCKS'],
     [{ IMAGE_DNS_SERVERS: 'dns.example' }, 'IMAGE_DNS_SERVERS'],
     [{ IMAGE_DNS_SERVERS: '1.1.1.1,1.1.1.1:99999' }, 'IMAGE_DNS_SERVERS'],
     [{ HTTP_PIPELINE_MAX: '0' }, 'HTTP_PIPELINE_MAX'],
@@ -138,6 +140,7 @@ describe('parseConfig', () => {
       maxRange: 50_000,
       maxResponseBytes: 64 * 2 ** 20,
       pollIntervalMs: 500,
+      deferIndexesBlocks: 1_000,
     });
     expect(
       parseConfig(
@@ -147,10 +150,11 @@ describe('parseConfig', () => {
           FACTORY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
           START_BLOCK: '1',
           INDEXER_MAX_RESPONSE_MB: '16',
+          INDEXER_DEFER_INDEXES_BLOCKS: '0',
         },
         noFiles,
-      ).chain?.maxResponseBytes,
-    ).toBe(16 * 2 ** 20);
+      ).chain,
+    ).toMatchObject({ maxResponseBytes: 16 * 2 ** 20, deferIndexesBlocks: 0 });
   });
 
   it('reads the devnet deployment manifest when no RPC_URL is set', () => {

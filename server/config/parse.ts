@@ -43,6 +43,7 @@ export function parseConfig(
     maxRange: e.INDEXER_MAX_RANGE,
     maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
     pollIntervalMs: e.INDEXER_POLL_MS,
+    deferIndexesBlocks: e.INDEXER_DEFER_INDEXES_BLOCKS,
   };
   let chain: ChainConfig | undefined;
   if (e.RPC_URL) {

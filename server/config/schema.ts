@@ -101,6 +101,7 @@ export const envSchema = z.object({
   INDEXER_MAX_RANGE: intAtLeast(50_000, 1),
   INDEXER_POLL_MS: nonNegativeInt(500),
   INDEXER_MAX_RESPONSE_MB: intAtLeast(64, 1),
+  INDEXER_DEFER_INDEXES_BLOCKS: nonNegativeInt(1_000),
   DEVNET_PORT: nonNegativeInt(8545).pipe(z.number().min(1, 'must be 1-65535').max(65535, 'must be 1-65535')),
   OBJECTS_DIR: optionalText,
   S3_BUCKET: optionalText,

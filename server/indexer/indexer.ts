@@ -1,6 +1,12 @@
 import type { ChainConfig } from '../config';
 import { readCheckpoint } from '../db/checkpoint';
 import type { Database } from '../db/client';
+import {
+  backfillDeferredIndexes,
+  buildDeferredIndexes,
+  deferIndexes,
+  deferredIndexNames,
+} from '../db/deferred-indexes';
 import { createPartitionKeeper } from '../db/partitions';
 import { createProjectionCaches } from './caches';
 import { loadProjectionContext } from './context';
@@ -51,6 +57,12 @@ export interface IndexerOptions {
    * projection's cost in the same run (issue 30 asks the backfill to keep >= 0.9x without it).
    */
   projectTraders?: boolean;
+  /**
+   * An index that starts this many blocks or more behind the head (or resumes such a backfill)
+   * drops the traders' sort indexes and builds them once it is within that distance
+   * (db/deferred-indexes.ts); 0 never does. Default: the chain's `deferIndexesBlocks`, else 1,000.
+   */
+  deferIndexesBlocks?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -153,6 +165,34 @@ export function createIndexer(options: IndexerOptions) {
   pipeline.rangeSize = options.initialRange ?? 2_000;
   let context: ProjectionContext | undefined;
   let highestHead = 0;
+  const deferIndexesBlocks = options.deferIndexesBlocks ?? chain.deferIndexesBlocks ?? 1_000;
+  /** Whether indexes are deferred now (read from the database on the first step). */
+  let indexesDeferred: boolean | undefined;
+
+  /**
+   * Defers the sort indexes for a backfill that starts far from the head, keeps them deferred
+   * while a resumed one is still far, and builds them once it is near: between ranges, before
+   * any answer at the head, so the index is never at the head without them.
+   */
+  async function placeIndexes(fresh: boolean, backlog: number) {
+    if (deferIndexesBlocks <= 0) return;
+    indexesDeferred ??= (await deferredIndexNames(db)).length > 0;
+    const far = backlog >= deferIndexesBlocks;
+    if (far && fresh && !indexesDeferred) {
+      const dropped = await deferIndexes(db, backfillDeferredIndexes);
+      indexesDeferred = true;
+      logger.info(
+        { indexes: dropped, backlog },
+        `backfill of ${backlog} blocks: ${dropped.join(', ')} dropped, built once the index is within ${deferIndexesBlocks} blocks of the head`,
+      );
+    } else if (!far && indexesDeferred) {
+      logger.info({ backlog }, 'building the indexes deferred during the backfill…');
+      await buildDeferredIndexes(db, ({ name, ms }) =>
+        logger.info({ index: name, ms: Math.round(ms) }, `built ${name} in ${(ms / 1000).toFixed(2)}s`),
+      );
+      indexesDeferred = false;
+    }
+  }
 
   async function rollBack(ctx: ProjectionContext, checkpoint: number): Promise<StepResult> {
     const ancestor = await findCommonAncestor(db, rpc, checkpoint, ctx.finalityDepth);
@@ -188,6 +228,7 @@ export function createIndexer(options: IndexerOptions) {
     status.head = head;
     const checkpoint = await readCheckpoint(db);
     const next = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
+    await placeIndexes(!checkpoint, head - next + 1);
     progress.begin(next);
     if (next > head) {
       if (checkpoint) {

@@ -109,6 +109,8 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
   const indexerEnv = {
     INDEXER_MAX_RANGE: String(random.pick([1, 2, 5, 20, 50_000])),
     INDEXER_POLL_MS: '50',
+    // Every first start defers the traders' sort indexes, and a killed backfill resumes without them.
+    INDEXER_DEFER_INDEXES_BLOCKS: '2',
   };
 
   let chain: TestChain | undefined;

@@ -1,4 +1,5 @@
 export * from './chain';
+export * from './deferred-indexes';
 export * from './metadata';
 export * from './read-version';
 export * from './secrets';

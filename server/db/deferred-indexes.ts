@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { textArray } from './bulk';
+import { type Database, selectRows } from './client';
+
+/**
+ * The indexes an initial backfill drops and builds once at the head: the three sort indexes of
+ * `traders` (token, value desc, wallet desc). Maintained row by row they cost a backfill more
+ * than the rest of the traders projection (docs/indexer.md, docs/benchmarks.md); one sorted build
+ * at the end costs a fraction of that. The primary key stays (upserts need it), and so does
+ * the partial `traders_labelled_idx` (few rows, and the token detail's risk summary reads it on
+ * every answer).
+ */
+export const backfillDeferredIndexes = [
+  'traders_pnl_idx',
+  'traders_volume_idx',
+  'traders_balance_idx',
+] as const;
+
+/** Names of the indexes dropped and not built yet. */
+export async function deferredIndexNames(db: Database): Promise<string[]> {
+  const rows = await selectRows<{ name: string }>(db, sql`select name from deferred_indexes order by name`);
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Drops `names` where they exist, recording each one's definition in the same transaction.
+ * Idempotent: an index already deferred (or absent) is left as it is.
+ */
+export async function deferIndexes(db: Database, names: readonly string[]): Promise<string[]> {
+  return await db.transaction(async (tx) => {
+    const rows = await selectRows<{ name: string; table_name: string; definition: string }>(
+      tx,
+      sql`select indexname as name, tablename as table_name, indexdef as definition from pg_indexes
+           where schemaname = current_schema() and indexname = any(${textArray([...names])})
+           order by indexname`,
+    );
+    for (const row of rows) {
+      await tx.execute(sql`insert into deferred_indexes (name, table_name, definition)
+        values (${row.name}, ${row.table_name}, ${row.definition}) on conflict (name) do nothing`);
+      await tx.execute(sql.raw(`drop index "${row.name.replaceAll('"', '""')}"`));
+    }
+    return rows.map((row) => row.name);
+  });
+}
+
+export interface BuiltIndex {
+  name: string;
+  ms: number;
+}
+
+/**
+ * Builds every deferred index from its recorded definition and forgets the record, one index per
+ * transaction (a crash keeps the rest recorded). CREATE INDEX blocks writes to the table while it
+ * sorts, never reads; the indexer is the table's only writer and calls this between ranges.
+ */
+export async function buildDeferredIndexes(
+  db: Database,
+  onBuilt?: (index: BuiltIndex) => void,
+): Promise<BuiltIndex[]> {
+  const rows = await selectRows<{ name: string; definition: string }>(
+    db,
+    sql`select name, definition from deferred_indexes order by name`,
+  );
+  const built: BuiltIndex[] = [];
+  for (const row of rows) {
+    const started = performance.now();
+    await db.transaction(async (tx) => {
+      // A sort in memory instead of on disk for the sizes a backfill leaves (PostgreSQL's default is 64 MB).
+      await tx.execute(sql`select set_config('maintenance_work_mem', '256MB', true)`);
+      await tx.execute(sql.raw(row.definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')));
+      await tx.execute(sql`delete from deferred_indexes where name = ${row.name}`);
+    });
+    const index = { name: row.name, ms: performance.now() - started };
+    built.push(index);
+    onBuilt?.(index);
+  }
+  return built;
+}
