@@ -5,7 +5,7 @@ import {
   traderLabels,
   type WalletPnlPage,
 } from '../../../shared/api/traders';
-import { readIndexedThroughBlock } from '../../db/checkpoint';
+import { indexedThroughBlockSql } from '../../db/checkpoint';
 import { compiledReads } from '../../db/compiled-read';
 import { rowLimit } from '../../db/row-limit';
 import { AppError } from '../../errors';
@@ -75,13 +75,18 @@ function position(r: PositionRow, price: bigint) {
 
 /** Page statements of a token's traders, by `sort|first|after:rows`. */
 const traderRows = compiledReads<
-  Partial<PositionRow> & { token: string | null; price: string | null; wallet: string | null },
+  Partial<PositionRow> & {
+    token: string | null;
+    price: string | null;
+    wallet: string | null;
+    ib: string | number;
+  },
   'address' | 'value' | 'wallet',
   string
 >((param, variant) => {
   const [sort, position, rows] = variant.split(/[|:]/) as [TraderSort, string, string];
   const column = sql.raw(`"${sortColumn[sort]}"`);
-  return sql`select tk.address as token, tk.current_price::text as price, x.wallet, ${positionColumns}
+  return sql`select tk.address as token, tk.current_price::text as price, x.wallet, ${indexedThroughBlockSql} as ib, ${positionColumns}
           from (select 1) one
           left join tokens tk on tk.address = ${param('address')}
           left join lateral (
@@ -119,7 +124,7 @@ export async function listTraders(
         ctx.cursorSecret,
         block,
       ),
-    () => readIndexedThroughBlock(ctx.db),
+    Number(rows[0]?.ib ?? 0),
   );
   return {
     items: page.rows.map((r) => ({ wallet: r.wallet, ...position(r, price) })),
@@ -129,12 +134,12 @@ export async function listTraders(
 
 /** Page statements of a wallet's positions, by `first|after:rows`. */
 const walletRows = compiledReads<
-  PositionRow & { token_address: string; price: string; excluded: boolean },
+  PositionRow & { token_address: string; price: string; excluded: boolean; ib: string | number },
   'wallet' | 'after',
   string
 >((param, variant) => {
   const [position, rows] = variant.split(':');
-  return sql`select x.token_address, tk.current_price::text as price, tk.excluded, ${positionColumns}
+  return sql`select x.token_address, tk.current_price::text as price, tk.excluded, ${indexedThroughBlockSql} as ib, ${positionColumns}
           from traders x join tokens tk on tk.address = x.token_address
           where x.wallet = ${param('wallet')}
           ${position === 'after' ? sql`and x.token_address > ${param('after')}` : sql``}
@@ -161,7 +166,7 @@ export async function listWalletPnl(
     rows,
     input.limit,
     (last, block) => encodeCursor(list, [last.token_address], ctx.cursorSecret, block),
-    () => readIndexedThroughBlock(ctx.db),
+    Number(rows[0]?.ib ?? 0),
   );
   return {
     items: page.rows.map((r) => {

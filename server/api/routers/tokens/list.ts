@@ -8,7 +8,7 @@ import {
   searchRank,
   searchTermKind,
 } from '../../../../shared/search-text';
-import { readIndexedThroughBlock } from '../../../db/checkpoint';
+import { indexedThroughBlockColumn } from '../../../db/checkpoint';
 import { type Database, selectRows } from '../../../db/client';
 import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
@@ -142,7 +142,7 @@ async function searchTrending(
   );
   if (!found?.addresses) return { items: [], next_cursor: null };
   const rows = await ctx.db
-    .select(tokenRowColumns)
+    .select({ ...tokenRowColumns, ib: indexedThroughBlockColumn })
     .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
     .where(
@@ -161,7 +161,7 @@ async function searchTrending(
     rows,
     input.limit,
     (last, block) => encodeCursor(list, order.keyOf(last.token), ctx.cursorSecret, block),
-    () => readIndexedThroughBlock(ctx.db),
+    rows[0]?.ib ?? 0,
   );
   return { items: page.rows.map(toTokenListItem), next_cursor: page.nextCursor };
 }
@@ -229,7 +229,7 @@ function buildPage(
   rows: number,
 ) {
   return db
-    .select(tokenRowColumns)
+    .select({ ...tokenRowColumns, ib: indexedThroughBlockColumn })
     .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
     .where(and(order.filter, extra?.filter, after ? order.after : undefined))
@@ -264,7 +264,7 @@ export async function listByOrder(
     rows,
     input.limit,
     (last, block) => encodeCursor(order.list, order.keyOf(last.token), ctx.cursorSecret, block),
-    () => readIndexedThroughBlock(ctx.db),
+    rows[0]?.ib ?? 0,
   );
   return {
     items: page.rows.map(toTokenListItem),
@@ -299,7 +299,7 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
   const ranked = sql`(select address, min(rank) as rank from (${matches}) m group by address)`;
   const rankColumn = sql<number>`ranked.rank`.mapWith(Number);
   const rows = await ctx.db
-    .select({ ...tokenRowColumns, rank: rankColumn })
+    .select({ ...tokenRowColumns, rank: rankColumn, ib: indexedThroughBlockColumn })
     .from(sql`${ranked} as ranked`)
     .innerJoin(tokens, eq(tokens.address, sql`ranked.address`))
     .leftJoin(metadataDrafts, boundDraftJoin)
@@ -324,7 +324,7 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
         ctx.cursorSecret,
         block,
       ),
-    () => readIndexedThroughBlock(ctx.db),
+    rows[0]?.ib ?? 0,
   );
   return {
     items: page.rows.map(toTokenListItem),

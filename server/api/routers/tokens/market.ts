@@ -8,11 +8,7 @@ import {
   type Pricing,
   type TradesPage,
 } from '../../../../shared/api/tokens';
-import {
-  indexedHeadTimestampSql,
-  indexedThroughBlockSql,
-  readIndexedThroughBlock,
-} from '../../../db/checkpoint';
+import { indexedHeadTimestampSql, indexedThroughBlockSql } from '../../../db/checkpoint';
 import { selectRows } from '../../../db/client';
 import { compiledRead, compiledReads } from '../../../db/compiled-read';
 import { rowLimit } from '../../../db/row-limit';
@@ -230,7 +226,7 @@ export async function listActivity(
             order by block_number desc, log_index desc limit ${limit})`;
   const rows = await selectRows<Record<string, unknown>>(
     ctx.db,
-    sql`select tk.address as token, e.*
+    sql`select tk.address as token, ${indexedThroughBlockSql} as ib, e.*
           from (select 1) one
           left join tokens tk on tk.address = ${input.address}
           left join lateral ${events} e on true`,
@@ -242,7 +238,7 @@ export async function listActivity(
     input.limit,
     (last, block) =>
       encodeCursor(list, [Number(last.block_number), Number(last.log_index)], ctx.cursorSecret, block),
-    () => readIndexedThroughBlock(ctx.db),
+    Number(rows[0].ib),
   );
   return {
     items: page.rows.map((r) => ({
@@ -261,12 +257,18 @@ export async function listActivity(
 
 /** Page statements of holders, by `first|after:rows` (at most 2 × 101 texts). */
 const holderRows = compiledReads<
-  { token: string | null; supply: string | null; wallet: string | null; balance: string | null },
+  {
+    token: string | null;
+    supply: string | null;
+    wallet: string | null;
+    balance: string | null;
+    ib: string | number;
+  },
   'address' | 'balance' | 'wallet',
   string
 >((param, variant) => {
   const [position, rows] = variant.split(':');
-  return sql`select tk.address as token, tk.total_supply::text as supply, b.wallet, b.balance::text as balance
+  return sql`select tk.address as token, tk.total_supply::text as supply, b.wallet, b.balance::text as balance, ${indexedThroughBlockSql} as ib
           from (select 1) one
           left join tokens tk on tk.address = ${param('address')}
           left join lateral (
@@ -294,7 +296,7 @@ export async function listHolders(
     holders,
     input.limit,
     (last, block) => encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.cursorSecret, block),
-    () => readIndexedThroughBlock(ctx.db),
+    Number(rows[0].ib),
   );
   return {
     items: page.rows.map((r) => {

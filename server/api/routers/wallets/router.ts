@@ -2,7 +2,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { walletPnlInput } from '../../../../shared/api/traders';
 import { type HoldingsPage, holdingsInput } from '../../../../shared/api/wallets';
 import { WAD } from '../../../../shared/units';
-import { readIndexedThroughBlock } from '../../../db/checkpoint';
+import { indexedThroughBlockColumn } from '../../../db/checkpoint';
 import type { Database } from '../../../db/client';
 import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
@@ -16,7 +16,7 @@ import { boundDraftJoin, tokenRowColumns, toTokenListItem } from '../tokens/rows
 
 function buildHoldings(db: Database, name: string, after: boolean, rows: number) {
   return db
-    .select({ balance: balances.balance, ...tokenRowColumns })
+    .select({ balance: balances.balance, ...tokenRowColumns, ib: indexedThroughBlockColumn })
     .from(balances)
     .innerJoin(tokens, eq(tokens.address, balances.tokenAddress))
     .leftJoin(metadataDrafts, boundDraftJoin)
@@ -52,7 +52,7 @@ export async function listHoldings(
     rows,
     input.limit,
     (last, block) => encodeCursor(list, [last.token.address], ctx.cursorSecret, block),
-    () => readIndexedThroughBlock(ctx.db),
+    rows[0]?.ib ?? 0,
   );
   return {
     items: page.rows.map((row) => {
