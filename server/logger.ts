@@ -7,5 +7,13 @@ import type { Config } from './config';
  * @example const logger = createLogger(config); logger.info('started');
  */
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'launchdex' } });
+  // Asynchronous writes: a line goes out at once when stdout is free, and the lines of a busy
+  // moment share one write instead of a system call each (a synchronous write per access log
+  // line was ~5% of an uncached read's CPU). pino flushes what is left when the process exits.
+  return pino(
+    { level: config.logLevel, base: { service: 'launchdex' } },
+    // At most PIPE_BUF (4 KiB) per write, whole lines: cluster workers share one stdout pipe, and
+    // writes that size are never interleaved with another process's.
+    pino.destination({ dest: 1, sync: false, maxWrite: 4_096 }),
+  );
 }
