@@ -268,7 +268,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
           const found = rows.filter((r) => r.wallet !== null);
           return {
             status: 200,
-            value: page(found, limit, traderItem, `traders:${address}:realized_pnl`, (r) => [
+            value: await page(found, limit, traderItem, `traders:${address}:realized_pnl`, (r) => [
               r.realized_pnl as string,
               r.wallet as string,
             ]),
@@ -295,7 +295,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       const rows = await run('pnl', [address], limit + 1);
       return {
         status: 200,
-        value: page(rows, limit, pnlItem, `pnl:${address}`, (r) => [r.token as string]),
+        value: await page(rows, limit, pnlItem, `pnl:${address}`, (r) => [r.token as string]),
       };
     }
     return notFound(`route ${path}`);

@@ -183,4 +183,4 @@ const positionOf = (r: Row) => ({
 export const traderItem = (r: Row) => ({ wallet: r.wallet, ...positionOf(r) });
 
 /** An item of a wallet's PnL. */
-export const pnlItem = (r: Row) => ({ token: r.token, price: r.price, ...positionOf(r) });
+export const pnlItem = (r: Row) => ({ token: r.token, ...positionOf(r), price: r.price });
