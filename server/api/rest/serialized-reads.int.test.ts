@@ -109,6 +109,94 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
     expect((await rest(`/api/v1/tokens/0x${'f'.repeat(40)}/trades`)).status).toBe(404);
   });
 
+  /** Walks a list by REST at `limit`, each page equal to tRPC's; returns every item's text. */
+  async function walkEqual(
+    path: string,
+    procedure: string,
+    input: Record<string, unknown>,
+    limit: number,
+  ): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 1_000; page++) {
+      const query = new URLSearchParams({
+        ...Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])),
+        limit: String(limit),
+        ...(cursor ? { cursor } : {}),
+      });
+      query.delete('address');
+      const answer = await rest(`${path}?${query}`);
+      expect(answer.status, path).toBe(200);
+      expect(answer.text, `${path} ${limit} page ${page}`).toBe(
+        await trpc(procedure, { ...input, limit, ...(cursor ? { cursor } : {}) }),
+      );
+      const body = JSON.parse(answer.text) as {
+        items: Record<string, unknown>[];
+        next_cursor: string | null;
+      };
+      items.push(...body.items);
+      cursor = body.next_cursor;
+      if (cursor === null) return items;
+    }
+    throw new Error(`${path}: no last page`);
+  }
+
+  it('every page of every token’s traders in each sort, and the PnL of every wallet that traded', async () => {
+    const wallets = new Set<string>();
+    let labelled = 0;
+    for (const address of addresses)
+      for (const sort of ['realized_pnl', 'volume', 'holding'])
+        for (const limit of [1, 7, 100]) {
+          const items = await walkEqual(
+            `/api/v1/tokens/${address}/traders`,
+            'tokens.traders',
+            { address, sort },
+            limit,
+          );
+          for (const item of items) {
+            wallets.add(String(item.wallet));
+            if ((item.labels as string[]).length > 0) labelled++;
+          }
+        }
+    expect(wallets.size).toBeGreaterThan(10);
+    expect(labelled).toBeGreaterThan(0);
+    let negative = 0;
+    for (const wallet of wallets)
+      for (const limit of [1, 100]) {
+        const items = await walkEqual(
+          `/api/v1/wallets/${wallet}/pnl`,
+          'wallets.pnl',
+          { address: wallet },
+          limit,
+        );
+        negative += items.filter((item) => String(item.realized_pnl).startsWith('-')).length;
+      }
+    // Signed amounts are written as the structured answer writes them.
+    expect(negative).toBeGreaterThan(0);
+    expect((await rest(`/api/v1/tokens/0x${'f'.repeat(40)}/traders`)).status).toBe(404);
+    const none = await rest(`/api/v1/wallets/0x${'f'.repeat(40)}/pnl`);
+    expect(none.text).toBe('{"items":[],"next_cursor":null}');
+  }, 240_000);
+
+  it('the PnL of a wallet holding an excluded token: no price, no unrealized PnL', async () => {
+    if (backend !== 'postgres') return; // PGlite is held by the server process.
+    const address = addresses[2] as string;
+    const traders = JSON.parse((await rest(`/api/v1/tokens/${address}/traders?limit=1`)).text) as {
+      items: { wallet: string }[];
+    };
+    const wallet = traders.items[0]?.wallet as string;
+    const handle = await stack.database.open();
+    try {
+      await excludeToken(handle.db, address, 'test');
+      const items = await walkEqual(`/api/v1/wallets/${wallet}/pnl`, 'wallets.pnl', { address: wallet }, 100);
+      const excluded = items.find((item) => item.token === address);
+      expect(excluded).toMatchObject({ price: null, unrealized_pnl: null });
+    } finally {
+      await includeToken(handle.db, address);
+      await handle.close();
+    }
+  });
+
   it('every creator', async () => {
     for (const address of creators) {
       const answer = await rest(`/api/v1/creators/${address}`);

@@ -8,11 +8,11 @@ export interface SerializedAnswer {
   readonly [serializedBrand]: true;
   /** The answer's JSON, byte for byte what serializing its structured form would write. */
   readonly text: string;
-  /** The answer's `indexed_through_block`, for its ETag. */
-  readonly indexedThroughBlock: number;
+  /** The answer's `indexed_through_block`, for its ETag (undefined: the body does not say it). */
+  readonly indexedThroughBlock: number | undefined;
 }
 
-export function serializedAnswer(text: string, indexedThroughBlock: number): SerializedAnswer {
+export function serializedAnswer(text: string, indexedThroughBlock?: number): SerializedAnswer {
   return { [serializedBrand]: true, text, indexedThroughBlock };
 }
 

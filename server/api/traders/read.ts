@@ -15,7 +15,7 @@ import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
 import type { Context } from '../trpc';
 
 /** The column each sort pages by (each has its index, drizzle/0011_traders.sql). */
-const sortColumn: Record<TraderSort, string> = {
+export const sortColumn: Record<TraderSort, string> = {
   realized_pnl: 'realized_pnl',
   volume: 'volume',
   holding: 'balance',

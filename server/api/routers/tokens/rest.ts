@@ -19,7 +19,7 @@ import {
 import { tradersInput, tradersPage } from '../../../../shared/api/traders';
 import { TRENDING_FORMULA } from '../../../tokens/trending';
 import { defineRestRoute } from '../../rest/define';
-import { listTraders } from '../../traders/read';
+import { listTradersSerialized } from '../../traders/serialized';
 import { getTokensBatch } from './batch';
 import { listTokens, listTrending } from './list';
 import { getChartSerialized, listActivity, listHolders } from './market';
@@ -177,6 +177,6 @@ export const tokenRestRoutes = [
     input: tradersInput,
     output: tradersPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    read: listTraders,
+    read: listTradersSerialized,
   }),
 ];
