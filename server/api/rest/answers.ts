@@ -21,7 +21,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 /**
  * A REST answer before any transport: the node front writes it straight to the socket, the web
- * adapter (Next's catch-all route, POSTs) wraps it in a Response.
+ * adapter (writes, through the front's web bridge; tests) wraps it in a Response.
  */
 export interface RestAnswer {
   status: number;
