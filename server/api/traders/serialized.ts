@@ -6,7 +6,7 @@ import { rowLimit } from '../../db/row-limit';
 import { AppError } from '../../errors';
 import { decodeCursorIfAny, encodeCursor } from '../cursor';
 import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
-import { type SerializedAnswer, serializedAnswer } from '../rest/serialized';
+import { jsonIntegerSql, type SerializedAnswer, serializedAnswer } from '../rest/serialized';
 import type { Context } from '../trpc';
 import { sortColumn } from './read';
 
@@ -17,8 +17,7 @@ import { sortColumn } from './read';
  * `unrealizedPnl` computes it (held × price ÷ 10^18, truncated, − cost basis).
  */
 
-/** A nullable integer as JSON. */
-const integer = (column: string) => sql.raw(`coalesce((${column})::text, 'null')`);
+const integer = jsonIntegerSql;
 
 /** The fields both lists share, from `traders` row `x` at `price`, in the schema's order. */
 function positionJson(unrealized: SQL): SQL {

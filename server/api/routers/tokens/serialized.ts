@@ -6,7 +6,7 @@ import { rowLimit } from '../../../db/row-limit';
 import { AppError } from '../../../errors';
 import { decodeCursorIfAny, encodeCursor } from '../../cursor';
 import { chainPositionKey } from '../../cursor-keys';
-import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
+import { jsonIntegerSql, jsonTextSql, type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
 import { concentrationSql, riskSql } from './detail';
 import { priceChange24hBpsColumn } from './rows';
@@ -22,10 +22,8 @@ import { priceChange24hBpsColumn } from './rows';
 
 const notFound = (address: string) => new AppError('not_found', `no launched token at ${address}`);
 
-/** A text value as JSON (escaped as JSON.stringify escapes it), or `null`. */
-const text = (column: string) => sql.raw(`coalesce(to_json(${column})::text, 'null')`);
-/** A nullable integer as JSON. */
-const integer = (column: string) => sql.raw(`coalesce((${column})::text, 'null')`);
+const text = jsonTextSql;
+const integer = jsonIntegerSql;
 
 /**
  * The detail (detail.ts, {@link getTokenDetail}) as JSON: the groups of toTokenDetail in their
