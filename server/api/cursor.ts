@@ -119,20 +119,19 @@ export function cursorBlock(cursor: unknown): number | undefined {
 /**
  * A keyset page from `limit + 1` fetched rows: the first `limit`, and the cursor after the last of
  * them when the extra row shows that another page exists. `block` is the block the page's data is
- * indexed through (or a later one), or reads it: asked only when there is a next page, after the
- * rows were read, on the database that read them.
- * @example await keysetPage(rows, 20, (last, block) => encodeCursor('tokens.new', [last.block, last.index], secret, block), 1300)
+ * indexed through, read in the rows' own statement (the same snapshot).
+ * @example keysetPage(rows, 20, (last, block) => encodeCursor('tokens.new', [last.block, last.index], secret, block), 1300)
  */
-export async function keysetPage<Row>(
+export function keysetPage<Row>(
   rows: readonly Row[],
   limit: number,
   cursorAfter: (last: Row, block: number) => string,
-  block: number | (() => Promise<number>),
-): Promise<{ rows: Row[]; nextCursor: string | null }> {
+  block: number,
+): { rows: Row[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   if (rows.length <= limit || last === undefined) return { rows: page, nextCursor: null };
-  return { rows: page, nextCursor: cursorAfter(last, typeof block === 'number' ? block : await block()) };
+  return { rows: page, nextCursor: cursorAfter(last, block) };
 }
 
 function invalidCursor(): AppError {

@@ -111,7 +111,7 @@ export async function listTraders(
   if (!rows[0]?.token) throw new AppError('not_found', `no launched token at ${input.address}`);
   const price = BigInt(rows[0].price ?? '0');
   const found = rows.filter((r) => r.wallet !== null) as (PositionRow & { wallet: string })[];
-  const page = await keysetPage(
+  const page = keysetPage(
     found,
     input.limit,
     (last, block) =>
@@ -162,7 +162,7 @@ export async function listWalletPnl(
     { wallet: input.address, after: after?.[0] ?? null },
     `${after ? 'after' : 'first'}:${input.limit + 1}`,
   );
-  const page = await keysetPage(
+  const page = keysetPage(
     rows,
     input.limit,
     (last, block) => encodeCursor(list, [last.token_address], ctx.cursorSecret, block),

@@ -157,7 +157,7 @@ async function searchTrending(
     )
     .orderBy(...order.orderBy)
     .limit(builderRowLimit(input.limit + 1));
-  const page = await keysetPage(
+  const page = keysetPage(
     rows,
     input.limit,
     (last, block) => encodeCursor(list, order.keyOf(last.token), ctx.cursorSecret, block),
@@ -260,7 +260,7 @@ export async function listByOrder(
     ...extra?.values,
     ...(key === undefined ? {} : keyValues(key)),
   });
-  const page = await keysetPage(
+  const page = keysetPage(
     rows,
     input.limit,
     (last, block) => encodeCursor(order.list, order.keyOf(last.token), ctx.cursorSecret, block),
@@ -314,7 +314,7 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
     )
     .orderBy(sql`ranked.rank`, desc(tokens.marketCap), desc(tokens.address))
     .limit(builderRowLimit(input.limit + 1));
-  const page = await keysetPage(
+  const page = keysetPage(
     rows,
     input.limit,
     (last, block) =>

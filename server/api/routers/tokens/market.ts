@@ -170,7 +170,7 @@ export async function listTrades(
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const trades = rows.filter((r) => r.block_number !== null);
-  const page = await keysetPage(
+  const page = keysetPage(
     trades,
     input.limit,
     (last, block) =>
@@ -233,7 +233,7 @@ export async function listActivity(
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const found = rows.filter((r) => r.block_number !== null);
-  const page = await keysetPage(
+  const page = keysetPage(
     found,
     input.limit,
     (last, block) =>
@@ -292,7 +292,7 @@ export async function listHolders(
   if (!rows[0]?.token) throw notFound(input.address);
   const supply = BigInt(rows[0].supply ?? '0');
   const holders = rows.filter((r) => r.wallet !== null);
-  const page = await keysetPage(
+  const page = keysetPage(
     holders,
     input.limit,
     (last, block) => encodeCursor(list, [String(last.balance), String(last.wallet)], ctx.cursorSecret, block),

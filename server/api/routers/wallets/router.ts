@@ -48,7 +48,7 @@ export async function listHoldings(
     buildHoldings(db, name, after !== undefined, input.limit + 1),
   );
   const rows = await executePrepared(statement, { wallet: input.address, after: after?.[0] });
-  const page = await keysetPage(
+  const page = keysetPage(
     rows,
     input.limit,
     (last, block) => encodeCursor(list, [last.token.address], ctx.cursorSecret, block),
