@@ -55,27 +55,17 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
   const run = (statement: FloorStatement, parameters: (string | number)[], rows = 1) =>
     sql.unsafe<Row[]>(floorStatementText(statement, rows), parameters, prepared);
 
-  /** The block a next page's cursor carries, read after the rows as Launchdex reads it. */
-  const indexedBlock = async () => {
-    const [row] = await sql.unsafe<Row[]>(
-      `select coalesce((select indexed_through_block from indexer_checkpoint where id = 'main'), 0) as ib`,
-      [],
-      prepared,
-    );
-    return Number(row?.ib ?? 0);
-  };
-
   /**
    * `limit` rows and the cursor after the last when there is one more (rows hold limit + 1), at
-   * `block` when the rows carry it, else at the block read after them.
+   * the block the rows were read at: every list statement reads `indexed_through_block` as `ib`
+   * in the same statement, as Launchdex's lists do.
    */
-  async function page<T>(
+  function page<T>(
     rows: Row[],
     limit: number,
     toItem: (r: Row) => T,
     list: string,
     keyOf: (r: Row) => CursorKey,
-    block?: number,
   ) {
     const pageRows = rows.slice(0, limit);
     const last = pageRows.at(-1);
@@ -83,7 +73,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       items: pageRows.map(toItem),
       next_cursor:
         rows.length > limit && last
-          ? encodeFloorCursor(list, keyOf(last), cursorSecret, block ?? (await indexedBlock()))
+          ? encodeFloorCursor(list, keyOf(last), cursorSecret, Number(rows[0]?.ib ?? 0))
           : null,
     };
   }
@@ -100,7 +90,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       const rows = await run('trending', [], limit + 1);
       return {
         status: 200,
-        value: await page(rows, limit, listItem, 'tokens.trending', (r) => [
+        value: page(rows, limit, listItem, 'tokens.trending', (r) => [
           r.trending_score as number,
           r.address as string,
         ]),
@@ -113,7 +103,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       const rows = await run('search', [pattern, search], limit + 1);
       return {
         status: 200,
-        value: await page(rows, limit, listItem, searchListName('tokens.search', search), (r) => [
+        value: page(rows, limit, listItem, searchListName('tokens.search', search), (r) => [
           r.rank as number,
           r.market_cap as string,
           r.address as string,
@@ -125,24 +115,24 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       if (!key || typeof key[0] !== 'number' || typeof key[1] !== 'number')
         return failure(400, 'invalid_cursor', 'cursor is not valid for this list');
       const rows = await run('newestAfter', [key[0], key[1]], limit + 1);
-      return { status: 200, value: await page(rows, limit, listItem, 'tokens.new', chainPosition) };
+      return { status: 200, value: page(rows, limit, listItem, 'tokens.new', chainPosition) };
     }
     if (cursor !== null) return failure(400, 'invalid_parameter', 'the floor pages the newest list only');
     switch (view) {
       case 'new':
         return {
           status: 200,
-          value: await page(await run('newest', [], limit + 1), limit, listItem, 'tokens.new', chainPosition),
+          value: page(await run('newest', [], limit + 1), limit, listItem, 'tokens.new', chainPosition),
         };
       case 'top':
         return {
           status: 200,
-          value: await page(await run('top', [], limit + 1), limit, listItem, 'tokens.top', capAndAddress),
+          value: page(await run('top', [], limit + 1), limit, listItem, 'tokens.top', capAndAddress),
         };
       case 'near':
         return {
           status: 200,
-          value: await page(await run('near', [], limit + 1), limit, listItem, 'tokens.near', (r) => [
+          value: page(await run('near', [], limit + 1), limit, listItem, 'tokens.near', (r) => [
             r.progress_bps as number,
             r.address as string,
           ]),
@@ -150,13 +140,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       case 'linked':
         return {
           status: 200,
-          value: await page(
-            await run('linked', [], limit + 1),
-            limit,
-            listItem,
-            'tokens.linked',
-            chainPosition,
-          ),
+          value: page(await run('linked', [], limit + 1), limit, listItem, 'tokens.linked', chainPosition),
         };
       default:
         return failure(400, 'invalid_parameter', 'view must be one of new, top, near, linked');
@@ -197,7 +181,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
     const position = (r: Row): CursorKey => [r.block_number as number, r.log_index as number];
     if (statement === 'trades') {
       const ib = rows[0]?.ib as number;
-      const { items, next_cursor } = await page(found, limit, tradeItem, `trades:${address}`, position, ib);
+      const { items, next_cursor } = page(found, limit, tradeItem, `trades:${address}`, position);
       return {
         status: 200,
         value: { indexed_through_block: ib, items, next_cursor },
@@ -207,12 +191,12 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
     if (statement === 'activity')
       return {
         status: 200,
-        value: await page(found, limit, activityItem, `activity:${address}:*`, position),
+        value: page(found, limit, activityItem, `activity:${address}:*`, position),
       };
     const holders = rows.filter((r) => r.wallet !== null);
     return {
       status: 200,
-      value: await page(holders, limit, holderItem, `holders:${address}`, (r) => [
+      value: page(holders, limit, holderItem, `holders:${address}`, (r) => [
         r.balance as string,
         r.wallet as string,
       ]),
@@ -268,7 +252,7 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
           const found = rows.filter((r) => r.wallet !== null);
           return {
             status: 200,
-            value: await page(found, limit, traderItem, `traders:${address}:realized_pnl`, (r) => [
+            value: page(found, limit, traderItem, `traders:${address}:realized_pnl`, (r) => [
               r.realized_pnl as string,
               r.wallet as string,
             ]),
@@ -281,21 +265,21 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
       const rows = await run('creatorTokens', [address], limit + 1);
       return {
         status: 200,
-        value: await page(rows, limit, listItem, `creator.tokens:${address}`, chainPosition),
+        value: page(rows, limit, listItem, `creator.tokens:${address}`, chainPosition),
       };
     }
     if (resource === 'wallets' && sub === 'holdings') {
       const rows = await run('holdings', [address], limit + 1);
       return {
         status: 200,
-        value: await page(rows, limit, holdingItem, `holdings:${address}`, (r) => [r.address as string]),
+        value: page(rows, limit, holdingItem, `holdings:${address}`, (r) => [r.address as string]),
       };
     }
     if (resource === 'wallets' && sub === 'pnl') {
       const rows = await run('pnl', [address], limit + 1);
       return {
         status: 200,
-        value: await page(rows, limit, pnlItem, `pnl:${address}`, (r) => [r.token as string]),
+        value: page(rows, limit, pnlItem, `pnl:${address}`, (r) => [r.token as string]),
       };
     }
     return notFound(`route ${path}`);

@@ -59,31 +59,31 @@ const listFrom = 'from tokens t left join metadata_drafts d on d.id = t.draft_id
 
 export const floorStatements = {
   /** no parameters */
-  newest: `select ${listItem}, t.created_block, t.created_log_index ${listFrom}
+  newest: `select ${listItem}, ${indexedThroughBlock} as ib, t.created_block, t.created_log_index ${listFrom}
     where not t.excluded order by t.created_block desc, t.created_log_index desc limit {limit}`,
   /** $1 block, $2 log index of the cursor */
-  newestAfter: `select ${listItem}, t.created_block, t.created_log_index ${listFrom}
+  newestAfter: `select ${listItem}, ${indexedThroughBlock} as ib, t.created_block, t.created_log_index ${listFrom}
     where not t.excluded and (t.created_block, t.created_log_index) < ($1, $2)
     order by t.created_block desc, t.created_log_index desc limit {limit}`,
   /** no parameters */
-  top: `select ${listItem} ${listFrom} where not t.excluded order by t.market_cap desc, t.address desc limit {limit}`,
+  top: `select ${listItem}, ${indexedThroughBlock} as ib ${listFrom} where not t.excluded order by t.market_cap desc, t.address desc limit {limit}`,
   /** no parameters */
-  near: `select ${listItem} ${listFrom} where not t.excluded and t.lifecycle = 'curve'
+  near: `select ${listItem}, ${indexedThroughBlock} as ib ${listFrom} where not t.excluded and t.lifecycle = 'curve'
     order by t.progress_bps desc, t.address desc limit {limit}`,
   /** no parameters */
-  linked: `select ${listItem}, t.created_block, t.created_log_index ${listFrom}
+  linked: `select ${listItem}, ${indexedThroughBlock} as ib, t.created_block, t.created_log_index ${listFrom}
     where not t.excluded and t.has_links order by t.created_block desc, t.created_log_index desc limit {limit}`,
   /** no parameters */
-  trending: `select ${listItem}, t.trending_score ${listFrom}
+  trending: `select ${listItem}, ${indexedThroughBlock} as ib, t.trending_score ${listFrom}
     where not t.excluded and t.trending_score > 0 order by t.trending_score desc, t.address desc limit {limit}`,
   /** $1 LIKE pattern, $2 the normalized search (exact symbol); a search that is no hex prefix */
-  search: `select ${listItem}, ranked.rank
+  search: `select ${listItem}, ${indexedThroughBlock} as ib, ranked.rank
     from (select token_address as address, min(case when kind = 0 and term = $2 then 0 else kind + 1 end) as rank
             from token_search_terms where term like $1 group by token_address) ranked
     join tokens t on t.address = ranked.address left join metadata_drafts d on d.id = t.draft_id
     where not t.excluded order by ranked.rank, t.market_cap desc, t.address desc limit {limit}`,
   /** $1 creator */
-  creatorTokens: `select ${listItem}, t.created_block, t.created_log_index ${listFrom}
+  creatorTokens: `select ${listItem}, ${indexedThroughBlock} as ib, t.created_block, t.created_log_index ${listFrom}
     where t.creator = $1 and not t.excluded order by t.created_block desc, t.created_log_index desc limit {limit}`,
   /** $1 token */
   detail: `select ${indexedThroughBlock} as ib, t.address, t.name, t.symbol, t.decimals, t.total_supply,
@@ -122,7 +122,7 @@ export const floorStatements = {
   /** $1 token */
   // One walk of chain_events_token_kind_idx (token, kind, block, log) per kind, merged, as
   // Launchdex's activity page reads it (the index has no (token, block, log) order of its own).
-  activity: `select e.*
+  activity: `select ${indexedThroughBlock} as ib, e.*
     from tokens t left join lateral (
       select * from (${activityKinds
         .map(
@@ -136,7 +136,7 @@ export const floorStatements = {
        order by block_number desc, log_index desc limit {limit}) e on true
     where t.address = $1`,
   /** $1 token */
-  holders: `select b.wallet, b.balance, coalesce(div(b.balance * 10000, nullif(t.total_supply, 0))::int, 0) as share_bps
+  holders: `select ${indexedThroughBlock} as ib, b.wallet, b.balance, coalesce(div(b.balance * 10000, nullif(t.total_supply, 0))::int, 0) as share_bps
     from tokens t left join lateral (
       select wallet, balance from balances where token_address = t.address and kind = 0
        order by balance desc, wallet desc limit {limit}) b on true
@@ -146,18 +146,18 @@ export const floorStatements = {
       ${indexedThroughBlock} as indexed_through_block
     from creators where address = $1`,
   /** $1 wallet */
-  holdings: `select b.balance, ${listItem},
+  holdings: `select b.balance, ${listItem}, ${indexedThroughBlock} as ib,
       case when t.excluded then null else t.current_price end as price,
       case when t.excluded then null else div(b.balance * t.current_price, 1000000000000000000) end as value
     from balances b join tokens t on t.address = b.token_address left join metadata_drafts d on d.id = t.draft_id
     where b.wallet = $1 order by b.token_address limit {limit}`,
   /** $1 token: its traders by realized PnL (traders_pnl_idx), unrealized PnL at its current price */
-  traders: `select x.wallet, ${position}
+  traders: `select ${indexedThroughBlock} as ib, x.wallet, ${position}
     from tokens t left join lateral (
       select * from traders where token_address = t.address order by realized_pnl desc, wallet desc limit {limit}) x on true
     where t.address = $1`,
   /** $1 wallet: its positions by token address (the traders key), each at its token's price */
-  pnl: `select x.token_address as token, t.current_price as price, ${position}
+  pnl: `select x.token_address as token, t.current_price as price, ${indexedThroughBlock} as ib, ${position}
     from traders x join tokens t on t.address = x.token_address
     where x.wallet = $1 order by x.token_address limit {limit}`,
 } as const;
