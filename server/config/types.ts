@@ -14,7 +14,7 @@ export interface ChainConfig {
   /** Largest RPC response read; a larger eth_getLogs answer is retried as a smaller range. */
   maxResponseBytes?: number;
   pollIntervalMs: number;
-  /** A backfill this many blocks or more behind the head defers the traders' sort indexes (0: never). */
+  /** An index from scratch this many blocks or more behind the head defers the traders' sort indexes (0: never). */
   deferIndexesBlocks?: number;
 }
 
