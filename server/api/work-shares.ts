@@ -42,23 +42,35 @@ export function createWorkShares(): WorkShares {
         client = { weight: 0, waiting: [] };
         clients.set(key, client);
       }
-      const entered = (): (() => void) => {
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          release(key, weight, maxWeight);
-        };
-      };
       // A request heavier than the whole share still runs, alone.
       if (client.waiting.length === 0 && (client.weight === 0 || client.weight + weight <= maxWeight)) {
         client.weight += weight;
-        return entered();
+        return releaseOnce(release, key, weight, maxWeight);
       }
       if (client.waiting.length >= maxQueued) return undefined;
       const queue = client.waiting;
-      return new Promise((resolve) => queue.push({ weight, start: () => resolve(entered()) }));
+      return new Promise((resolve) =>
+        queue.push({ weight, start: () => resolve(releaseOnce(release, key, weight, maxWeight)) }),
+      );
     },
     inFlight: (key) => clients.get(key)?.weight ?? 0,
+  };
+}
+
+/**
+ * The release of one entry, callable any number of times, effective once. Built at module level:
+ * a named closure inside the per-request path costs a property definition per request under tsx.
+ */
+function releaseOnce(
+  release: (key: string, weight: number, maxWeight: number) => void,
+  key: string,
+  weight: number,
+  maxWeight: number,
+): () => void {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    release(key, weight, maxWeight);
   };
 }

@@ -112,16 +112,15 @@ export async function openReadDatabases(
   };
   return {
     replicated: set !== undefined,
-    async read(minBlock, work) {
+    read(minBlock, work) {
       const route = set ? set.route(minBlock) : primaryRoute;
+      // The primary's read is the work's own promise: no async frame around every read.
       if (route.name === 'primary') return run(route, work);
-      try {
-        return await run(route, work);
-      } catch (error) {
+      return run(route, work).catch((error: unknown) => {
         if (!isConnectionError(error)) throw error;
         set?.failed(route.name, error);
         return run(primaryRoute, work);
-      }
+      });
     },
     version: (name) => versions.get(name) ?? (versions.get('primary') as ReadVersion),
     polledBlock(name) {

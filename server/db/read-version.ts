@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type Database, selectRows } from './client';
+import type { Database } from './client';
+import { compiledRead } from './compiled-read';
 
 /** Anything that runs SQL: the database or a transaction of it. */
 type Executor = Pick<Database, 'execute'>;
@@ -22,6 +23,11 @@ export interface ReadVersion {
   current(): Promise<bigint>;
 }
 
+// Compiled once: a busy server reads it hundreds of times a second.
+const versionRow = compiledRead<{ version: string | number | bigint }, never>(
+  () => sql`select coalesce((select version from read_model_version where id = 1), 0) as version`,
+);
+
 /**
  * The read-model version of `db`, read once per wave of requests. A request may only join a
  * read that starts after it arrived (joining one already under way could miss a commit that
@@ -32,10 +38,7 @@ export function createReadVersion(db: Database): ReadVersion {
   let inFlight: Promise<bigint> | undefined;
   let next: Promise<bigint> | undefined;
   const read = async () => {
-    const [row] = await selectRows<{ version: string | number | bigint }>(
-      db,
-      sql`select coalesce((select version from read_model_version where id = 1), 0) as version`,
-    );
+    const [row] = await versionRow(db, {});
     return BigInt(row?.version ?? 0);
   };
   const start = (): Promise<bigint> => {

@@ -52,6 +52,10 @@ export interface Front {
 }
 
 const ALLOW_ALL = 'GET, HEAD, POST, OPTIONS';
+
+/** Done (a refusal or an answer written at once), or a promise of it when something was waited for. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the branches return what refuse and the handlers return, void included
+type Handled = void | Promise<unknown>;
 /** How long a rate-limited request is held before its 429 (Retry-After is never below 1 s). */
 const REFUSAL_DELAY_MS = 500;
 
@@ -103,82 +107,127 @@ export function createFront(services: FrontServices): Front {
     });
   }
 
-  async function admit(
+  /**
+   * Whether the request may proceed: counted against its client's rate limits, concurrency slots
+   * and work share (each held until the answer closes). Synchronous while nothing has to be
+   * waited for (this process's limiter, a free share), which is every request of a client within
+   * its limits: no promise per request on the hot path.
+   */
+  function admit(
     outgoing: ServerResponse,
     policy: RequestPolicy,
     client: string,
     refuse: (error: AppError, headers?: Record<string, string>) => void,
-  ): Promise<boolean> {
-    const decisions: RateLimitDecision[] = [];
+  ): boolean | Promise<boolean> {
     // A limiter in this process answers synchronously; only a shared one is waited for.
     if (policy.readCost > 0) {
-      let reads = takeRateLimit(services.limiter, config, 'reads', client, policy.readCost);
-      if (reads instanceof Promise) reads = await reads;
-      if (reads) decisions.push(reads);
+      const reads = takeRateLimit(services.limiter, config, 'reads', client, policy.readCost);
+      if (reads instanceof Promise)
+        return reads.then((decision) => admitCounted(outgoing, policy, client, refuse, decision));
+      return admitCounted(outgoing, policy, client, refuse, reads);
     }
-    if (policy.writeBucket && decisions.every((d) => d.allowed)) {
-      const writes = await takeRateLimit(services.limiter, config, policy.writeBucket, client, 1);
-      if (writes) decisions.push(writes);
-    }
+    return admitCounted(outgoing, policy, client, refuse, undefined);
+  }
+
+  /** After the reads bucket: the write bucket, if the route has one, then the decision. */
+  function admitCounted(
+    outgoing: ServerResponse,
+    policy: RequestPolicy,
+    client: string,
+    refuse: (error: AppError, headers?: Record<string, string>) => void,
+    reads: RateLimitDecision | undefined,
+  ): boolean | Promise<boolean> {
+    const decisions = reads ? [reads] : [];
+    if (!policy.writeBucket || !decisions.every((d) => d.allowed))
+      return admitDecided(outgoing, policy, client, refuse, decisions);
+    return Promise.resolve(takeRateLimit(services.limiter, config, policy.writeBucket, client, 1)).then(
+      (writes) => admitDecided(outgoing, policy, client, refuse, writes ? [...decisions, writes] : decisions),
+    );
+  }
+
+  /** Every bucket counted: the RateLimit fields, then a refusal, or the slots and the work share. */
+  function admitDecided(
+    outgoing: ServerResponse,
+    policy: RequestPolicy,
+    client: string,
+    refuse: (error: AppError, headers?: Record<string, string>) => void,
+    decisions: RateLimitDecision[],
+  ): boolean | Promise<boolean> {
     const headers = combinedHeaders(decisions);
-    for (const [name, value] of Object.entries(headers)) outgoing.setHeader(name, value);
+    for (const name in headers) outgoing.setHeader(name, headers[name] as string);
     const refused = decisions.find((d) => !d.allowed);
     if (refused) {
       const seconds = headers['retry-after'] ?? '1';
       // Tarpit: a client past its limit waits for its refusal, so hammering on kept-alive
       // connections costs it time rather than costing the server CPU (timers are free).
-      await new Promise((resolve) => setTimeout(resolve, REFUSAL_DELAY_MS));
-      if (outgoing.destroyed) return false;
+      return new Promise<boolean>((resolve) =>
+        setTimeout(() => {
+          if (!outgoing.destroyed)
+            refuse(
+              new AppError(
+                'rate_limited',
+                `too many ${refused.bucket} requests from this client; retry in ${seconds} s`,
+              ),
+            );
+          resolve(false);
+        }, REFUSAL_DELAY_MS),
+      );
+    }
+    if (policy.concurrency) return admitSlot(outgoing, policy, client, refuse, policy.concurrency);
+    return enterShare(outgoing, policy, client, refuse);
+  }
+
+  /** An upload or stream slot of the client's, held until the answer closes. */
+  async function admitSlot(
+    outgoing: ServerResponse,
+    policy: RequestPolicy,
+    client: string,
+    refuse: (error: AppError, headers?: Record<string, string>) => void,
+    kind: 'uploads' | 'streams',
+  ): Promise<boolean> {
+    const max = kind === 'uploads' ? config.http.uploadsPerClient : config.http.streamsPerClient;
+    const release = await concurrency.acquire(`${kind}:${client}`, max);
+    if (release && outgoing.destroyed) {
+      release();
+      return false;
+    }
+    if (!release) {
       refuse(
         new AppError(
           'rate_limited',
-          `too many ${refused.bucket} requests from this client; retry in ${seconds} s`,
+          `at most ${max} ${kind} at once per client; retry when one has finished`,
         ),
+        { 'retry-after': '1' },
       );
       return false;
     }
-    if (policy.concurrency) {
-      const max =
-        policy.concurrency === 'uploads' ? config.http.uploadsPerClient : config.http.streamsPerClient;
-      const release = await concurrency.acquire(`${policy.concurrency}:${client}`, max);
-      if (release && outgoing.destroyed) {
-        release();
-        return false;
-      }
-      if (!release) {
-        refuse(
-          new AppError(
-            'rate_limited',
-            `at most ${max} ${policy.concurrency} at once per client; retry when one has finished`,
-          ),
-          { 'retry-after': '1' },
-        );
-        return false;
-      }
-      outgoing.once('close', release);
+    outgoing.once('close', release);
+    return enterShare(outgoing, policy, client, refuse);
+  }
+
+  /** The client's share of the work, held until the answer closes. Long-lived streams hold a slot instead. */
+  function enterShare(
+    outgoing: ServerResponse,
+    policy: RequestPolicy,
+    client: string,
+    refuse: (error: AppError, headers?: Record<string, string>) => void,
+  ): boolean | Promise<boolean> {
+    if (policy.readCost === 0 || policy.concurrency === 'streams') return true;
+    const { workPerClient, queuedPerClient } = config.http;
+    const turn = shares.enter(client, policy.readCost, workPerClient, queuedPerClient);
+    if (turn === undefined) {
+      refuse(
+        new AppError(
+          'rate_limited',
+          `more than ${queuedPerClient} requests of this client are waiting; slow down`,
+        ),
+        { 'retry-after': '1' },
+      );
+      return false;
     }
-    // Long-lived streams hold a connection slot above, not a share of the work.
-    if (policy.readCost > 0 && policy.concurrency !== 'streams') {
-      const { workPerClient, queuedPerClient } = config.http;
-      const turn = shares.enter(client, policy.readCost, workPerClient, queuedPerClient);
-      if (turn === undefined) {
-        refuse(
-          new AppError(
-            'rate_limited',
-            `more than ${queuedPerClient} requests of this client are waiting; slow down`,
-          ),
-          { 'retry-after': '1' },
-        );
-        return false;
-      }
-      const release = turn instanceof Promise ? await turn : turn;
-      if (outgoing.destroyed) {
-        release();
-        return false;
-      }
-      outgoing.once('close', release);
-    }
-    return true;
+    return turn instanceof Promise
+      ? turn.then((release) => holdShare(outgoing, release))
+      : holdShare(outgoing, turn);
   }
 
   /**
@@ -187,11 +236,11 @@ export function createFront(services: FrontServices): Front {
    * cursors) runs out of budget sooner than one that reads what is cached. The rest is charged
    * after the answer, into debt if the bucket is empty, so the client's next requests wait for it.
    */
-  async function chargeDatabaseRead(client: string): Promise<void> {
+  function chargeDatabaseRead(client: string): Handled {
     const extra = config.readMissCost - 1;
     if (extra <= 0) return;
     const charged = takeRateLimit(services.limiter, config, 'reads', client, extra, 'charge');
-    if (charged instanceof Promise) await charged;
+    if (charged instanceof Promise) return charged;
   }
 
   /**
@@ -223,26 +272,17 @@ export function createFront(services: FrontServices): Front {
     return false;
   }
 
-  async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  /** Synchronous up to the handler (or a wait of the gate's): see admit. */
+  function handle(incoming: IncomingMessage, outgoing: ServerResponse): Handled {
     const started = performance.now();
     const method = incoming.method ?? 'GET';
     const head = method === 'HEAD';
-    let shape: ErrorShape = 'envelope';
-    let calls: TrpcCalls | undefined;
     const hasBody =
       incoming.headers['transfer-encoding'] !== undefined ||
       Number(incoming.headers['content-length'] ?? 0) > 0;
-    const refuse = (error: AppError, headers?: Record<string, string>) => {
-      writeRefusal(outgoing, error, shape, {
-        ...(calls ? { calls } : {}),
-        ...(headers ? { headers } : {}),
-        head,
-      });
-      // A body refused unread is read and dropped (up to a cap, then the connection is cut a
-      // second after the answer): closing a socket with unread bytes makes the kernel send a
-      // reset, which can reach the client before it has read the refusal.
-      if (hasBody) finishUnreadBody(incoming, outgoing, false);
-    };
+    // How a refusal is written: the envelope until the path is known to be tRPC's.
+    const refusal: Refusal = { incoming, outgoing, shape: 'envelope', calls: undefined, head, hasBody };
+    const refuse = refuserOf(refusal);
 
     sends.watch(outgoing);
 
@@ -255,7 +295,7 @@ export function createFront(services: FrontServices): Front {
       );
     const target = incoming.url ?? '/';
     // Known before the target is parsed, so even an unparsable tRPC request is refused as tRPC.
-    if (/^(?:https?:\/\/[^/]*)?\/+api\/+trpc\//i.test(target)) shape = 'trpc';
+    if (/^(?:https?:\/\/[^/]*)?\/+api\/+trpc\//i.test(target)) refusal.shape = 'trpc';
     if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
       return refuse(new AppError('uri_too_long', `the request target exceeds ${MAX_TARGET_BYTES} bytes`));
     if (target === '*') {
@@ -274,40 +314,51 @@ export function createFront(services: FrontServices): Front {
       recordRequest(services.logger, requestId, method, 'unmatched', 404, started);
       return;
     }
-    shape = policy.errors;
-    calls = policy.calls;
+    refusal.shape = policy.errors;
+    refusal.calls = policy.calls;
     // The event stream is meant to last; a reader that stops reading it is dropped by its queue.
     if (policy.concurrency === 'streams') sends.exempt(outgoing);
 
-    const allow = [...policy.methods, 'OPTIONS'].join(', ');
-    if (method === 'OPTIONS') return answerOptions(outgoing, allow);
-    if (!(policy.methods as readonly string[]).includes(method))
+    if (method === 'OPTIONS') return answerOptions(outgoing, allowed(policy));
+    if (!(policy.methods as readonly string[]).includes(method)) {
+      const allow = allowed(policy);
       return refuse(new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`), {
         allow,
       });
+    }
     if (hasBody && !policy.takesBody)
       return refuse(new AppError('payload_too_large', `${method} ${parsed.path} takes no request body`));
 
     const client = requestClient(incoming);
-    if (!(await admit(outgoing, policy, client, refuse))) return;
+    const admitted = admit(outgoing, policy, client, refuse);
+    const admittedTarget = { path: parsed.path, search: parsed.search, query: search, client };
+    if (admitted === true) return serve(incoming, outgoing, policy, admittedTarget, refuse);
+    if (admitted !== false)
+      return admitted.then((ok) =>
+        ok ? serve(incoming, outgoing, policy, admittedTarget, refuse) : undefined,
+      );
+  }
+
+  /** An admitted request, to its transport. */
+  function serve(
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    policy: RequestPolicy,
+    { path, search, query, client }: { path: string; search: string; query: URLSearchParams; client: string },
+    refuse: (error: AppError, headers?: Record<string, string>) => void,
+  ): Handled {
     if (policy.refuse) return refuse(new AppError('bad_request', policy.refuse));
     // Every handler behind the front sees the client as the gate identified it (tRPC reads take
     // their database share by it, uploads their storage budget); a client's own copy is dropped.
     incoming.headers[CLIENT_HEADER] = client;
 
     if (policy.transport === 'rest') {
-      const target = {
-        path: parsed.path,
-        search: parsed.search,
-        query: search,
-        client,
-        matches: policy.matches,
-      };
-      const outcome = await serveRest(incoming, outgoing, target, services.rest, deadlines);
-      if (outcome === 'miss' || outcome === 'uncached') await chargeDatabaseRead(client);
-      return;
+      const target = { path, search, query, client, matches: policy.matches };
+      return serveRest(incoming, outgoing, target, services.rest, deadlines, (outcome) =>
+        outcome === 'miss' || outcome === 'uncached' ? chargeDatabaseRead(client) : undefined,
+      );
     }
-    const pathAndQuery = `${parsed.path}${parsed.search}`;
+    const pathAndQuery = `${path}${search}`;
     if (policy.transport !== 'page' && policy.transport !== 'asset')
       return serveWithWebHandler(
         incoming,
@@ -322,6 +373,11 @@ export function createFront(services: FrontServices): Front {
     return services.next(incoming, outgoing);
   }
 
+  function failed(outgoing: ServerResponse, error: unknown): void {
+    services.logger.error({ err: error }, 'HTTP front failed');
+    writeRefusal(outgoing, new AppError('internal', 'Internal error'), 'envelope', { close: true });
+  }
+
   return {
     serverOptions: {
       // Missing Host is answered by the front with a JSON envelope rather than node's bare 400.
@@ -332,10 +388,11 @@ export function createFront(services: FrontServices): Front {
     },
     handle(incoming, outgoing) {
       if (!withinPipeline(incoming, outgoing)) return;
-      handle(incoming, outgoing).catch((error: unknown) => {
-        services.logger.error({ err: error }, 'HTTP front failed');
-        writeRefusal(outgoing, new AppError('internal', 'Internal error'), 'envelope', { close: true });
-      });
+      try {
+        handle(incoming, outgoing)?.catch((error: unknown) => failed(outgoing, error));
+      } catch (error) {
+        failed(outgoing, error);
+      }
     },
     configure(server) {
       server.headersTimeout = config.http.headersTimeoutMs;
@@ -361,6 +418,50 @@ export function createFront(services: FrontServices): Front {
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** What a refusal of one request is written with; the shape and calls are known once its path is. */
+interface Refusal {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+  shape: ErrorShape;
+  calls: TrpcCalls | undefined;
+  head: boolean;
+  hasBody: boolean;
+}
+
+/**
+ * The request's refusal, as the gate's steps call it. Made here rather than as a named closure in
+ * the request's path: under tsx every named closure costs a property definition per request.
+ */
+function refuserOf(refusal: Refusal): (error: AppError, headers?: Record<string, string>) => void {
+  return (error, headers) => {
+    const { incoming, outgoing, calls } = refusal;
+    writeRefusal(outgoing, error, refusal.shape, {
+      ...(calls ? { calls } : {}),
+      ...(headers ? { headers } : {}),
+      head: refusal.head,
+    });
+    // A body refused unread is read and dropped (up to a cap, then the connection is cut a
+    // second after the answer): closing a socket with unread bytes makes the kernel send a
+    // reset, which can reach the client before it has read the refusal.
+    if (refusal.hasBody) finishUnreadBody(incoming, outgoing, false);
+  };
+}
+
+/** A work share entered: held until the answer closes, or given back at once if it already has. */
+function holdShare(outgoing: ServerResponse, release: () => void): boolean {
+  if (outgoing.destroyed) {
+    release();
+    return false;
+  }
+  outgoing.once('close', release);
+  return true;
+}
+
+/** The Allow list of a policy: built only for the requests that state it (OPTIONS, 405). */
+function allowed(policy: RequestPolicy): string {
+  return [...policy.methods, 'OPTIONS'].join(', ');
 }
 
 function answerOptions(outgoing: ServerResponse, allow: string): void {

@@ -28,15 +28,16 @@ export interface RestTarget {
  * bytes of an answer are written as they are. A write's body streams to its route as a web
  * Request under the front's body deadlines (the multipart reader takes a web stream), and its
  * answer goes out through the same bridge, which deals with a body left unread.
- * @returns how a read was served (the front charges database misses); `none` for a write
  */
-export async function serveRest(
+export function serveRest(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   target: RestTarget,
   rest: RestDispatcher,
   deadlines: BodyDeadlines,
-): Promise<ReadOutcome> {
+  /** Called with how a read was served once it is written (the front charges database misses). */
+  served: (outcome: ReadOutcome) => unknown,
+): Promise<unknown> {
   const method = incoming.method ?? 'GET';
   const { 'if-none-match': ifNoneMatch, 'x-request-id': requestId } = incoming.headers;
   const request: RestRequest = {
@@ -49,19 +50,18 @@ export async function serveRest(
     client: target.client,
     matches: target.matches,
   };
-  if (method === 'GET' || method === 'HEAD') {
-    const result = await rest.answer(request);
-    writeAnswer(outgoing, result, method);
-    return result.outcome;
-  }
-  await serveWithWebHandler(
+  if (method === 'GET' || method === 'HEAD')
+    return rest.answer(request).then((result) => {
+      writeAnswer(outgoing, result, method);
+      return served(result.outcome);
+    });
+  return serveWithWebHandler(
     incoming,
     outgoing,
     `${target.path}${target.search}`,
     async (body) => toResponse(await rest.answer({ ...request, body }), method),
     deadlines,
-  );
-  return 'none';
+  ).then(() => served('none'));
 }
 
 function writeAnswer(outgoing: ServerResponse, result: RestResult, method: string): void {

@@ -9,12 +9,22 @@ export const hostPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]*
  */
 export function isUrlHost(host: string): boolean {
   if (host === '') return false;
-  try {
-    return new URL(`http://${host}/`).host !== '';
-  } catch {
-    return false;
+  // A server sees a handful of Host values all day: each is parsed once, not per request.
+  let known = judgedHosts.get(host);
+  if (known === undefined) {
+    try {
+      known = new URL(`http://${host}/`).host !== '';
+    } catch {
+      known = false;
+    }
+    // A client sending a new Host per request only ever refills a small map.
+    if (judgedHosts.size >= MAX_JUDGED_HOSTS) judgedHosts.clear();
+    judgedHosts.set(host, known);
   }
+  return known;
 }
+const judgedHosts = new Map<string, boolean>();
+const MAX_JUDGED_HOSTS = 256;
 /** Longest request target (path and query) the front accepts: 414 past it. */
 export const MAX_TARGET_BYTES = 8_192;
 
@@ -50,7 +60,7 @@ export function parseTarget(target: string): { path: string; decoded: string; se
   }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(decoded)) return 'the path contains control characters';
-  if (decoded.split('/').some((segment) => segment === '.' || segment === '..'))
+  if (decoded.includes('/.') && decoded.split('/').some((segment) => segment === '.' || segment === '..'))
     return 'dot segments are not allowed in paths';
   return { path, decoded, search };
 }

@@ -18,8 +18,10 @@ export function registerMetricProbes(probes: Partial<IndexProbe>): void {
 
 /** This process's metrics (one registry per process). */
 export function getProcessMetrics(): LaunchdexMetrics {
+  // Every answer records its latency here: the common path allocates nothing.
+  if (slot.metrics) return slot.metrics;
   const probes = () => slot.probes ?? {};
-  slot.metrics ??= createMetrics({
+  slot.metrics = createMetrics({
     indexedThroughBlock: async () => (await probes().indexedThroughBlock?.()) ?? null,
     chainHead: async () => (await probes().chainHead?.()) ?? null,
     indexer: () => probes().indexer?.(),

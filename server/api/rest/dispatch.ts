@@ -12,7 +12,7 @@ import { jsonAnswer, type RestAnswer, readAnswer, serializeRead, toJson, withBlo
 import type { RestRoute, RouteServices } from './define';
 import { toAppError } from './errors';
 import { collectInput, createRouteMatcher, type RouteMatch, type RouteMatcher } from './match';
-import type { CacheOutcome, ReadCache } from './read-cache';
+import type { CachedAnswer, CacheOutcome, ReadCache } from './read-cache';
 
 export { jsonResponse, matchesIfNoneMatch, type RestAnswer, toJson } from './answers';
 
@@ -137,24 +137,23 @@ export function createRestDispatcher(
 
   /**
    * The answer to one request, with its access log line and latency observation (under the
-   * matched route template) and an `X-Request-Id`; never throws (a failure is its error answer).
+   * matched route template) and an `X-Request-Id`; never rejects (a failure is its error answer).
+   *
+   * Written with promise callbacks rather than async frames: a read answered from memory makes
+   * two promises (the version's and its answer's) where async functions made a dozen, and on
+   * Node 20, once Next.js has turned async hooks on, every promise runs them. Nor does it name a
+   * closure per request: under tsx every named one costs a property definition (docs/benchmarks.md).
    */
-  async function observedAnswer(request: RestRequest): Promise<RestResult> {
+  function answer(request: RestRequest): Promise<RestResult> {
     const started = performance.now();
-    const requestId = requestIdFrom(request.requestId);
-    const matched = { template: 'unmatched' };
-    const result = await answer(request, matched);
-    recordRequest(logger, requestId, request.method, matched.template, result.status, started);
-    // Every answer's headers are a fresh object (readAnswer, jsonAnswer, errorAnswer): no copy.
-    result.headers['x-request-id'] = requestId;
-    return result;
-  }
-
-  async function answer(
-    { method, path: pathname, query, ifNoneMatch, body, client, matches, minBlock }: RestRequest,
-    matched: { template: string },
-  ): Promise<RestResult> {
-    let outcome: ReadOutcome = 'none';
+    const { method, path: pathname, query, body, client, matches, minBlock } = request;
+    const served: Served = {
+      outcome: 'none',
+      template: 'unmatched',
+      requestId: requestIdFrom(request.requestId),
+      method,
+      started,
+    };
     try {
       const candidates = matches ?? matcher.match(pathname);
       if (candidates.length === 0) throw new AppError('not_found', `no route ${pathname}`);
@@ -169,69 +168,152 @@ export function createRestDispatcher(
         });
       }
       const route = match.route;
-      matched.template = route.path;
+      served.template = route.path;
       const input = collectInput(match, query);
-      if (route.method !== 'GET') {
-        if (route.readBody) {
-          if (!body) throw new Error(`${route.path} takes a body: the transport gave none`);
-          input.body = await route.readBody(body);
-        }
-        const result = await route.run(writeServices(client), route.parse(input));
-        return {
-          ...jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' }),
-          outcome,
-        };
-      }
+      if (route.method !== 'GET')
+        return write(route, input, body, client).then(
+          (result) => observed(result, served),
+          (error: unknown) => failure(error, served),
+        );
       const parsed = route.parse(input);
       const asked = parseMinBlock(minBlock, query);
-      const turn = () => databaseTurn?.(client) ?? noTurn;
       // A cursor carries the block of the page that issued it: the walk never goes back.
       const seen = routing?.replicated ? highestBlock(asked, cursorBlock(query.get('cursor'))) : asked;
-      const onDatabase = async (name: string, db: Context['db'] | undefined): Promise<RestAnswer> => {
-        const routeServices = db ? servicesOn(name, db) : services;
-        const database = routing?.replicated
-          ? async () => db ?? (await routeServices.context()).db
-          : undefined;
-        if (!cached) {
-          outcome = 'uncached';
-          const release = await turn();
-          try {
-            const result = serializeRead(await route.run(routeServices, parsed), 0n);
-            return readAnswer(ifNoneMatch, await withBlock(result, database));
-          } finally {
-            release();
-          }
-        }
-        // The version is read before the data, on the same database, so an answer is at least as
-        // new as its version; the cache never serves or keeps an answer for an older version than
-        // it holds, so a lagging replica's answer never replaces a newer one.
-        const version = await (routing ? routing.version(name) : cached.version).current();
+      const plan: ReadPlan = {
+        route,
+        parsed,
+        ifNoneMatch: request.ifNoneMatch,
+        client,
+        served,
         // Keyed by the parsed input: address case, parameter order, defaults and ignored
         // parameters do not make another entry (or another computation) of the same answer.
-        const key = `${route.path}\n${toJson(parsed)}`;
-        const served = await cached.cache.answer(
-          key,
-          version,
-          async () => {
-            // Set before the database answers: a read that fails there (a 404, a timeout) cost it too.
-            outcome = 'miss';
-            return withBlock(serializeRead(await route.run(routeServices, parsed), version), database);
-          },
-          turn,
-        );
-        outcome = served.outcome;
-        return readAnswer(ifNoneMatch, served.answer);
+        key: cached ? `${route.path}\n${toJson(parsed)}` : '',
       };
-      const result = routing
-        ? await routing.read(seen, ({ name, db }) => onDatabase(name, db))
-        : await onDatabase('primary', undefined);
-      return { ...result, outcome };
+      const read = routing
+        ? routing.read(seen, (on) => readOn(plan, on.name, on.db))
+        : readOn(plan, 'primary', undefined);
+      return read.then(
+        (result) => observed(result, served),
+        (error: unknown) => failure(error, served),
+      );
     } catch (error) {
-      return { ...errorAnswer(error, logger), outcome };
+      return Promise.resolve(failure(error, served));
     }
   }
 
-  return { match: matcher.match, answer: observedAnswer };
+  /** The answer as served: its outcome, its request id, its access log line and latency. */
+  function observed(answer: RestAnswer, served: Served): RestResult {
+    recordRequest(logger, served.requestId, served.method, served.template, answer.status, served.started);
+    // Every answer and its headers are fresh objects (readAnswer, jsonAnswer, errorAnswer): no copy.
+    answer.headers['x-request-id'] = served.requestId;
+    const result = answer as RestResult;
+    result.outcome = served.outcome;
+    return result;
+  }
+
+  function failure(error: unknown, served: Served): RestResult {
+    return observed(errorAnswer(error, logger), served);
+  }
+
+  /** The client's database share for one read (none when shares are off). */
+  function turnOf(client: string | undefined): (() => void) | Promise<() => void> {
+    return databaseTurn?.(client) ?? noTurn;
+  }
+
+  /** One read on the named database: from the cache at that database's version, or computed. */
+  function readOn(plan: ReadPlan, name: string, db: Context['db'] | undefined): Promise<RestAnswer> {
+    const routeServices = db ? servicesOn(name, db) : services;
+    const database = routing?.replicated ? async () => db ?? (await routeServices.context()).db : undefined;
+    if (!cached) {
+      plan.served.outcome = 'uncached';
+      return uncachedRead(plan, routeServices, database, turnOf(plan.client));
+    }
+    // The version is read before the data, on the same database, so an answer is at least as
+    // new as its version; the cache never serves or keeps an answer for an older version than
+    // it holds, so a lagging replica's answer never replaces a newer one.
+    const version = (routing ? routing.version(name) : cached.version).current();
+    return version.then((at) => {
+      const answered = cached.cache.answer(
+        plan.key,
+        at,
+        () => computeRead(plan, routeServices, database, at),
+        () => turnOf(plan.client),
+      );
+      if (answered instanceof Promise)
+        return answered.then((late) => {
+          plan.served.outcome = late.outcome;
+          return readAnswer(plan.ifNoneMatch, late.answer);
+        });
+      plan.served.outcome = answered.outcome;
+      return readAnswer(plan.ifNoneMatch, answered.answer);
+    });
+  }
+
+  /** A miss of the cache: the route's answer at `version`, serialized once. */
+  async function computeRead(
+    plan: ReadPlan,
+    routeServices: RouteServices,
+    database: (() => Promise<Context['db']>) | undefined,
+    version: bigint,
+  ): Promise<CachedAnswer> {
+    // Set before the database answers: a read that fails there (a 404, a timeout) cost it too.
+    plan.served.outcome = 'miss';
+    return withBlock(serializeRead(await plan.route.run(routeServices, plan.parsed), version), database);
+  }
+
+  /** A write runs its route's procedure with the body its route reads. */
+  async function write(
+    route: RestRoute,
+    input: Record<string, unknown>,
+    body: Request | undefined,
+    client: string | undefined,
+  ): Promise<RestAnswer> {
+    if (route.readBody) {
+      if (!body) throw new Error(`${route.path} takes a body: the transport gave none`);
+      input.body = await route.readBody(body);
+    }
+    const result = await route.run(writeServices(client), route.parse(input));
+    return jsonAnswer(route.successStatus ?? 200, result, { 'cache-control': 'no-store' });
+  }
+
+  /** A read with the cache off: computed on every request, within the client's database share. */
+  async function uncachedRead(
+    plan: ReadPlan,
+    routeServices: RouteServices,
+    database: (() => Promise<Context['db']>) | undefined,
+    turn: (() => void) | Promise<() => void>,
+  ): Promise<RestAnswer> {
+    const release = await turn;
+    try {
+      const result = serializeRead(await plan.route.run(routeServices, plan.parsed), 0n);
+      return readAnswer(plan.ifNoneMatch, await withBlock(result, database));
+    } finally {
+      release();
+    }
+  }
+
+  return { match: matcher.match, answer };
+}
+
+/** One GET as the dispatcher reads it: what it asks, where its answer is cached, how it was served. */
+interface ReadPlan {
+  route: RestRoute;
+  parsed: unknown;
+  ifNoneMatch: string | null;
+  client: string | undefined;
+  /** The cache key; '' with the cache off. */
+  key: string;
+  served: Served;
+}
+
+/** How one request was served, for its access log line, its latency and the front's charge. */
+interface Served {
+  outcome: ReadOutcome;
+  /** The matched route template (`unmatched` until matched). */
+  template: string;
+  requestId: string;
+  method: string;
+  started: number;
 }
 
 /** No share to wait for: the release does nothing. */

@@ -10,6 +10,12 @@ export interface CachedAnswer {
 /** How a read was answered by the cache, for metrics and the per-client database share. */
 export type CacheOutcome = 'hit' | 'miss' | 'joined';
 
+/** An answer and how the cache came by it. */
+export interface CacheServed {
+  answer: CachedAnswer;
+  outcome: CacheOutcome;
+}
+
 /** Cumulative counts since the cache was made. */
 export interface ReadCacheStats {
   hit: number;
@@ -28,14 +34,16 @@ export interface ReadCache {
    * A miss first waits for `admit` (the client's database share) and holds what it returns until
    * it is answered, so a request still waiting its turn never holds up another client that asks
    * for the same key: only running computations are joined. A failed computation is not kept;
-   * every request that joined it gets its error.
+   * every request that joined it gets its error. A hit is answered at once, not as a promise:
+   * the hot path of a busy server makes no promise it need not (each costs more on Node 20 once
+   * Next.js has turned async hooks on).
    */
   answer(
     key: string,
     version: bigint,
     compute: () => Promise<CachedAnswer>,
     admit?: () => (() => void) | Promise<() => void>,
-  ): Promise<{ answer: CachedAnswer; outcome: CacheOutcome }>;
+  ): CacheServed | Promise<CacheServed>;
   /** Bytes held (keys, bodies, tags and a per-entry overhead), for tests and metrics. */
   readonly bytes: number;
   readonly entries: number;
@@ -103,40 +111,13 @@ export function createReadCache(maxBytes: number): ReadCache {
         stats.evicted++;
       }
     },
-    async answer(key, version, compute, admit) {
+    answer(key, version, compute, admit) {
       const hit = cache.get(key, version);
       if (hit) {
         stats.hit++;
         return { answer: hit, outcome: 'hit' };
       }
-      let release = admit?.();
-      if (release instanceof Promise) release = await release;
-      try {
-        // Filled while this request waited for its turn.
-        const late = cache.get(key, version);
-        if (late) {
-          stats.hit++;
-          return { answer: late, outcome: 'hit' };
-        }
-        const underWay = filling.get(key);
-        if (underWay && underWay.version === version) {
-          stats.joined++;
-          return { answer: await underWay.done, outcome: 'joined' };
-        }
-        stats.miss++;
-        const done = compute();
-        const fill = { version, done };
-        filling.set(key, fill);
-        try {
-          const answer = await done;
-          cache.set(key, answer);
-          return { answer, outcome: 'miss' };
-        } finally {
-          if (filling.get(key) === fill) filling.delete(key);
-        }
-      } finally {
-        release?.();
-      }
+      return fill(key, version, compute, admit);
     },
     get bytes() {
       return bytes;
@@ -146,5 +127,41 @@ export function createReadCache(maxBytes: number): ReadCache {
     },
     stats,
   };
+  /** A miss: waits its turn, then joins a computation of the same key and version or runs one. */
+  async function fill(
+    key: string,
+    version: bigint,
+    compute: () => Promise<CachedAnswer>,
+    admit: (() => (() => void) | Promise<() => void>) | undefined,
+  ): Promise<CacheServed> {
+    let release = admit?.();
+    if (release instanceof Promise) release = await release;
+    try {
+      // Filled while this request waited for its turn.
+      const late = cache.get(key, version);
+      if (late) {
+        stats.hit++;
+        return { answer: late, outcome: 'hit' };
+      }
+      const underWay = filling.get(key);
+      if (underWay && underWay.version === version) {
+        stats.joined++;
+        return { answer: await underWay.done, outcome: 'joined' };
+      }
+      stats.miss++;
+      const done = compute();
+      const fill = { version, done };
+      filling.set(key, fill);
+      try {
+        const answer = await done;
+        cache.set(key, answer);
+        return { answer, outcome: 'miss' };
+      } finally {
+        if (filling.get(key) === fill) filling.delete(key);
+      }
+    } finally {
+      release?.();
+    }
+  }
   return cache;
 }
