@@ -1,5 +1,5 @@
 import { TRPC_MAX_BATCH } from '../../shared/api/limits';
-import type { WriteBucket } from '../api/rest/define';
+import type { RestRoute, WriteBucket } from '../api/rest/define';
 import type { RouteMatch, RouteMatcher } from '../api/rest/match';
 import { publicFiles, routes, type SystemPath, systemPaths } from '../routes';
 
@@ -90,23 +90,37 @@ export function requestPolicy(
   if (pathname.startsWith(routes.restPrefix)) {
     const matches = rest.match(target.path);
     if (matches.length === 0) return undefined;
-    // The methods the path's templates declare (HEAD with GET): any other method is a 405 here,
-    // before its body is looked at, so a POST to a read is refused as a method, not as a body.
-    const methods: Method[] = [];
-    if (matches.some((m) => m.route.method === 'GET')) methods.push('GET', 'HEAD');
-    if (matches.some((m) => m.route.method === 'POST')) methods.push('POST');
     const route = matches.find((m) => m.route.method === (method === 'HEAD' ? 'GET' : method))?.route;
-    return {
-      ...read('rest'),
-      methods,
-      matches,
-      takesBody: route?.method === 'POST',
-      ...(route?.rateLimit ? { writeBucket: route.rateLimit } : {}),
-      ...(route?.rateLimit === 'uploads' ? { concurrency: 'uploads' as const } : {}),
-    };
+    // Most paths match one template: its policy is built once per template and method.
+    const single = matches.length === 1 ? (matches[0] as RouteMatch).route : undefined;
+    const cached = single && (route ? singleRoutePolicies.get(single) : singleRouteOtherMethod.get(single));
+    const base = cached ?? restPolicy(matches, route);
+    if (single && !cached) (route ? singleRoutePolicies : singleRouteOtherMethod).set(single, base);
+    return { ...base, matches };
   }
   if (pathname === '/api' || pathname.startsWith('/api/')) return undefined;
   if (pathname.startsWith(routes.objectsPrefix)) return read('objects');
   if (pathname === '/objects') return undefined;
   return read('page');
+}
+
+/** A REST path's policy but its matches, per template when one template matches the path. */
+const singleRoutePolicies = new WeakMap<RestRoute, RequestPolicy>();
+/** The same for a method the template does not answer (a 405 or OPTIONS). */
+const singleRouteOtherMethod = new WeakMap<RestRoute, RequestPolicy>();
+
+/** The policy of a REST path matched by `matches`, asked with the method `route` answers (if any). */
+function restPolicy(matches: readonly RouteMatch[], route: RestRoute | undefined): RequestPolicy {
+  // The methods the path's templates declare (HEAD with GET): any other method is a 405 here,
+  // before its body is looked at, so a POST to a read is refused as a method, not as a body.
+  const methods: Method[] = [];
+  if (matches.some((m) => m.route.method === 'GET')) methods.push('GET', 'HEAD');
+  if (matches.some((m) => m.route.method === 'POST')) methods.push('POST');
+  return {
+    ...read('rest'),
+    methods,
+    takesBody: route?.method === 'POST',
+    ...(route?.rateLimit ? { writeBucket: route.rateLimit } : {}),
+    ...(route?.rateLimit === 'uploads' ? { concurrency: 'uploads' as const } : {}),
+  };
 }

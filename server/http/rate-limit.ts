@@ -248,14 +248,18 @@ export function takeRateLimit(
  * `t` the seconds until the bucket is full.
  */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  const name = `"${decision.bucket}"`;
   return {
     'ratelimit-policy': policyHeader(decision),
-    ratelimit: `${name};r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`,
+    ratelimit: rateLimitField(decision),
     ...(decision.allowed
       ? {}
       : { 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) }),
   };
+}
+
+/** `RateLimit` of a decision: what may be sent now, and the seconds until the bucket is full. */
+export function rateLimitField(decision: RateLimitDecision): string {
+  return `"${decision.bucket}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`;
 }
 
 const policyHeaders = new WeakMap<RateLimitPolicy, string>();

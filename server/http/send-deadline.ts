@@ -22,15 +22,19 @@ export function createSendDeadlines(
   timeoutMs: number,
   now: () => number = performance.now.bind(performance),
 ): SendDeadlines {
-  const answers = new Map<ServerResponse, { startedAt: number | undefined }>();
+  /** Each open answer and when a check first saw its head sent (NaN: not yet). */
+  const answers = new Map<ServerResponse, number>();
   const everyMs = Math.max(10, Math.min(1_000, Math.floor(timeoutMs / 4)));
   let timer: NodeJS.Timeout | undefined;
   const check = () => {
     const time = now();
-    for (const [outgoing, answer] of answers) {
+    for (const [outgoing, startedAt] of answers) {
       if (!outgoing.headersSent || outgoing.writableFinished) continue;
-      answer.startedAt ??= time;
-      if (time - answer.startedAt >= timeoutMs) {
+      if (Number.isNaN(startedAt)) {
+        answers.set(outgoing, time);
+        continue;
+      }
+      if (time - startedAt >= timeoutMs) {
         answers.delete(outgoing);
         outgoing.destroy();
       }
@@ -42,7 +46,7 @@ export function createSendDeadlines(
   };
   return {
     watch(outgoing) {
-      answers.set(outgoing, { startedAt: undefined });
+      answers.set(outgoing, Number.NaN);
       outgoing.once('close', () => answers.delete(outgoing));
       if (!timer) {
         timer = setInterval(check, everyMs);
