@@ -238,7 +238,11 @@ export function createIndexer(options: IndexerOptions) {
       }
       return { kind: 'idle', head, reason: 'at-head' };
     }
-    const result = await pipeline.indexThrough(context, next, head);
+    const result = await pipeline.indexThrough(
+      indexesDeferred ? { ...context, traderIndexesDeferred: true } : context,
+      next,
+      head,
+    );
     if (result.status === 'reorg') return await rollBack(context, result.checkpoint.indexedThroughBlock);
     const to = status.indexedThroughBlock ?? next - 1;
     return { kind: 'advanced', from: next, to, head, caughtUp: to === head };

@@ -37,13 +37,15 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
 const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
 
 /**
- * A read's answer, serialized once: reads change only when the read model does (the index
+ * A read's answer, serialized once (`kept`: for the read cache): reads change only when the read model does (the index
  * advances, metadata is finalized, a token is moderated), so it carries a strong ETag of its body,
  * prefixed with indexed_through_block when the body has it, and may be cached for a second.
  */
-export function serializeRead(result: unknown, version: bigint): CachedAnswer {
+export function serializeRead(result: unknown, version: bigint, kept = true): CachedAnswer {
   const serialized = isSerializedAnswer(result);
-  const body = ownedBuffer(serialized ? result.text : toJson(result));
+  const text = serialized ? result.text : toJson(result);
+  // Only a body the cache keeps needs a buffer of its own (ownedBuffer); one answered once does not.
+  const body = kept ? ownedBuffer(text) : Buffer.from(text);
   const indexed = serialized
     ? result.indexedThroughBlock
     : typeof result === 'object' && result !== null && 'indexed_through_block' in result
@@ -63,13 +65,14 @@ export function serializeRead(result: unknown, version: bigint): CachedAnswer {
  * never answered older. Without replicas every read is the primary's, which never goes back (but
  * for a reorg), and the uncached path is spared the statement.
  */
-export async function withBlock(
+export function withBlock(
   answer: CachedAnswer,
   db: (() => Promise<Database>) | undefined,
-): Promise<CachedAnswer> {
-  return answer.block === undefined && db
-    ? { ...answer, block: await readIndexedThroughBlock(await db()) }
-    : answer;
+): CachedAnswer | Promise<CachedAnswer> {
+  if (answer.block !== undefined || !db) return answer;
+  return db()
+    .then(readIndexedThroughBlock)
+    .then((block) => ({ ...answer, block }));
 }
 
 /** X-Indexed-Through-Block: the block the answer's data is indexed through (or after). */

@@ -9,8 +9,9 @@ export type WriteBucket = 'uploads' | 'finalize';
 
 /** What a route runs against: the request context, and the in-process tRPC caller over it. */
 export interface RouteServices {
-  context(): Promise<Context>;
-  caller(): Promise<Caller>;
+  /** Process-wide: there when the dispatcher is, so no request waits for it. */
+  readonly context: Context;
+  readonly caller: Caller;
 }
 
 /** Cache policy of a read: derived from indexed_through_block by the handler that declares it. */
@@ -84,7 +85,7 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
       ...declared,
       // Synchronous: no input schema refines asynchronously, and a promise per request costs.
       parse: (input) => route.input.parse(input),
-      run: async (services, parsed) => read(await services.context(), parsed as z.output<Input>),
+      run: (services, parsed) => read(services.context, parsed as z.output<Input>),
     };
   }
   const { call, ...declared } = route;
@@ -92,7 +93,7 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
     ...declared,
     parse: (input) => input,
     // Raw strings go in; the procedure's own schema makes typed values or a 400.
-    run: async (services, input) => call(await services.caller(), input as z.input<Input>),
+    run: (services, input) => call(services.caller, input as z.input<Input>),
   };
 }
 

@@ -223,7 +223,7 @@ export function createRestDispatcher(
   /** One read on the named database: from the cache at that database's version, or computed. */
   function readOn(plan: ReadPlan, name: string, db: Context['db'] | undefined): Promise<RestAnswer> {
     const routeServices = db ? servicesOn(name, db) : services;
-    const database = routing?.replicated ? async () => db ?? (await routeServices.context()).db : undefined;
+    const database = routing?.replicated ? async () => db ?? routeServices.context.db : undefined;
     if (!cached) {
       plan.served.outcome = 'uncached';
       return uncachedRead(plan, routeServices, database, turnOf(plan.client));
@@ -283,10 +283,11 @@ export function createRestDispatcher(
     database: (() => Promise<Context['db']>) | undefined,
     turn: (() => void) | Promise<() => void>,
   ): Promise<RestAnswer> {
-    const release = await turn;
+    const release = turn instanceof Promise ? await turn : turn;
     try {
-      const result = serializeRead(await plan.route.run(routeServices, plan.parsed), 0n);
-      return readAnswer(plan.ifNoneMatch, await withBlock(result, database));
+      const result = serializeRead(await plan.route.run(routeServices, plan.parsed), 0n, false);
+      const answered = withBlock(result, database);
+      return readAnswer(plan.ifNoneMatch, answered instanceof Promise ? await answered : answered);
     } finally {
       release();
     }
@@ -322,5 +323,5 @@ const noTurn = () => {};
 /** The route services over one context: the context and one caller over it. */
 function servicesOver(context: Context): RouteServices {
   const caller = createCaller(context);
-  return { context: async () => context, caller: async () => caller };
+  return { context, caller };
 }

@@ -10,7 +10,8 @@ import { toJson } from './dispatch';
 const backends = await availableBackends();
 
 /**
- * The REST reads whose JSON PostgreSQL writes (token detail, pricing, trades, creator; the chart
+ * The REST reads whose JSON PostgreSQL writes (token detail, pricing, trades, holders, traders,
+ * wallet PnL, creator; the chart
  * in read-api.int.test.ts) answer byte for byte what serializing the structured answer tRPC
  * serves writes, for every token of an indexed chain, every page of its trades, a token with
  * bound metadata whose text needs escaping, and an excluded token.
@@ -140,6 +141,23 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
     }
     throw new Error(`${path}: no last page`);
   }
+
+  it('every page of every token’s holders at limits 1, 7 and 100, shares of the supply included', async () => {
+    let holders = 0;
+    for (const address of addresses)
+      for (const limit of [1, 7, 100]) {
+        const items = await walkEqual(
+          `/api/v1/tokens/${address}/holders`,
+          'tokens.holders',
+          { address },
+          limit,
+        );
+        if (limit === 100) holders += items.length;
+        for (const item of items) expect(Number(item.share_bps)).toBeGreaterThanOrEqual(0);
+      }
+    expect(holders).toBeGreaterThan(addresses.length);
+    expect((await rest(`/api/v1/tokens/0x${'f'.repeat(40)}/holders`)).status).toBe(404);
+  });
 
   it('every page of every token’s traders in each sort, and the PnL of every wallet that traded', async () => {
     const wallets = new Set<string>();

@@ -29,6 +29,11 @@ export interface ProjectionContext {
   labels?: LabelParams;
   /** false: `traders` is not kept (a benchmark's baseline, never production); kept when absent. */
   projectTraders?: boolean;
+  /**
+   * The sort indexes of `traders` are deferred (a backfill: db/deferred-indexes.ts), so new rows
+   * need not arrive in their order.
+   */
+  traderIndexesDeferred?: boolean;
 }
 
 export interface CreatorDelta {
@@ -80,6 +85,8 @@ export interface BatchPlan {
   traderOps: TraderOp[];
   /** Every `traders` row the ops touch, before (null: none) and after; set by foldTraders (trader-book.ts). */
   traders: TraderChange[];
+  /** Whether the new trader rows are written in the sort indexes' order (not while they are deferred). */
+  tradersInIndexOrder: boolean;
 }
 
 export interface TraderChange {
@@ -156,6 +163,7 @@ export function foldRange(
     newPools: [],
     traderOps: [],
     traders: [],
+    tradersInIndexOrder: context.traderIndexesDeferred !== true,
   };
   const keepTraders = context.projectTraders !== false;
   const pushOp = (op: TraderOp) => plan.traderOps.push(op);

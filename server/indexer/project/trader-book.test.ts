@@ -107,4 +107,56 @@ describe('traderLine', () => {
     expect(value('sniper')).toBe('t');
     expect(value('is_creator')).toBe('f');
   });
+
+  it('puts each field under its own column: a row whose every field differs', () => {
+    const row = {
+      token,
+      wallet: alice,
+      bought: 11n,
+      sold: 12n,
+      quoteSpent: 13n,
+      quoteReceived: 14n,
+      balance: 15n,
+      costBasis: 16n,
+      realizedPnl: -17n,
+      buys: 18,
+      sells: 19,
+      firstTradeBlock: 20,
+      firstTradeAt: 21,
+      lastTradeBlock: 22,
+      lastTradeAt: 23,
+      isCreator: true,
+      sniper: false,
+      bundler: true,
+      creatorLinked: false,
+    };
+    const names = columnNames(traders);
+    const line = Object.fromEntries(
+      traderLine(row)
+        .split('\t')
+        .map((field, i) => [names[i], field]),
+    );
+    expect(line).toEqual({
+      token_address: token,
+      wallet: alice,
+      bought: '11',
+      sold: '12',
+      quote_spent: '13',
+      quote_received: '14',
+      volume: '27',
+      balance: '15',
+      cost_basis: '16',
+      realized_pnl: '-17',
+      buys: '18',
+      sells: '19',
+      first_trade_block: '20',
+      first_trade_at: '21',
+      last_trade_block: '22',
+      last_trade_at: '23',
+      is_creator: 't',
+      sniper: 'f',
+      bundler: 't',
+      creator_linked: 'f',
+    });
+  });
 });

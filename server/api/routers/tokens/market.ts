@@ -200,6 +200,35 @@ export async function listTrades(
 }
 
 /** Decoded events of a token in reverse chain order, optionally of one kind. */
+/**
+ * Page statements of activity, by `kind|*`, `first|after` and rows (each text compiled once). One kind:
+ * one walk down chain_events_token_kind_idx, however rare the kind is among the token's events
+ * (a walk of the token's events filtered by kind read all 1.2M events of the busiest token to
+ * find its one launch). Every kind: the walks of each kind, merged.
+ */
+const activityRows = compiledReads<
+  Record<string, unknown> & { token: string | null; ib: string | number },
+  'address' | 'block' | 'log',
+  string
+>((param, variant) => {
+  const [kind, position, rows] = variant.split(':');
+  const limit = rowLimit(Number(rows));
+  const ofKind = (one: string) =>
+    sql`(select kind, block_number, block_timestamp, block_hash, transaction_hash, transaction_index, log_index, data
+           from chain_events where token_address = ${param('address')} and kind = ${one}
+            ${position === 'after' ? sql`and (block_number, log_index) < (${param('block')}, ${param('log')})` : sql``}
+          order by block_number desc, log_index desc limit ${limit})`;
+  const events =
+    kind === '*'
+      ? sql`(select * from (${sql.join(activityKinds.map(ofKind), sql` union all `)}) k
+            order by block_number desc, log_index desc limit ${limit})`
+      : ofKind(kind as string);
+  return sql`select tk.address as token, ${indexedThroughBlockSql} as ib, e.*
+          from (select 1) one
+          left join tokens tk on tk.address = ${param('address')}
+          left join lateral ${events} e on true`;
+});
+
 export async function listActivity(
   ctx: Context,
   input: {
@@ -211,25 +240,10 @@ export async function listActivity(
 ): Promise<ActivityPage> {
   const list = `activity:${input.address}:${input.kind ?? '*'}`;
   const key = decodeCursorIfAny(input.cursor, list, chainPositionKey, ctx.cursorSecret);
-  const limit = rowLimit(input.limit + 1);
-  // One kind: one walk down chain_events_token_kind_idx, however rare the kind is among the
-  // token's events (a walk of the token's events filtered by kind read all 1.2M events of the
-  // busiest token to find its one launch). Every kind: the walks of each kind, merged.
-  const ofKind = (kind: string) =>
-    sql`(select kind, block_number, block_timestamp, block_hash, transaction_hash, transaction_index, log_index, data
-           from chain_events where token_address = ${input.address} and kind = ${kind}
-            ${key ? sql`and (block_number, log_index) < (${key[0]}, ${key[1]})` : sql``}
-          order by block_number desc, log_index desc limit ${limit})`;
-  const events = input.kind
-    ? ofKind(input.kind)
-    : sql`(select * from (${sql.join(activityKinds.map(ofKind), sql` union all `)}) k
-            order by block_number desc, log_index desc limit ${limit})`;
-  const rows = await selectRows<Record<string, unknown>>(
+  const rows = await activityRows(
     ctx.db,
-    sql`select tk.address as token, ${indexedThroughBlockSql} as ib, e.*
-          from (select 1) one
-          left join tokens tk on tk.address = ${input.address}
-          left join lateral ${events} e on true`,
+    { address: input.address, block: key?.[0] ?? null, log: key?.[1] ?? null },
+    `${input.kind ?? '*'}:${key ? 'after' : 'first'}:${input.limit + 1}`,
   );
   if (!rows[0]?.token) throw notFound(input.address);
   const found = rows.filter((r) => r.block_number !== null);

@@ -22,8 +22,13 @@ import { defineRestRoute } from '../../rest/define';
 import { listTradersSerialized } from '../../traders/serialized';
 import { getTokensBatch } from './batch';
 import { listTokens, listTrending } from './list';
-import { getChartSerialized, listActivity, listHolders } from './market';
-import { getPricingSerialized, getTokenDetailSerialized, listTradesSerialized } from './serialized';
+import { getChartSerialized, listActivity } from './market';
+import {
+  getPricingSerialized,
+  getTokenDetailSerialized,
+  listHoldersSerialized,
+  listTradesSerialized,
+} from './serialized';
 
 const untrusted = 'Names, images and links are supplied by creators and unverified.';
 const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ${TRENDING_FORMULA}, relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
@@ -164,7 +169,7 @@ export const tokenRestRoutes = [
     input: tradesInput,
     output: holdersPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    read: listHolders,
+    read: listHoldersSerialized,
   }),
   defineRestRoute({
     method: 'GET',

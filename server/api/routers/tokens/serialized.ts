@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { Pricing, TokenDetail, TradesPage } from '../../../../shared/api/tokens';
+import type { HoldersPage, Pricing, TokenDetail, TradesPage } from '../../../../shared/api/tokens';
 import { indexedThroughBlockSql } from '../../../db/checkpoint';
 import { compiledRead, compiledReads } from '../../../db/compiled-read';
 import { rowLimit } from '../../../db/row-limit';
 import { AppError } from '../../../errors';
 import { decodeCursorIfAny, encodeCursor } from '../../cursor';
-import { chainPositionKey } from '../../cursor-keys';
+import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
 import { jsonIntegerSql, jsonTextSql, type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
 import { concentrationSql, riskSql } from './detail';
@@ -168,4 +168,62 @@ export async function listTradesSerialized(
     `{"indexed_through_block":${Number(row.ib)},"items":[${row.items ?? ''}],"next_cursor":${next}}`,
     Number(row.ib),
   );
+}
+
+/**
+ * Page statements of holders as JSON (market.ts, {@link listHolders}), by `first|after:rows`:
+ * the first `rows − 1` holders as the items' text with their share of the supply (basis points,
+ * rounded down, as the structured answer's bigint division), the key of the last of them, and
+ * whether one more follows.
+ */
+const holderBodies = compiledReads<
+  {
+    ib: string | number;
+    token: string | null;
+    items: string | null;
+    n: string | number;
+    last_balance: string | null;
+    last_wallet: string | null;
+  },
+  'address' | 'balance' | 'wallet',
+  string
+>((param, variant) => {
+  const [position, rows] = variant.split(':');
+  const fetched = Number(rows);
+  const limit = rowLimit(fetched - 1);
+  return sql`select ${indexedThroughBlockSql} as ib, tk.address as token, p.items, p.n, p.last_balance, p.last_wallet
+          from (select 1) one
+          left join tokens tk on tk.address = ${param('address')}
+          left join lateral (
+            select string_agg('{"wallet":"' || wallet || '","balance":"' || balance || '","share_bps":'
+                     || case when tk.total_supply = 0 then 0 else div(balance * 10000, tk.total_supply) end || '}', ','
+                     order by n) filter (where n <= ${limit}) as items,
+                   count(*) as n,
+                   max(balance::text) filter (where n = ${limit}) as last_balance,
+                   max(wallet) filter (where n = ${limit}) as last_wallet
+              from (select wallet, balance, row_number() over (order by balance desc, wallet desc) as n
+                      from (select wallet, balance from balances where token_address = ${param('address')} and kind = 0
+                               ${position === 'after' ? sql`and (balance, wallet) < (${param('balance')}::numeric, ${param('wallet')})` : sql``}
+                             order by balance desc, wallet desc limit ${rowLimit(fetched)}) page) numbered) p on true`;
+});
+
+/** {@link listHolders} as JSON text: one statement, no row parsed. */
+export async function listHoldersSerialized(
+  ctx: Context,
+  input: { address: string; limit: number; cursor?: string | undefined },
+): Promise<HoldersPage | SerializedAnswer> {
+  const list = `holders:${input.address}`;
+  const key = decodeCursorIfAny(input.cursor, list, amountAndAddressKey, ctx.cursorSecret);
+  const [row] = await holderBodies(
+    ctx.db,
+    { address: input.address, balance: key?.[0] ?? null, wallet: key?.[1] ?? null },
+    `${key ? 'after' : 'first'}:${input.limit + 1}`,
+  );
+  if (!row?.token) throw notFound(input.address);
+  const next =
+    Number(row.n) > input.limit && row.last_balance !== null && row.last_wallet !== null
+      ? `"${encodeCursor(list, [row.last_balance, row.last_wallet], ctx.cursorSecret, Number(row.ib))}"`
+      : 'null';
+  // The structured page does not say its block either: the same ETag, the same headers.
+  return serializedAnswer(`{"items":[${row.items ?? ''}],"next_cursor":${next}}`);
 }
