@@ -44,16 +44,22 @@ export function compiledReads<
 ): (db: Database, values: Record<Name, unknown>, variant: Variant) => Promise<Row[]> {
   const compiled = new Map<Variant, { text: string; params: unknown[] }>();
   const param = (name: Name) => sql.placeholder(name);
-  return async (db, values, variant) => {
+  // Not an async function: the driver's promise is the read's, with no frame around it (each
+  // promise costs the async hooks Next.js leaves on, docs/decisions.md).
+  return (db, values, variant) => {
     let statement = compiled.get(variant);
     if (!statement) {
-      const query = new PgDialect().sqlToQuery(build(param, variant));
-      statement = { text: query.sql, params: query.params };
+      try {
+        const query = new PgDialect().sqlToQuery(build(param, variant));
+        statement = { text: query.sql, params: query.params };
+      } catch (error) {
+        return Promise.reject(error);
+      }
       compiled.set(variant, statement);
     }
     const parameters = fillPlaceholders(statement.params, values);
     const client = (db as unknown as DriverOf).$client;
-    if ('unsafe' in client) return (await client.unsafe(statement.text, parameters)) as Row[];
-    return (await client.query(statement.text, parameters)).rows as Row[];
+    if ('unsafe' in client) return client.unsafe(statement.text, parameters) as Promise<Row[]>;
+    return client.query(statement.text, parameters).then((result) => result.rows as Row[]);
   };
 }
