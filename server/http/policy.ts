@@ -92,10 +92,13 @@ export function requestPolicy(
     if (matches.length === 0) return undefined;
     const route = matches.find((m) => m.route.method === (method === 'HEAD' ? 'GET' : method))?.route;
     // Most paths match one template: its policy is built once per template and method.
-    const single = matches.length === 1 ? (matches[0] as RouteMatch).route : undefined;
-    const cached = single && (route ? singleRoutePolicies.get(single) : singleRouteOtherMethod.get(single));
-    const base = cached ?? restPolicy(matches, route);
-    if (single && !cached) (route ? singleRoutePolicies : singleRouteOtherMethod).set(single, base);
+    const base =
+      matches.length === 1
+        ? templatePolicy((matches[0] as RouteMatch).route, route !== undefined)
+        : restPolicy(
+            matches.map((m) => m.route),
+            route,
+          );
     return { ...base, matches };
   }
   if (pathname === '/api' || pathname.startsWith('/api/')) return undefined;
@@ -104,18 +107,33 @@ export function requestPolicy(
   return read('page');
 }
 
-/** A REST path's policy but its matches, per template when one template matches the path. */
-const singleRoutePolicies = new WeakMap<RestRoute, RequestPolicy>();
-/** The same for a method the template does not answer (a 405 or OPTIONS). */
-const singleRouteOtherMethod = new WeakMap<RestRoute, RequestPolicy>();
+/**
+ * A REST path's policy but its matches, per template that alone matches a path: asked with the
+ * method it answers, or with another (a 405 or OPTIONS).
+ */
+const templatePolicies = new WeakMap<RestRoute, { answered?: RequestPolicy; other?: RequestPolicy }>();
 
-/** The policy of a REST path matched by `matches`, asked with the method `route` answers (if any). */
-function restPolicy(matches: readonly RouteMatch[], route: RestRoute | undefined): RequestPolicy {
+function templatePolicy(template: RestRoute, answered: boolean): RequestPolicy {
+  let known = templatePolicies.get(template);
+  if (!known) {
+    known = {};
+    templatePolicies.set(template, known);
+  }
+  if (answered) {
+    known.answered ??= restPolicy([template], template);
+    return known.answered;
+  }
+  known.other ??= restPolicy([template], undefined);
+  return known.other;
+}
+
+/** The policy of a REST path its `templates` match, asked with the method `route` answers (if any). */
+function restPolicy(templates: readonly RestRoute[], route: RestRoute | undefined): RequestPolicy {
   // The methods the path's templates declare (HEAD with GET): any other method is a 405 here,
   // before its body is looked at, so a POST to a read is refused as a method, not as a body.
   const methods: Method[] = [];
-  if (matches.some((m) => m.route.method === 'GET')) methods.push('GET', 'HEAD');
-  if (matches.some((m) => m.route.method === 'POST')) methods.push('POST');
+  if (templates.some((t) => t.method === 'GET')) methods.push('GET', 'HEAD');
+  if (templates.some((t) => t.method === 'POST')) methods.push('POST');
   return {
     ...read('rest'),
     methods,

@@ -37,9 +37,10 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
 const readCacheControl = 'public, max-age=1, stale-while-revalidate=10';
 
 /**
- * A read's answer, serialized once (`kept`: for the read cache): reads change only when the read model does (the index
- * advances, metadata is finalized, a token is moderated), so it carries a strong ETag of its body,
- * prefixed with indexed_through_block when the body has it, and may be cached for a second.
+ * A read's answer, serialized once (`kept`: for the read cache): reads change only when the read
+ * model does (the index advances, metadata is finalized, a token is moderated), so it carries a
+ * strong ETag of its body, prefixed with indexed_through_block when the body has it, and may be
+ * cached for a second.
  */
 export function serializeRead(result: unknown, version: bigint, kept = true): CachedAnswer {
   const serialized = isSerializedAnswer(result);

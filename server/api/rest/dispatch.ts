@@ -142,7 +142,7 @@ export function createRestDispatcher(
    * Written with promise callbacks rather than async frames: a read answered from memory makes
    * two promises (the version's and its answer's) where async functions made a dozen, and on
    * Node 20, once Next.js has turned async hooks on, every promise runs them. Nor does it name a
-   * closure per request: under tsx every named one costs a property definition (docs/benchmarks.md).
+   * closure per request: under tsx every named one costs a property definition (docs/decisions.md).
    */
   function answer(request: RestRequest): Promise<RestResult> {
     const started = performance.now();

@@ -150,14 +150,14 @@ export function createReadCache(maxBytes: number): ReadCache {
       }
       stats.miss++;
       const done = compute();
-      const fill = { version, done };
-      filling.set(key, fill);
+      const entry = { version, done };
+      filling.set(key, entry);
       try {
         const answer = await done;
         cache.set(key, answer);
         return { answer, outcome: 'miss' };
       } finally {
-        if (filling.get(key) === fill) filling.delete(key);
+        if (filling.get(key) === entry) filling.delete(key);
       }
     } finally {
       release?.();

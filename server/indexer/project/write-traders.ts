@@ -2,7 +2,7 @@ import { getTableColumns, sql } from 'drizzle-orm';
 import { copyLines, stagedRelation, stagingTable } from '../../db/bulk';
 import type { Database } from '../../db/client';
 import { traders } from '../../db/schema';
-import { nonKeyNames, primaryKeyNames } from '../../db/table-columns';
+import { columnNames, nonKeyNames, primaryKeyNames } from '../../db/table-columns';
 import type { BatchPlan } from './fold';
 import { journaledTables, recordBefore } from './journal';
 import type { TraderRow } from './traders';
@@ -39,7 +39,7 @@ const schemaOrder = Object.keys(getTableColumns(traders));
 if (schemaOrder.join() !== lineOrder.join())
   throw new Error(`traderLine writes ${lineOrder.join()}, the traders schema is ${schemaOrder.join()}`);
 
-const traderNames = Object.values(getTableColumns(traders)).map((column) => column.name);
+const traderNames = columnNames(traders);
 const conflictKey = primaryKeyNames(traders)
   .map((c) => `"${c}"`)
   .join(', ');

@@ -199,7 +199,6 @@ export async function listTrades(
   };
 }
 
-/** Decoded events of a token in reverse chain order, optionally of one kind. */
 /**
  * Page statements of activity, by `kind|*`, `first|after` and rows (each text compiled once). One kind:
  * one walk down chain_events_token_kind_idx, however rare the kind is among the token's events
@@ -229,6 +228,7 @@ const activityRows = compiledReads<
           left join lateral ${events} e on true`;
 });
 
+/** Decoded events of a token in reverse chain order, optionally of one kind. */
 export async function listActivity(
   ctx: Context,
   input: {
