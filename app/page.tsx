@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { searchProblem } from '@/components/tokens/search-rules';
 import { TokenExplorer } from '@/components/tokens/token-explorer';
-import { parseTokenTab } from '@/components/tokens/token-tabs';
-import { TOKEN_PAGE_SIZE } from '@/components/tokens/use-token-list-query';
+import { parseTokenTab, TOKEN_PAGE_SIZE } from '@/components/tokens/token-tabs';
 import { pageServices } from '@/server/handover';
 import type { TokenPage } from '@/shared/api/tokens';
 

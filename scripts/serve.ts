@@ -4,8 +4,9 @@
  * (server/http/front.ts): one gate of targets, methods, bodies, rate and concurrency limits and
  * deadlines for every transport. Behind it, everything that is not a page (REST, tRPC, objects,
  * the stream, health, metrics) is answered by this process's own modules, built once into the
- * process object (server/process); Next.js, run as a custom server, renders the pages, which
- * reach the same services through the one object handed over here (server/handover.ts).
+ * process object (server/process); Next.js renders the pages in a worker thread of this process
+ * (server/pages; in development, in the process), and they reach the same services through the
+ * one object handed over (server/handover.ts).
  *
  * With more than one worker (WEB_WORKERS, default one per core on PostgreSQL; always one on
  * PGlite) this process is the cluster primary (server/http/cluster/primary.ts) and each worker
@@ -18,21 +19,19 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../server/config';
 import { parseWorkersFlag, planWebWorkers } from '../server/http/cluster/worker-count';
+import type { FrontServices } from '../server/http/front';
 import { createLogger } from '../server/logger';
+import type { ServerProcess } from '../server/process';
 import { loadWebConfigOrExit } from './cli';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 /** The web server of one process: Next.js prepared, the front in front of it. */
 async function serveWeb(config: Config, note: string | undefined, dev: boolean): Promise<void> {
-  const [{ default: next }, { startServerProcess }, { handOverToPages }, { createFront }] = await Promise.all(
-    [
-      import('next'),
-      import('../server/process'),
-      import('../server/handover'),
-      import('../server/http/front'),
-    ],
-  );
+  const [{ startServerProcess }, { createFront }] = await Promise.all([
+    import('../server/process'),
+    import('../server/http/front'),
+  ]);
   // Aborted when the process is told to stop: the background work and the stream's listener end.
   const stopping = new AbortController();
   let house: Awaited<ReturnType<typeof startServerProcess>>;
@@ -42,10 +41,7 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
     console.error(`Launchdex failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
-  // Before Next.js loads a page: the pages read this process's services, never their own.
-  handOverToPages(house.pages);
-  const app = next({ dev, dir: root, hostname: config.host, port: config.port });
-  await app.prepare();
+  const pages = await (dev ? pagesInProcess(house.pages, config) : pagesInThread(house, config));
 
   const worker = cluster.isWorker;
   const front = createFront({
@@ -53,10 +49,10 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
     logger: house.logger,
     limiter: house.limiter,
     ...(house.concurrency ? { concurrency: house.concurrency } : {}),
-    next: app.getRequestHandler(),
+    next: pages.handle,
     rest: house.rest,
     web: house.web,
-    ...(dev ? { upgrade: app.getUpgradeHandler() } : {}),
+    ...(pages.upgrade ? { upgrade: pages.upgrade } : {}),
   });
   const pid = String(process.pid);
   // Which worker answered, so an operator (and the cluster test) can tell them apart.
@@ -70,7 +66,7 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   front.configure(server);
   const stop = () => {
     stopping.abort();
-    server.close(() => process.exit(0));
+    server.close(() => void pages.close().finally(() => process.exit(0)));
     server.closeAllConnections();
   };
   process.once('SIGTERM', stop);
@@ -85,6 +81,51 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   server.listen(config.port, config.host, () => {
     console.log(`▶ listening on http://${config.host}:${config.port}${note ? ` (${note})` : ''}`);
   });
+}
+
+/** Next.js as the front sees it: its request handler, and in development its hot-reload upgrades. */
+interface Pages {
+  handle: FrontServices['next'];
+  upgrade?: FrontServices['upgrade'];
+  close(): Promise<void>;
+}
+
+/**
+ * Production: Next.js renders in its own worker thread, so its AsyncLocalStorage hooks never tax
+ * the API's promises (docs/decisions.md, "Pages render in their own thread").
+ */
+async function pagesInThread(house: ServerProcess, config: Config): Promise<Pages> {
+  const { startPageRenderer } = await import('../server/pages/renderer');
+  try {
+    return await startPageRenderer({
+      services: house.pages,
+      root,
+      hostname: config.host,
+      port: config.port,
+      logger: house.logger,
+    });
+  } catch (error) {
+    console.error(
+      `Launchdex failed to start its pages: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  }
+}
+
+/**
+ * Development: Next.js in this process, where its compiler and hot reload expect to be; its
+ * hooks' cost does not matter there.
+ */
+async function pagesInProcess(services: ServerProcess['pages'], config: Config): Promise<Pages> {
+  const [{ default: next }, { handOverToPages }] = await Promise.all([
+    import('next'),
+    import('../server/handover'),
+  ]);
+  // Before Next.js loads a page: the pages read this process's services, never their own.
+  handOverToPages(services);
+  const app = next({ dev: true, dir: root, hostname: config.host, port: config.port });
+  await app.prepare();
+  return { handle: app.getRequestHandler(), upgrade: app.getUpgradeHandler(), close: async () => {} };
 }
 
 const config = loadWebConfigOrExit();

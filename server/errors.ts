@@ -92,6 +92,11 @@ export function isErrorCode(value: unknown): value is ErrorCode {
  * @example if (isAppErrorCode(error, 'not_found')) notFound();
  */
 export function isAppErrorCode(error: unknown, code: ErrorCode): boolean {
+  return appErrorCodeOf(error) === code;
+}
+
+/** The code of `error` if it is (or, thrown through a tRPC caller, wraps) an AppError. */
+export function appErrorCodeOf(error: unknown): ErrorCode | undefined {
   const candidate = isAppError(error) ? error : error instanceof Error ? error.cause : undefined;
-  return isAppError(candidate) && candidate.code === code;
+  return isAppError(candidate) ? candidate.code : undefined;
 }

@@ -22,7 +22,7 @@ export interface PageServices {
   /** Whether `error` is (or, thrown through the caller, wraps) an AppError with this code. */
   isErrorCode(error: unknown, code: ErrorCode): boolean;
   /** A JSON error answer in the API's envelope (the share card's 404). */
-  errorResponse(code: ErrorCode, message: string): Response;
+  errorResponse(code: ErrorCode, message: string): Promise<Response>;
   /** The OpenAPI document of /api/v1, as /api/v1/openapi.json serves it. */
   openApiDocument(): OpenApiView;
   /** Share cards: the process's card cache and the logo a card draws. */

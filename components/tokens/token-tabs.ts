@@ -1,5 +1,11 @@
 import type { TokenView } from '@/shared/api/tokens';
 
+/**
+ * Tokens per page of the home page's lists. Here, not in the client hook: a server component
+ * importing a value from a 'use client' module gets a client reference, not the value.
+ */
+export const TOKEN_PAGE_SIZE = 20;
+
 /** The home page's tabs: the four list views of the API plus trending. */
 export const tokenTabs = [
   { id: 'new', label: 'New' },

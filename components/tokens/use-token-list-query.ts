@@ -3,9 +3,7 @@
 import { type InfiniteData, useInfiniteQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 import type { TokenPage } from '@/shared/api/tokens';
-import type { TokenTab } from './token-tabs';
-
-export const TOKEN_PAGE_SIZE = 20;
+import { TOKEN_PAGE_SIZE, type TokenTab } from './token-tabs';
 
 /**
  * One tab (or a search) of the token lists, paged by the API's keyset cursor. `initialPage` is

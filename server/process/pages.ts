@@ -29,7 +29,7 @@ export function createPageServices(services: {
     publicBaseUrl: config.publicBaseUrl,
     caller: async () => caller,
     isErrorCode: isAppErrorCode,
-    errorResponse: (code, message) => errorResponse(new AppError(code, message)),
+    errorResponse: async (code, message) => errorResponse(new AppError(code, message)),
     openApiDocument,
     shareCard: {
       get: async (token, draw) => cards.get(token, await cardVersion.current(), draw),

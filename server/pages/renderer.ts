@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
+import {
+  Agent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request,
+  type ServerResponse,
+} from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { appErrorCodeOf } from '../errors';
+import type { PageServices } from '../handover';
+import type {
+  CrossedError,
+  CrossedResponse,
+  FromThread,
+  PageAsk,
+  PageThreadData,
+  Settled,
+  ToThread,
+} from './protocol';
+
+/** The page thread as the web server sees it: Next's request handler, answered from the thread. */
+export interface PageRenderer {
+  /** Pages and their assets: proxied to the thread (the front has already gated the request). */
+  handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PageRendererOptions {
+  /** The process's services, as the pages read them. */
+  services: PageServices;
+  /** The project root (Next's `dir`). */
+  root: string;
+  hostname: string;
+  port: number;
+  logger: Logger;
+  /** Delay before a page thread that died is started again. */
+  restartDelayMs?: number;
+  /** Called with each page thread as it starts (tests stop one to see it replaced). */
+  onThread?: (thread: Worker) => void;
+}
+
+/** Headers of one hop only (RFC 9110 §7.6.1): never forwarded either way. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+function forwarded(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const kept: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+
+function crossed(error: unknown): CrossedError {
+  const code = appErrorCodeOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return code ? { message, code } : { message };
+}
+
+/** `target[path[0]][path[1]]…`, own properties only: the thread names a procedure, nothing else. */
+function procedureAt(caller: unknown, names: string[]): (input: unknown) => Promise<unknown> {
+  let target: unknown = caller;
+  for (const name of names) {
+    if ((typeof target !== 'object' && typeof target !== 'function') || target === null)
+      throw new Error(`no procedure ${names.join('.')}`);
+    target = (target as Record<string, unknown>)[name];
+  }
+  if (typeof target !== 'function') throw new Error(`no procedure ${names.join('.')}`);
+  return target as (input: unknown) => Promise<unknown>;
+}
+
+/**
+ * Starts Next.js in its own worker thread (server/pages/thread.ts) and answers the thread's
+ * questions from `services`. The returned handler proxies a page request to the thread's socket;
+ * a thread that dies is started again, and requests wait for it.
+ */
+export async function startPageRenderer(options: PageRendererOptions): Promise<PageRenderer> {
+  const { services, logger } = options;
+  const socketPath = path.join(
+    tmpdir(),
+    `launchdex-pages-${process.pid}-${randomBytes(4).toString('hex')}.sock`,
+  );
+  const data: PageThreadData = {
+    root: options.root,
+    hostname: options.hostname,
+    port: options.port,
+    socketPath,
+    chain: services.chain,
+    publicBaseUrl: services.publicBaseUrl,
+    openApi: services.openApiDocument(),
+  };
+  // The thread is TypeScript like the rest of the server: tsx's loader is registered in the
+  // thread first (a worker does not inherit the hooks `--import tsx` registered here).
+  const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
+    new URL('./thread.ts', import.meta.url).href,
+  )}); })`;
+  const agent = new Agent({ keepAlive: true });
+  let closing = false;
+
+  /** The running thread's readiness: every request waits on the current one. */
+  let ready: Promise<Worker>;
+
+  function start(): Promise<Worker> {
+    const worker = new Worker(entry, { eval: true, workerData: data });
+    options.onThread?.(worker);
+    /** The cards this thread is drawing for the process: settled by its `drawn`, or its exit. */
+    const drawing = new Map<number, { resolve(card: Buffer | null): void; reject(error: Error): void }>();
+    const answer = (id: number, settled: Settled) =>
+      worker.postMessage({ type: 'answer', id, ...settled } as ToThread);
+    const respond = (id: number, work: Promise<unknown>) =>
+      work.then(
+        (value) => answer(id, { ok: true, value }),
+        (error: unknown) => answer(id, { ok: false, error: crossed(error) }),
+      );
+
+    function act(id: number, question: PageAsk): Promise<unknown> {
+      switch (question.op) {
+        case 'call':
+          return services.caller().then((caller) => procedureAt(caller, question.path)(question.input));
+        case 'errorResponse':
+          return services.errorResponse(question.code, question.message).then(
+            async (response): Promise<CrossedResponse> => ({
+              status: response.status,
+              headers: [...response.headers.entries()],
+              body: await response.text(),
+            }),
+          );
+        case 'card':
+          return services.shareCard
+            .get(
+              question.token,
+              () =>
+                new Promise<Buffer | null>((resolve, reject) => {
+                  drawing.set(id, { resolve, reject });
+                  worker.postMessage({ type: 'draw', id } as ToThread);
+                }),
+            )
+            .then(({ card, outcome }) => ({ card: card ? new Uint8Array(card) : null, outcome }));
+        case 'logo':
+          return services.shareCard
+            .logo(question.imageUrl, question.side)
+            .then((logo) => (logo ? new Uint8Array(logo) : null));
+      }
+    }
+
+    return new Promise<Worker>((resolve, reject) => {
+      let started = false;
+      worker.on('message', (message: FromThread) => {
+        if (message.type === 'ready') {
+          started = true;
+          resolve(worker);
+        } else if (message.type === 'ask') {
+          respond(
+            message.id,
+            Promise.resolve().then(() => act(message.id, message)),
+          );
+        } else {
+          const waiting = drawing.get(message.id);
+          drawing.delete(message.id);
+          if (!waiting) return;
+          if (message.ok) {
+            const card = message.value;
+            waiting.resolve(
+              card instanceof Uint8Array ? Buffer.from(card.buffer, card.byteOffset, card.byteLength) : null,
+            );
+          } else waiting.reject(new Error(message.error.message));
+        }
+      });
+      let failure: Error | undefined;
+      worker.on('error', (error) => {
+        failure = error;
+        logger.error({ err: error }, 'page thread failed');
+      });
+      worker.on('exit', (code) => {
+        for (const waiting of drawing.values()) waiting.reject(new Error('the page thread exited'));
+        drawing.clear();
+        if (!started) {
+          const why = failure ? `: ${failure.message}` : '';
+          reject(
+            new Error(`the page thread exited (code ${code}) before it was ready${why}`, { cause: failure }),
+          );
+          return;
+        }
+        if (closing) return;
+        logger.error({ code }, 'page thread exited; starting another');
+        const delay = options.restartDelayMs ?? 1_000;
+        ready = new Promise((again) => setTimeout(again, delay)).then(start);
+        // A restart that fails is reported, and the next request tries again.
+        ready.catch((error: unknown) => logger.error({ err: error }, 'page thread restart failed'));
+      });
+    });
+  }
+
+  ready = start();
+  await ready;
+
+  function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    return ready.then(
+      () => proxy(incoming, outgoing),
+      (error: unknown) => {
+        logger.error({ err: error }, 'no page thread');
+        unavailable(outgoing);
+      },
+    );
+  }
+
+  function proxy(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    return new Promise((resolve) => {
+      const upstream = request(
+        {
+          socketPath,
+          agent,
+          method: incoming.method,
+          path: incoming.url,
+          headers: forwarded(incoming.headers),
+        },
+        (answer) => {
+          for (const [name, value] of Object.entries(answer.headers))
+            if (value !== undefined && !HOP_BY_HOP.has(name)) outgoing.setHeader(name, value);
+          outgoing.writeHead(answer.statusCode ?? 502);
+          // An aborted client ends the upstream answer too (its socket is then not reused).
+          pipeline(answer, outgoing, () => resolve());
+        },
+      );
+      upstream.on('error', (error) => {
+        if (!outgoing.headersSent) {
+          logger.error({ err: error }, 'page thread did not answer');
+          unavailable(outgoing);
+        } else outgoing.destroy();
+        resolve();
+      });
+      // Not pipeline: an upstream failure must leave the client's socket open for the 502.
+      incoming.pipe(upstream);
+    });
+  }
+
+  return {
+    handle,
+    async close() {
+      closing = true;
+      agent.destroy();
+      const worker = await ready.catch(() => undefined);
+      await worker?.terminate();
+      try {
+        unlinkSync(socketPath);
+      } catch {
+        // Already removed by the thread's server.
+      }
+    },
+  };
+}
+
+/** The page could not be rendered: a short HTML 502, never cached. */
+function unavailable(outgoing: ServerResponse): void {
+  if (outgoing.headersSent) {
+    outgoing.destroy();
+    return;
+  }
+  outgoing.writeHead(502, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  outgoing.end(
+    '<!doctype html><title>Launchdex</title><p>This page cannot be rendered right now. Try again shortly.</p>',
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The page thread: Next.js, alone in its own worker thread, behind a private Unix socket. It
+ * renders pages and their assets; every service a page reads (the tRPC caller, share cards, the
+ * OpenAPI document) is asked of the web server process over the thread's message port, so the
+ * data still comes from the process's one pool, cache and limits (server/handover.ts).
+ *
+ * Why a thread (docs/decisions.md, "Pages render in their own thread"): once Next.js has
+ * rendered a page it keeps AsyncLocalStorage hooks on for every promise of its isolate. Here they
+ * tax only page renders, not the API's reads.
+ */
+import { unlink } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+import next from 'next';
+import type { Caller } from '../api/root';
+import type { ErrorCode } from '../errors';
+import { handOverToPages, type PageServices } from '../handover';
+import type {
+  CrossedError,
+  CrossedResponse,
+  FromThread,
+  PageAsk,
+  PageThreadData,
+  ToThread,
+} from './protocol';
+
+if (!parentPort) throw new Error('server/pages/thread.ts runs as a worker thread (server/pages/renderer.ts)');
+const port = parentPort;
+const data = workerData as PageThreadData;
+
+/** An error the process answered with; `code` is its AppError code when it had one. */
+class PageCallError extends Error {
+  readonly code: ErrorCode | undefined;
+  constructor(crossed: CrossedError) {
+    super(crossed.message);
+    this.name = 'PageCallError';
+    this.code = crossed.code;
+  }
+}
+
+const pending = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
+/** The card drawings the process may ask for, by the id of the ask that fetched the card. */
+const draws = new Map<number, () => Promise<Buffer | null>>();
+let nextId = 0;
+
+function post(message: FromThread): void {
+  port.postMessage(message);
+}
+
+function ask(question: PageAsk, draw?: () => Promise<Buffer | null>): Promise<unknown> {
+  const id = ++nextId;
+  if (draw) draws.set(id, draw);
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    post({ type: 'ask', id, ...question });
+  });
+}
+
+function crossed(error: unknown): CrossedError {
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+port.on('message', (message: ToThread) => {
+  if (message.type === 'draw') {
+    const draw = draws.get(message.id);
+    if (!draw) {
+      post({ type: 'drawn', id: message.id, ok: false, error: { message: 'no drawing for this card' } });
+      return;
+    }
+    draw().then(
+      (card) => post({ type: 'drawn', id: message.id, ok: true, value: card ? new Uint8Array(card) : null }),
+      (error: unknown) => post({ type: 'drawn', id: message.id, ok: false, error: crossed(error) }),
+    );
+    return;
+  }
+  const waiting = pending.get(message.id);
+  if (!waiting) return;
+  pending.delete(message.id);
+  draws.delete(message.id);
+  if (message.ok) waiting.resolve(message.value);
+  else waiting.reject(new PageCallError(message.error));
+});
+
+/** Bytes as they crossed (a Uint8Array) as the Buffer pages expect. */
+function bufferOf(value: unknown): Buffer | null {
+  return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
+}
+
+/**
+ * The tRPC caller of the process, seen from here: `caller.tokens.list(input)` asks the process
+ * to call `tokens.list`. `then` is absent, so awaiting the caller yields the caller.
+ */
+function procedure(path: string[]): unknown {
+  return new Proxy(() => {}, {
+    get: (_target, key) =>
+      typeof key === 'string' && key !== 'then' ? procedure([...path, key]) : undefined,
+    apply: (_target, _self, args: unknown[]) => ask({ op: 'call', path, input: args[0] }),
+  });
+}
+const caller = procedure([]) as Caller;
+
+const services: PageServices = {
+  chain: data.chain,
+  publicBaseUrl: data.publicBaseUrl,
+  caller: async () => caller,
+  isErrorCode: (error, code) => error instanceof PageCallError && error.code === code,
+  errorResponse: async (code, message) => {
+    const answer = (await ask({ op: 'errorResponse', code, message })) as CrossedResponse;
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  },
+  openApiDocument: () => data.openApi,
+  shareCard: {
+    get: async (token, draw) => {
+      const got = (await ask({ op: 'card', token }, draw)) as {
+        card: unknown;
+        outcome: 'rendered' | 'hit' | 'joined';
+      };
+      return { card: bufferOf(got.card), outcome: got.outcome };
+    },
+    logo: async (imageUrl, side) => bufferOf(await ask({ op: 'logo', imageUrl, side })),
+  },
+};
+handOverToPages(services);
+
+const app = next({ dev: false, dir: data.root, hostname: data.hostname, port: data.port });
+await app.prepare();
+const handler = app.getRequestHandler();
+const server = createServer((incoming, outgoing) => {
+  void handler(incoming, outgoing);
+});
+// Only the process connects, over keep-alive; deadlines are its front's (server/http/front.ts).
+server.keepAliveTimeout = 0;
+server.requestTimeout = 0;
+await unlink(data.socketPath).catch(() => {});
+await new Promise<void>((resolve, reject) => {
+  server.once('error', reject);
+  server.listen(data.socketPath, resolve);
+});
+post({ type: 'ready' });
