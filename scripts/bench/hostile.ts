@@ -1,5 +1,7 @@
+import { Worker } from 'node:worker_threads';
+import type { AttackerData } from './attacker-thread';
 import { busiestToken, tokenAddress } from './fixtures';
-import { type LoadOptions, measure, type Run, startLoad, warm } from './measure';
+import { type LoadOptions, type LoadResult, measure, type Run, toRun, warm } from './measure';
 import { load, machineLine, markdownTable } from './report';
 import { headOf } from './seed-sql';
 import type { BenchServer } from './servers';
@@ -107,20 +109,57 @@ export async function runHostile(options: HostileOptions): Promise<HostileResult
   };
   await warm(server, victimPath, options.warmup, victim, options.victims);
   const quiet = await measure(server, victimPath, options.victims, duration, victim);
-  const attack = startLoad(
-    server,
-    attackPaths(options.trades),
-    options.attackerConnections,
-    options.ramp + duration + 30,
-    {
-      headers: { 'x-forwarded-for': attackerAddress },
-    },
-  );
+  const attack = await startAttacker(server, {
+    baseUrl: server.baseUrl,
+    trades: options.trades,
+    connections: options.attackerConnections,
+    maxSeconds: options.ramp + duration + 30,
+    headers: { 'x-forwarded-for': attackerAddress },
+  });
   await new Promise((resolve) => setTimeout(resolve, options.ramp * 1000));
   const attacked = await measure(server, victimPath, options.victims, duration, victim);
   const attacker = await attack.stop();
   const after = await measure(server, victimPath, options.victims, duration, victim);
   return { workers: server.workers, quiet, attacked, after, attacker };
+}
+
+/**
+ * The attacker's load, run in its own thread (scripts/bench/attacker-thread.ts) so that parsing
+ * its answers does not delay the victims' measurements; stop it to get its run.
+ */
+async function startAttacker(server: BenchServer, data: AttackerData): Promise<{ stop(): Promise<Run> }> {
+  const cpuBefore = server.cpuSeconds();
+  // The benchmark runs under tsx: the thread registers it before loading its TypeScript.
+  const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
+    new URL('./attacker-thread.ts', import.meta.url).href,
+  )}); })`;
+  const thread = new Worker(entry, { eval: true, workerData: data });
+  const messages: unknown[] = [];
+  let wake: () => void = () => {};
+  thread.on('message', (message: unknown) => {
+    messages.push(message);
+    wake();
+  });
+  const failed = new Promise<never>((_, reject) => {
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`the attacker thread exited (code ${code})`)));
+  });
+  // Stopping the thread rejects this too; only a wait on it reports that.
+  failed.catch(() => {});
+  const nextMessage = async (): Promise<unknown> => {
+    while (messages.length === 0)
+      await Promise.race([new Promise<void>((resolve) => (wake = resolve)), failed]);
+    return messages.shift();
+  };
+  if ((await nextMessage()) !== 'started') throw new Error('the attacker thread did not start');
+  return {
+    async stop() {
+      thread.postMessage('stop');
+      const result = (await nextMessage()) as LoadResult;
+      await thread.terminate();
+      return toRun(result, data.connections, server.cpuSeconds() - cpuBefore);
+    },
+  };
 }
 
 const count = (run: Run, status: number) => run.statuses.get(status) ?? 0;
@@ -169,7 +208,8 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
       ` reading \`GET /api/v1/tokens/newest\` at ${c.victimRate} requests per second each, under the shipped per-client` +
       ' rate (one client at 8 connections as fast as answers come would measure mostly its own 429s). After' +
       ` ${c.warmup} s of warm-up they are measured for ${c.duration} s alone ("quiet"), then the attacker, one more` +
-      ` client (203.0.113.66), opens ${c.attackerConnections} connections and keeps a request in flight on each, each` +
+      ` client (203.0.113.66, its load in a thread of its own so that parsing its answers does not delay the` +
+      ` victims' timers), opens ${c.attackerConnections} connections and keeps a request in flight on each, each` +
       ` request a read whose cache key is new: ${attackKinds.join('; ')}. ${c.ramp > 0 ? `After ${c.ramp} s of attack the victims are` : 'From its first request (its burst included) the victims are'}` +
       ` measured for ${c.duration} s again ("attacked"); the attack stops after that run, and the victims are` +
       ` measured alone once more ("after"). p50 and p99 are` +

@@ -34,9 +34,9 @@ export interface LoadOptions {
   connectionRate?: number;
 }
 
-/** autocannon's options for `target` on `server`. */
-function loadOptions(
-  server: BenchServer,
+/** autocannon's options for `target` on the server at `baseUrl`. */
+export function loadOptions(
+  baseUrl: string,
   target: Target,
   connections: number,
   options: LoadOptions,
@@ -62,7 +62,7 @@ function loadOptions(
   };
   const perConnection = !paths || paths.length > 1 || options.connectionHeaders !== undefined;
   return {
-    url: `${server.baseUrl}${first}`,
+    url: `${baseUrl}${first}`,
     connections,
     pipelining: 1,
     ...(options.headers ? { headers: options.headers } : {}),
@@ -78,7 +78,13 @@ function loadOptions(
   };
 }
 
-function toRun(result: autocannon.Result, connections: number, cpuSeconds: number): Run {
+/** What a run reads of autocannon's result (all of it plain data, so it crosses threads). */
+export type LoadResult = Pick<autocannon.Result, 'errors' | 'non2xx' | 'timeouts' | 'statusCodeStats'> & {
+  requests: Pick<autocannon.Result['requests'], 'total' | 'average'>;
+  latency: Pick<autocannon.Result['latency'], 'p50' | 'p99'>;
+};
+
+export function toRun(result: LoadResult, connections: number, cpuSeconds: number): Run {
   const requests = result.requests.total;
   const statuses = new Map<number, number>();
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {}))
@@ -109,43 +115,10 @@ export async function measure(
 ): Promise<Run> {
   const cpuBefore = server.cpuSeconds();
   const result = await autocannon({
-    ...loadOptions(server, target, connections, options),
+    ...loadOptions(server.baseUrl, target, connections, options),
     duration: seconds,
   });
   return toRun(result, connections, server.cpuSeconds() - cpuBefore);
-}
-
-/** A load started in the background (an attacker): stop it to get its run. */
-export interface BackgroundLoad {
-  stop(): Promise<Run>;
-}
-
-/** Starts `target` on `server` until stopped (at most `maxSeconds`). */
-export function startLoad(
-  server: BenchServer,
-  target: Target,
-  connections: number,
-  maxSeconds: number,
-  options: LoadOptions = {},
-): BackgroundLoad {
-  const cpuBefore = server.cpuSeconds();
-  let settle: (result: autocannon.Result) => void = () => {};
-  let fail: (error: unknown) => void = () => {};
-  const done = new Promise<autocannon.Result>((resolve, reject) => {
-    settle = resolve;
-    fail = reject;
-  });
-  const instance = autocannon(
-    { ...loadOptions(server, target, connections, options), duration: maxSeconds },
-    (error, result) => (error ? fail(error) : settle(result)),
-  );
-  return {
-    async stop() {
-      instance.stop();
-      const result = await done;
-      return toRun(result, connections, server.cpuSeconds() - cpuBefore);
-    },
-  };
 }
 
 /** A short untimed run: JIT, prepared statements on every pooled connection, caches. */
@@ -157,5 +130,5 @@ export async function warm(
   connections = 16,
 ): Promise<void> {
   if (seconds <= 0) return;
-  await autocannon({ ...loadOptions(server, target, connections, options), duration: seconds });
+  await autocannon({ ...loadOptions(server.baseUrl, target, connections, options), duration: seconds });
 }

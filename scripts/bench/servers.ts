@@ -39,9 +39,10 @@ export interface BenchServer {
  */
 export async function startLaunchdex(env: Record<string, string>, workers: number): Promise<BenchServer> {
   const server = await startAppServer(env, { workers });
-  // A page rendered once per worker, as production renders them all day: Next.js then runs its
-  // AsyncLocalStorage, which on Node 20 keeps async hooks on for every promise of the process,
-  // API requests included. A server that never rendered a page would be measured without them.
+  // Pages rendered on every worker, as production renders them all day: Next.js's
+  // AsyncLocalStorage then keeps async hooks on for every promise of its isolate (on Node 20).
+  // Its isolate is the page thread's (docs/decisions.md, "Pages render in their own thread"); a
+  // server that had never rendered a page would not show whether the API's thread pays for them.
   for (let page = 0; page < Math.max(1, server.workerPids().length) * 2; page++) {
     const response = await fetch(`${server.baseUrl}/`);
     if (!response.ok) throw new Error(`the home page answered ${response.status}`);
