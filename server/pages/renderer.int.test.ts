@@ -7,10 +7,10 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { fixtureAddress, fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
-import { parseConfig } from '../config';
+import { closeTestProcess, startTestProcess } from '../_test/process';
 import { bumpReadVersion } from '../db/read-version';
 import type { PageServices } from '../handover';
-import { type ServerProcess, startServerProcess } from '../process';
+import type { ServerProcess } from '../process';
 import { type PageRenderer, startPageRenderer } from './renderer';
 
 const backend = (await availableBackends())[0] ?? 'pglite';
@@ -43,15 +43,7 @@ describe(`pages in their own thread (${backend})`, () => {
     await setCheckpoint(handle.db, 40);
     await bumpReadVersion(handle.db);
     await handle.close();
-    const config = parseConfig({
-      NODE_ENV: 'test',
-      ...database.env,
-      INDEXER_MODE: 'off',
-      WEBHOOK_WORKER: 'off',
-      DRAFT_PURGE_INTERVAL_MS: '0',
-      LOG_LEVEL: 'silent',
-    });
-    house = await startServerProcess(config, stop.signal);
+    house = await startTestProcess(database, stop.signal);
     // The process's caller, counted: a page's data must come from here.
     const counted: PageServices = {
       ...house.pages,
@@ -90,8 +82,7 @@ describe(`pages in their own thread (${backend})`, () => {
     await renderer?.close();
     server?.close();
     stop.abort();
-    await house?.reads.close();
-    await house?.database.close();
+    if (house) await closeTestProcess(house);
     await database?.drop();
   });
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
 import { fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
+import { closeTestProcess, startTestProcess } from '../_test/process';
 import { answerWebRequest } from '../api/rest/web-request';
-import { parseConfig } from '../config';
 import { bumpReadVersion } from '../db/read-version';
-import { type ServerProcess, startServerProcess } from '.';
+import type { ServerProcess } from '.';
 
 const backend = (await availableBackends())[0] ?? 'pglite';
 
@@ -35,23 +35,14 @@ describe(`the process object (${backend})`, () => {
     }
     // One after the other: PGlite opens its directory in this process.
     for (const database of databases) {
-      const config = parseConfig({
-        NODE_ENV: 'test',
-        ...database.env,
-        INDEXER_MODE: 'off',
-        WEBHOOK_WORKER: 'off',
-        DRAFT_PURGE_INTERVAL_MS: '0',
-        LOG_LEVEL: 'silent',
-      });
-      houses.push(await startServerProcess(config, stop.signal));
+      houses.push(await startTestProcess(database, stop.signal));
     }
   }, 60_000);
 
   afterAll(async () => {
     stop.abort();
     for (const house of houses) {
-      await house.reads.close();
-      await house.database.close();
+      await closeTestProcess(house);
     }
     await Promise.all(databases.map((database) => database.drop()));
   });
