@@ -3,7 +3,7 @@
  *   [--database-url URL] [--tokens N] [--trades N]`
  * `npm run bench -- --live [--bump-ms 2000,250] [--duration 5] …`
  * `npm run bench -- --hostile [--workers 1,2] [--duration 10] [--warmup 10] [--victims 8] [--victim-rate 15]
- *   [--attackers 16] [--ramp 0] [--database-ms 0,250] …`
+ *   [--attackers 16] [--ramp 0] [--rounds 3] [--database-ms 0,250] …`
  *
  * Read API against its floor. Seeds PostgreSQL at scale once (scripts/seed-scale.ts; 1M tokens /
  * 20M trades, `--quick` 2M trades; kept between runs in `launchdex_bench` / `launchdex_bench_quick`),
@@ -22,7 +22,8 @@
  *
  * `--hostile`: Launchdex as shipped (default limits and per-client caps, TRUSTED_PROXY_HOPS=1),
  * once per `--workers` count: paced victims read /api/v1/tokens/newest alone, then while one
- * attacker keeps `--attackers` expensive, always-missing reads in flight. `--write`: between the
+ * attacker keeps `--attackers` expensive, always-missing reads in flight; `--rounds` such pairs
+ * alternate, and each side's answers are pooled into one p99. `--write`: between the
  * bench:hostile markers. `--database-ms a,b`: each worker count once per value of
  * DATABASE_MS_PER_SECOND_PER_CLIENT, in turn (the shipped default when absent).
  */
@@ -61,6 +62,7 @@ const { values } = parseArgs({
     'victim-rate': { type: 'string', default: '15' },
     attackers: { type: 'string', default: '16' },
     ramp: { type: 'string', default: '0' },
+    rounds: { type: 'string', default: '3' },
     'database-ms': { type: 'string' },
   },
 });
@@ -144,6 +146,7 @@ try {
       victimRate: Number(values['victim-rate']),
       attackerConnections: Number(values.attackers),
       ramp: Number(values.ramp),
+      rounds: Math.max(1, Number(values.rounds)),
       duration,
       warmup,
       command,

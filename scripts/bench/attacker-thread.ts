@@ -7,11 +7,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { attackPaths } from './hostile';
-import { type LoadResult, loadOptions } from './measure';
+import { aggregate, type LoadResult, loadOptions } from './measure';
 
 export interface AttackerData {
   baseUrl: string;
   trades: number;
+  /** The first request's number in the attacker's sequence: a later round goes on, never repeats. */
+  from: number;
   connections: number;
   maxSeconds: number;
   headers: Record<string, string>;
@@ -20,18 +22,16 @@ export interface AttackerData {
 if (!parentPort) throw new Error('scripts/bench/attacker-thread.ts runs as a worker thread');
 const port = parentPort;
 const data = workerData as AttackerData;
-// autocannon exports it; its type declarations do not.
-const { aggregateResult } = autocannon as unknown as {
-  aggregateResult(results: unknown[], options: autocannon.Options): autocannon.Result;
-};
 const options: autocannon.Options = {
-  ...loadOptions(data.baseUrl, attackPaths(data.trades), data.connections, { headers: data.headers }),
+  ...loadOptions(data.baseUrl, attackPaths(data.trades, data.from), data.connections, {
+    headers: data.headers,
+  }),
   duration: data.maxSeconds,
 };
 const instance = autocannon(options, (error, raw) => {
   if (error) throw error;
   // Off the main thread autocannon hands back its histograms encoded: aggregate them here.
-  const result = aggregateResult([raw], options);
+  const result = aggregate([raw], options);
   const crossed: LoadResult = {
     errors: result.errors,
     non2xx: result.non2xx,

@@ -19,6 +19,7 @@ export interface HostileBenchOptions {
   victimRate: number;
   attackerConnections: number;
   ramp: number;
+  rounds: number;
   duration: number;
   warmup: number;
   command: string;
@@ -34,7 +35,7 @@ export interface HostileBenchOptions {
 
 /** `--hostile`: a paced victim's latency, quiet and while one client attacks, per worker count. */
 export async function benchHostile(options: HostileBenchOptions): Promise<void> {
-  const { victims, victimRate, attackerConnections, ramp, duration, warmup, servers } = options;
+  const { victims, victimRate, attackerConnections, ramp, rounds, duration, warmup, servers } = options;
   const { command, postgresVersion, tokens, trades, baseEnv } = options;
   // As shipped: the default read cache, rate limits and per-client caps (startAppServer's own
   // generous test limits are put back to the defaults); clients told apart by X-Forwarded-For.
@@ -60,6 +61,7 @@ export async function benchHostile(options: HostileBenchOptions): Promise<void> 
         duration,
         warmup,
         ramp,
+        rounds,
         trades,
       });
       results.push(ms === undefined ? result : { ...result, databaseMs: ms });
@@ -80,6 +82,7 @@ export async function benchHostile(options: HostileBenchOptions): Promise<void> 
       duration,
       warmup,
       ramp,
+      rounds,
       victims,
       victimRate,
       attackerConnections,

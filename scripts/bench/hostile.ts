@@ -1,7 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import type { AttackerData } from './attacker-thread';
 import { busiestToken, tokenAddress } from './fixtures';
-import { type LoadOptions, type LoadResult, measure, type Run, toRun, warm } from './measure';
+import {
+  type LoadOptions,
+  type LoadResult,
+  measure,
+  measureRaw,
+  pooled,
+  type RawRun,
+  type Run,
+  toRun,
+  warm,
+} from './measure';
 import { load, machineLine, markdownTable } from './report';
 import { headOf } from './seed-sql';
 import type { BenchServer } from './servers';
@@ -41,9 +51,9 @@ export const attackKinds = [
  * The attacker's URLs: a new one per request (kind after kind, each kind's parameters counting
  * up), so that none is answered from the read cache.
  */
-export function attackPaths(trades: number): { next(): string } {
+export function attackPaths(trades: number, from = 0): { next(): string } {
   const head = headOf(trades).timestamp;
-  let n = 0;
+  let n = from;
   return {
     next() {
       const kind = n % attackKinds.length;
@@ -81,16 +91,22 @@ export interface HostileOptions {
   warmup: number;
   /** Trades of the dataset (the attacker's charts end before its last candle). */
   trades: number;
-  /** Seconds the attack runs before the victim's attacked run starts. */
+  /** Seconds the attack runs before the victims' attacked run starts. */
   ramp: number;
+  /** Quiet and attacked runs, alternated; their answers are pooled into one p99 each. */
+  rounds: number;
 }
 
 export interface HostileResult {
   workers: number;
   /** DATABASE_MS_PER_SECOND_PER_CLIENT of the run, when the run set it (`--database-ms`). */
   databaseMs?: string;
+  /** Every quiet round's answers pooled. */
   quiet: Run;
+  /** Every attacked round's answers pooled. */
   attacked: Run;
+  /** Each round's own p99s, quiet then attacked (ms). */
+  rounds: { quiet: number; attacked: number }[];
   /** The victims alone again once the attack has stopped: the noise of the quiet run, and recovery. */
   after: Run;
   attacker: Run;
@@ -108,19 +124,57 @@ export async function runHostile(options: HostileOptions): Promise<HostileResult
     connectionRate: options.victimRate,
   };
   await warm(server, victimPath, options.warmup, victim, options.victims);
-  const quiet = await measure(server, victimPath, options.victims, duration, victim);
-  const attack = await startAttacker(server, {
-    baseUrl: server.baseUrl,
-    trades: options.trades,
-    connections: options.attackerConnections,
-    maxSeconds: options.ramp + duration + 30,
-    headers: { 'x-forwarded-for': attackerAddress },
-  });
-  await new Promise((resolve) => setTimeout(resolve, options.ramp * 1000));
-  const attacked = await measure(server, victimPath, options.victims, duration, victim);
-  const attacker = await attack.stop();
+  const quiet: RawRun[] = [];
+  const attacked: RawRun[] = [];
+  const attacker: Run[] = [];
+  const rounds: HostileResult['rounds'] = [];
+  const p99Of = (run: RawRun) => pooled(server, victimPath, options.victims, [run]).p99;
+  for (let round = 0; round < options.rounds; round++) {
+    const alone = await measureRaw(server, victimPath, options.victims, duration, victim);
+    const attack = await startAttacker(server, {
+      baseUrl: server.baseUrl,
+      trades: options.trades,
+      // Far past any earlier round's requests: each round's keys are new to the read cache too.
+      from: round * 1_000_000,
+      connections: options.attackerConnections,
+      maxSeconds: options.ramp + duration + 30,
+      headers: { 'x-forwarded-for': attackerAddress },
+    });
+    await new Promise((resolve) => setTimeout(resolve, options.ramp * 1000));
+    const under = await measureRaw(server, victimPath, options.victims, duration, victim);
+    attacker.push(await attack.stop());
+    quiet.push(alone);
+    attacked.push(under);
+    rounds.push({ quiet: p99Of(alone), attacked: p99Of(under) });
+  }
   const after = await measure(server, victimPath, options.victims, duration, victim);
-  return { workers: server.workers, quiet, attacked, after, attacker };
+  return {
+    workers: server.workers,
+    quiet: pooled(server, victimPath, options.victims, quiet),
+    attacked: pooled(server, victimPath, options.victims, attacked),
+    rounds,
+    after,
+    attacker: sumRuns(attacker),
+  };
+}
+
+/** The attacker's rounds as one: answers counted by status over all of them. */
+function sumRuns(runs: Run[]): Run {
+  const statuses = new Map<number, number>();
+  for (const run of runs)
+    for (const [status, n] of run.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
+  const sum = (pick: (run: Run) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  return {
+    connections: runs[0]?.connections ?? 0,
+    requestsPerSecond: sum((run) => run.requestsPerSecond) / Math.max(1, runs.length),
+    p50: Math.max(0, ...runs.map((run) => run.p50)),
+    p99: Math.max(0, ...runs.map((run) => run.p99)),
+    requests: sum((run) => run.requests),
+    errors: sum((run) => run.errors),
+    statuses,
+    socketErrors: sum((run) => run.socketErrors),
+    cpuMsPerRequest: Number.NaN,
+  };
 }
 
 /**
@@ -176,6 +230,7 @@ export interface HostileReportContext {
   duration: number;
   warmup: number;
   ramp: number;
+  rounds: number;
   victims: number;
   victimRate: number;
   attackerConnections: number;
@@ -211,8 +266,8 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
       ` client (203.0.113.66, its load in a thread of its own so that parsing its answers does not delay the` +
       ` victims' timers), opens ${c.attackerConnections} connections and keeps a request in flight on each, each` +
       ` request a read whose cache key is new: ${attackKinds.join('; ')}. ${c.ramp > 0 ? `After ${c.ramp} s of attack the victims are` : 'From its first request (its burst included) the victims are'}` +
-      ` measured for ${c.duration} s again ("attacked"); the attack stops after that run, and the victims are` +
-      ` measured alone once more ("after"). p50 and p99 are` +
+      ` measured for ${c.duration} s again ("attacked"), and the attack stops. ${c.rounds > 1 ? `That pair of runs is one round; ${c.rounds} rounds alternate quiet and attacked (each round's attacker goes on with new keys), and the quiet and attacked columns are the p50 and p99 of all their rounds' answers pooled (one run's p99 is only its ${Math.round(c.victims * c.victimRate * c.duration * 0.01)} slowest answers); each round's own p99s are listed too. ` : ''}` +
+      'At the end the victims are measured alone once more ("after"). p50 and p99 are' +
       " autocannon's (corrected for coordinated omission, as the victims are paced). Every answer the attacker got is" +
       ' counted by status: 200 served, 429 refused by its rate limit or queue (the server holds a rate-limited' +
       ' request 500 ms before its 429), 400 refused as invalid (a search too broad), 503 given up (a read over its' +
@@ -227,6 +282,7 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
         'attacked p50 ms',
         'attacked p99 ms',
         'p99 attacked ÷ quiet',
+        'rounds: p99 quiet → attacked ms',
         'after p50 ms',
         'after p99 ms',
         'victim answers (quiet / attacked / after)',
@@ -245,6 +301,7 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
         String(r.attacked.p50),
         String(r.attacked.p99),
         r.quiet.p99 > 0 ? (r.attacked.p99 / r.quiet.p99).toFixed(2) : '—',
+        r.rounds.map((round) => `${round.quiet} → ${round.attacked}`).join(', '),
         String(r.after.p50),
         String(r.after.p99),
         [r.quiet, r.attacked, r.after].map((run) => run.requests.toLocaleString('en-US')).join(' / '),

@@ -102,6 +102,59 @@ export function toRun(result: LoadResult, connections: number, cpuSeconds: numbe
   };
 }
 
+// autocannon exports it; its type declarations do not.
+const { aggregateResult } = autocannon as unknown as {
+  aggregateResult(results: unknown[], options: autocannon.Options): autocannon.Result;
+};
+
+/** Runs' raw results (encoded histograms, from another thread or `skipAggregateResult`) as one. */
+export function aggregate(raws: unknown[], options: autocannon.Options): autocannon.Result {
+  return aggregateResult(raws, options);
+}
+
+/** One run kept raw, so that several can be pooled into one latency distribution ({@link pooled}). */
+export interface RawRun {
+  raw: unknown;
+  seconds: number;
+  cpuSeconds: number;
+}
+
+/** Like {@link measure}, but the result is kept raw for {@link pooled}. */
+export async function measureRaw(
+  server: BenchServer,
+  target: Target,
+  connections: number,
+  seconds: number,
+  options: LoadOptions = {},
+): Promise<RawRun> {
+  const cpuBefore = server.cpuSeconds();
+  const raw: unknown = await autocannon({
+    ...loadOptions(server.baseUrl, target, connections, options),
+    duration: seconds,
+    skipAggregateResult: true,
+  });
+  return { raw, seconds, cpuSeconds: server.cpuSeconds() - cpuBefore };
+}
+
+/** Several raw runs as one: percentiles over all their answers, counts summed. */
+export function pooled(server: BenchServer, target: Target, connections: number, runs: RawRun[]): Run {
+  const result = aggregate(
+    runs.map((run) => run.raw),
+    loadOptions(server.baseUrl, target, connections, {}),
+  );
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const cpuSeconds = runs.reduce((sum, run) => sum + run.cpuSeconds, 0);
+  return toRun(
+    {
+      ...result,
+      // Pooled results carry no per-second samples: the rate is the answers over the runs' time.
+      requests: { total: result.requests.total, average: seconds > 0 ? result.requests.total / seconds : 0 },
+    },
+    connections,
+    cpuSeconds,
+  );
+}
+
 /**
  * Drives `target` on `server` with `connections` keep-alive connections for `seconds`,
  * reading the server's CPU time from /proc before and after.
