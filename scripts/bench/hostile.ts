@@ -1,20 +1,13 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AttackerData } from './attacker-thread';
 import { busiestToken, tokenAddress } from './fixtures';
-import {
-  type LoadOptions,
-  type LoadResult,
-  measure,
-  measureRaw,
-  pooled,
-  type RawRun,
-  type Run,
-  toRun,
-  warm,
-} from './measure';
+import { type LoadOptions, type LoadResult, pooled, type RawRun, type Run, toRun, warm } from './measure';
 import { load, machineLine, markdownTable } from './report';
 import { headOf } from './seed-sql';
 import type { BenchServer } from './servers';
+import type { VictimRun } from './victim-process';
 
 /** The seed's name words (scripts/bench/seed-sql.ts): symbols are 3 letters of one, 2 of another, digits. */
 const words = [
@@ -113,8 +106,39 @@ export interface HostileResult {
 }
 
 /** The victims are 198.51.100.0/24 and the attacker 203.0.113.66 (documentation ranges). */
-const victimAddress = (index: number) => `198.51.100.${1 + (index % 250)}`;
+export const victimAddress = (index: number) => `198.51.100.${1 + (index % 250)}`;
 export const attackerAddress = '203.0.113.66';
+
+/**
+ * The victims' run, measured from a process of their own (scripts/bench/victim-process.ts):
+ * in this process their timers would share an event loop and a heap with the benchmark's own
+ * work, and in the ad-hoc checks of docs/benchmarks.md that alone moved their p99.
+ */
+function measureVictims(server: BenchServer, run: Omit<VictimRun, 'baseUrl'>): Promise<RawRun> {
+  const cpuBefore = server.cpuSeconds();
+  const script = fileURLToPath(new URL('./victim-process.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', script, JSON.stringify({ ...run, baseUrl: server.baseUrl })],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) {
+        reject(new Error(`the victims' process exited with code ${code}`));
+        return;
+      }
+      resolve({
+        raw: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown,
+        seconds: run.seconds,
+        cpuSeconds: server.cpuSeconds() - cpuBefore,
+      });
+    });
+  });
+}
 
 /** The victims' run alone, then again while the attacker keeps its connections busy. */
 export async function runHostile(options: HostileOptions): Promise<HostileResult> {
@@ -123,6 +147,7 @@ export async function runHostile(options: HostileOptions): Promise<HostileResult
     connectionHeaders: (connection) => ({ 'x-forwarded-for': victimAddress(connection) }),
     connectionRate: options.victimRate,
   };
+  const victims = { path: victimPath, victims: options.victims, rate: options.victimRate, seconds: duration };
   await warm(server, victimPath, options.warmup, victim, options.victims);
   const quiet: RawRun[] = [];
   const attacked: RawRun[] = [];
@@ -130,7 +155,7 @@ export async function runHostile(options: HostileOptions): Promise<HostileResult
   const rounds: HostileResult['rounds'] = [];
   const p99Of = (run: RawRun) => pooled(server, victimPath, options.victims, [run]).p99;
   for (let round = 0; round < options.rounds; round++) {
-    const alone = await measureRaw(server, victimPath, options.victims, duration, victim);
+    const alone = await measureVictims(server, victims);
     const attack = await startAttacker(server, {
       baseUrl: server.baseUrl,
       trades: options.trades,
@@ -141,13 +166,13 @@ export async function runHostile(options: HostileOptions): Promise<HostileResult
       headers: { 'x-forwarded-for': attackerAddress },
     });
     await new Promise((resolve) => setTimeout(resolve, options.ramp * 1000));
-    const under = await measureRaw(server, victimPath, options.victims, duration, victim);
+    const under = await measureVictims(server, victims);
     attacker.push(await attack.stop());
     quiet.push(alone);
     attacked.push(under);
     rounds.push({ quiet: p99Of(alone), attacked: p99Of(under) });
   }
-  const after = await measure(server, victimPath, options.victims, duration, victim);
+  const after = pooled(server, victimPath, options.victims, [await measureVictims(server, victims)]);
   return {
     workers: server.workers,
     quiet: pooled(server, victimPath, options.victims, quiet),
@@ -259,7 +284,7 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
     'and `TRUSTED_PROXY_HOPS=1` so that clients are told apart by `X-Forwarded-For`.',
     `Load average (1/5/15 min) ${load(c.loadBefore)} before, ${load(c.loadAfter)} after. Command: \`${c.command}\`.`,
     '',
-    `Method: the victims are ${c.victims} clients (one connection and one \`X-Forwarded-For\` address each, 198.51.100.x)` +
+    `Method: the victims are ${c.victims} clients (one connection and one \`X-Forwarded-For\` address each, 198.51.100.x, measured from a process of their own)` +
       ` reading \`GET /api/v1/tokens/newest\` at ${c.victimRate} requests per second each, under the shipped per-client` +
       ' rate (one client at 8 connections as fast as answers come would measure mostly its own 429s). After' +
       ` ${c.warmup} s of warm-up they are measured for ${c.duration} s alone ("quiet"), then the attacker, one more` +

@@ -119,23 +119,6 @@ export interface RawRun {
   cpuSeconds: number;
 }
 
-/** Like {@link measure}, but the result is kept raw for {@link pooled}. */
-export async function measureRaw(
-  server: BenchServer,
-  target: Target,
-  connections: number,
-  seconds: number,
-  options: LoadOptions = {},
-): Promise<RawRun> {
-  const cpuBefore = server.cpuSeconds();
-  const raw: unknown = await autocannon({
-    ...loadOptions(server.baseUrl, target, connections, options),
-    duration: seconds,
-    skipAggregateResult: true,
-  });
-  return { raw, seconds, cpuSeconds: server.cpuSeconds() - cpuBefore };
-}
-
 /** Several raw runs as one: percentiles over all their answers, counts summed. */
 export function pooled(server: BenchServer, target: Target, connections: number, runs: RawRun[]): Run {
   const result = aggregate(
