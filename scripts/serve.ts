@@ -38,8 +38,7 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   try {
     house = await startServerProcess(config, stopping.signal);
   } catch (error) {
-    console.error(`Launchdex failed to start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+    failedToStart('Launchdex failed to start', error);
   }
   const pages = await (dev ? pagesInProcess(house.pages, config) : pagesInThread(house, config));
 
@@ -105,11 +104,14 @@ async function pagesInThread(house: ServerProcess, config: Config): Promise<Page
       logger: house.logger,
     });
   } catch (error) {
-    console.error(
-      `Launchdex failed to start its pages: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    process.exit(1);
+    failedToStart('Launchdex failed to start its pages', error);
   }
+}
+
+/** What could not start, said in one line (no stack: the message names the cause), then exit 1. */
+function failedToStart(what: string, error: unknown): never {
+  console.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 }
 
 /**

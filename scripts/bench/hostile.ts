@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { typeScriptWorker } from '../../server/typescript-worker';
 import type { AttackerData } from './attacker-thread';
 import { busiestToken, tokenAddress } from './fixtures';
-import { type LoadOptions, type LoadResult, pooled, type RawRun, type Run, toRun, warm } from './measure';
+import { type LoadResult, pooled, type RawRun, type Run, toRun } from './measure';
 import { load, machineLine, markdownTable } from './report';
 import { headOf } from './seed-sql';
 import type { BenchServer } from './servers';
@@ -143,12 +143,8 @@ function measureVictims(server: BenchServer, run: Omit<VictimRun, 'baseUrl'>): P
 /** The victims' run alone, then again while the attacker keeps its connections busy. */
 export async function runHostile(options: HostileOptions): Promise<HostileResult> {
   const { server, victimPath, duration } = options;
-  const victim: LoadOptions = {
-    connectionHeaders: (connection) => ({ 'x-forwarded-for': victimAddress(connection) }),
-    connectionRate: options.victimRate,
-  };
   const victims = { path: victimPath, victims: options.victims, rate: options.victimRate, seconds: duration };
-  await warm(server, victimPath, options.warmup, victim, options.victims);
+  if (options.warmup > 0) await measureVictims(server, { ...victims, seconds: options.warmup });
   const quiet: RawRun[] = [];
   const attacked: RawRun[] = [];
   const attacker: Run[] = [];
@@ -208,11 +204,7 @@ function sumRuns(runs: Run[]): Run {
  */
 async function startAttacker(server: BenchServer, data: AttackerData): Promise<{ stop(): Promise<Run> }> {
   const cpuBefore = server.cpuSeconds();
-  // The benchmark runs under tsx: the thread registers it before loading its TypeScript.
-  const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
-    new URL('./attacker-thread.ts', import.meta.url).href,
-  )}); })`;
-  const thread = new Worker(entry, { eval: true, workerData: data });
+  const thread = typeScriptWorker(new URL('./attacker-thread.ts', import.meta.url), { workerData: data });
   const messages: unknown[] = [];
   let wake: () => void = () => {};
   thread.on('message', (message: unknown) => {

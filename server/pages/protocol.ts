@@ -5,7 +5,8 @@ import type { OpenApiView } from '../handover';
 /**
  * The messages between a web server process and its page thread (docs/decisions.md, "Pages
  * render in their own thread"). The thread asks; the process answers from its own services.
- * Everything crosses by structured clone: data, never functions or class instances.
+ * Everything crosses by structured clone: data, never functions or class instances. This module
+ * is loaded by both sides, so it imports types only.
  */
 
 /** What the thread is started with: everything of PageServices that never changes. */
@@ -13,7 +14,7 @@ export interface PageThreadData {
   root: string;
   hostname: string;
   port: number;
-  /** The Unix socket the thread's HTTP server listens on; the process proxies pages to it. */
+  /** The Unix socket (abstract on Linux) the thread's HTTP server listens on; the process proxies pages to it. */
   socketPath: string;
   chain: PublicChain | null;
   publicBaseUrl: string;
@@ -53,4 +54,9 @@ export interface CrossedResponse {
   status: number;
   headers: [string, string][];
   body: string;
+}
+
+/** Bytes as they crossed (structured clone makes a Buffer a Uint8Array) as a Buffer again; else null. */
+export function bufferOf(value: unknown): Buffer | null {
+  return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
 }

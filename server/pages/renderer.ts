@@ -10,18 +10,20 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { appErrorCodeOf } from '../errors';
 import type { PageServices } from '../handover';
-import type {
-  CrossedError,
-  CrossedResponse,
-  FromThread,
-  PageAsk,
-  PageThreadData,
-  Settled,
-  ToThread,
+import { typeScriptWorker } from '../typescript-worker';
+import {
+  bufferOf,
+  type CrossedError,
+  type CrossedResponse,
+  type FromThread,
+  type PageAsk,
+  type PageThreadData,
+  type Settled,
+  type ToThread,
 } from './protocol';
 
 /** The page thread as the web server sees it: Next's request handler, answered from the thread. */
@@ -68,7 +70,7 @@ function crossed(error: unknown): CrossedError {
   return code ? { message, code } : { message };
 }
 
-/** `target[path[0]][path[1]]…`, own properties only: the thread names a procedure, nothing else. */
+/** `caller[names[0]][names[1]]…`, which must end at a function: the thread names a procedure. */
 function procedureAt(caller: unknown, names: string[]): (input: unknown) => Promise<unknown> {
   let target: unknown = caller;
   for (const name of names) {
@@ -87,10 +89,10 @@ function procedureAt(caller: unknown, names: string[]): (input: unknown) => Prom
  */
 export async function startPageRenderer(options: PageRendererOptions): Promise<PageRenderer> {
   const { services, logger } = options;
-  const socketPath = path.join(
-    tmpdir(),
-    `launchdex-pages-${process.pid}-${randomBytes(4).toString('hex')}.sock`,
-  );
+  const name = `launchdex-pages-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // On Linux an abstract socket: a process that dies uncleanly (SIGKILL) leaves no file behind.
+  const abstract = process.platform === 'linux';
+  const socketPath = abstract ? `\0${name}` : path.join(tmpdir(), `${name}.sock`);
   const data: PageThreadData = {
     root: options.root,
     hostname: options.hostname,
@@ -100,11 +102,7 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
     publicBaseUrl: services.publicBaseUrl,
     openApi: services.openApiDocument(),
   };
-  // The thread is TypeScript like the rest of the server: tsx's loader is registered in the
-  // thread first (a worker does not inherit the hooks `--import tsx` registered here).
-  const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
-    new URL('./thread.ts', import.meta.url).href,
-  )}); })`;
+  const threadModule = new URL('./thread.ts', import.meta.url);
   const agent = new Agent({ keepAlive: true });
   let closing = false;
 
@@ -112,7 +110,7 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
   let ready: Promise<Worker>;
 
   function start(): Promise<Worker> {
-    const worker = new Worker(entry, { eval: true, workerData: data });
+    const worker = typeScriptWorker(threadModule, { workerData: data });
     options.onThread?.(worker);
     /** The cards this thread is drawing for the process: settled by its `drawn`, or its exit. */
     const drawing = new Map<number, { resolve(card: Buffer | null): void; reject(error: Error): void }>();
@@ -169,12 +167,8 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
           const waiting = drawing.get(message.id);
           drawing.delete(message.id);
           if (!waiting) return;
-          if (message.ok) {
-            const card = message.value;
-            waiting.resolve(
-              card instanceof Uint8Array ? Buffer.from(card.buffer, card.byteOffset, card.byteLength) : null,
-            );
-          } else waiting.reject(new Error(message.error.message));
+          if (message.ok) waiting.resolve(bufferOf(message.value));
+          else waiting.reject(new Error(message.error.message));
         }
       });
       let failure: Error | undefined;
@@ -252,6 +246,7 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
       agent.destroy();
       const worker = await ready.catch(() => undefined);
       await worker?.terminate();
+      if (abstract) return;
       try {
         unlinkSync(socketPath);
       } catch {

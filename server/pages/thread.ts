@@ -8,20 +8,20 @@
  * rendered a page it keeps AsyncLocalStorage hooks on for every promise of its isolate. Here they
  * tax only page renders, not the API's reads.
  */
-import { unlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import next from 'next';
 import type { Caller } from '../api/root';
 import type { ErrorCode } from '../errors';
 import { handOverToPages, type PageServices } from '../handover';
-import type {
-  CrossedError,
-  CrossedResponse,
-  FromThread,
-  PageAsk,
-  PageThreadData,
-  ToThread,
+import {
+  bufferOf,
+  type CrossedError,
+  type CrossedResponse,
+  type FromThread,
+  type PageAsk,
+  type PageThreadData,
+  type ToThread,
 } from './protocol';
 
 if (!parentPort) throw new Error('server/pages/thread.ts runs as a worker thread (server/pages/renderer.ts)');
@@ -81,11 +81,6 @@ port.on('message', (message: ToThread) => {
   else waiting.reject(new PageCallError(message.error));
 });
 
-/** Bytes as they crossed (a Uint8Array) as the Buffer pages expect. */
-function bufferOf(value: unknown): Buffer | null {
-  return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null;
-}
-
 /**
  * The tRPC caller of the process, seen from here: `caller.tokens.list(input)` asks the process
  * to call `tokens.list`. `then` is absent, so awaiting the caller yields the caller.
@@ -131,7 +126,6 @@ const server = createServer((incoming, outgoing) => {
 // Only the process connects, over keep-alive; deadlines are its front's (server/http/front.ts).
 server.keepAliveTimeout = 0;
 server.requestTimeout = 0;
-await unlink(data.socketPath).catch(() => {});
 await new Promise<void>((resolve, reject) => {
   server.once('error', reject);
   server.listen(data.socketPath, resolve);
