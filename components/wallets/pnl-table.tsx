@@ -8,7 +8,7 @@ import { TraderLabels } from '@/components/ui/trader-label';
 import { type usePnlQuery, useTokenNames } from './use-wallet-queries';
 
 /**
- * The wallet's realized and unrealized PnL per token it traded or received (docs/api.md
+ * The wallet's realized and unrealized PnL per token it traded or holds (docs/api.md
  * "Traders, PnL and labels"). A token hidden by moderation has no price, so no unrealized PnL:
  * shown as "–", never as zero.
  */
@@ -19,7 +19,7 @@ export function PnlTable({ query }: { query: ReturnType<typeof usePnlQuery> }) {
   return (
     <PagedTable
       query={query}
-      emptyText="This wallet has not traded or received any indexed token."
+      emptyText="This wallet has not traded and holds no indexed token."
       testId="pnl-table"
       caption="Profit and loss per token, by token address"
       columns={[

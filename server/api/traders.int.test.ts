@@ -5,7 +5,12 @@ import { buildOracle } from '../_test/oracle/model';
 import { buildTradersOracle } from '../_test/oracle/traders';
 import { getJson, walkPages } from '../_test/oracle/walk';
 import { type IndexedStack, startIndexedStack } from '../_test/stack';
-import { type LabelScenario, runLabelScenario } from '../chain/simulator/label-scenario';
+import {
+  type LabelScenario,
+  type PoolPayerScenario,
+  runLabelScenario,
+  runPoolPayerScenario,
+} from '../chain/simulator/label-scenario';
 import { excludeToken, includeToken } from '../tokens/moderation';
 
 const backends = await availableBackends();
@@ -14,6 +19,8 @@ const params = { sniperBlocks: 3, bundlerWallets: 4 };
 describe.each(backends)('traders, PnL and labels against the chain oracle (%s)', (backend) => {
   let stack: IndexedStack;
   let scenario: LabelScenario;
+  let poolPayer: PoolPayerScenario;
+  let poolToken: string;
 
   beforeAll(async () => {
     stack = await startIndexedStack(
@@ -33,6 +40,19 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
       { creator, linked, bundlers },
       30,
     );
+    // A pool sell paid by a wallet that only received the token, proceeds to a third wallet.
+    const graduated = (await stack.readChainView()).logs.find((log) => log.eventName === 'Graduated');
+    if (!graduated) throw new Error('the fixture graduated no token');
+    const [buyer, payer, recipient] = await Promise.all(
+      [7, 8, 9].map((i) => fundedAddress(stack.chain, 300 + i)),
+    );
+    poolPayer = await runPoolPayerScenario(
+      stack.chain.deployment,
+      stack.chain.actions,
+      String(graduated.args.token) as `0x${string}`,
+      { buyer, payer, recipient } as PoolPayerScenario,
+    );
+    poolToken = String(graduated.args.token).toLowerCase();
     await stack.waitForIndex();
   }, 300_000);
 
@@ -85,6 +105,23 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
       creator_linked_wallets: 1,
     });
     expect((detail.body.risk as { creator_sold_bps: number }).creator_sold_bps).toBeGreaterThan(0);
+    // Rows (docs/api.md): the payer of a pool sell has one, at the balance it received, which
+    // the swap it paid did not move; the recipient traded; a wallet that only received has none.
+    const poolRows = new Map(oracle.traders(poolToken, 'volume').map((item) => [item.wallet, item]));
+    const paid = poolRows.get(poolPayer.payer.toLowerCase());
+    expect(paid).toMatchObject({ buys: 0, sells: 0, cost_basis: '0', labels: [] });
+    expect(BigInt(String(paid?.balance))).toBeGreaterThan(0n);
+    expect(poolRows.get(poolPayer.recipient.toLowerCase())).toMatchObject({
+      buys: 0,
+      sells: 1,
+      balance: '0',
+    });
+    const receivedOnly = [...oracle.wallets()].filter(
+      (wallet) =>
+        !oracle.tokens().some((t) => oracle.traders(t, 'volume').some((item) => item.wallet === wallet)) &&
+        oracle.pnl(wallet).length > 0,
+    );
+    expect(receivedOnly.length, 'wallets that only received a token').toBeGreaterThan(0);
     console.info(
       `traders oracle: ${compared} rows equal; labels ${JSON.stringify(Object.fromEntries(labels))}`,
     );

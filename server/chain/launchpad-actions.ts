@@ -150,7 +150,10 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
       return mined(hash);
     },
 
-    /** Exact-input swap on a graduated pool through the devnet router. */
+    /**
+     * Exact-input swap on a graduated pool through the devnet router, paid by `trader`; what it
+     * buys goes to `recipient` (the trader itself unless named).
+     */
     async swap(p: {
       trader: Address;
       tokenIn: Address;
@@ -158,12 +161,20 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
       amountIn: bigint;
       minOut?: bigint;
       deadline?: bigint;
+      recipient?: Address;
     }) {
       const hash = await write({
         address: router,
         abi: devSwapRouterAbi,
         functionName: 'exactInputSingle',
-        args: [p.tokenIn, p.tokenOut, p.amountIn, p.minOut ?? 0n, p.trader, p.deadline ?? FAR_FUTURE],
+        args: [
+          p.tokenIn,
+          p.tokenOut,
+          p.amountIn,
+          p.minOut ?? 0n,
+          p.recipient ?? p.trader,
+          p.deadline ?? FAR_FUTURE,
+        ],
         account: p.trader,
       });
       return mined(hash);

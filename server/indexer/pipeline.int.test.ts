@@ -18,7 +18,7 @@ import { topics } from './decode/events';
 import { IndexerError } from './errors';
 import { createIndexer } from './indexer';
 import { readCheckpoint } from './project/apply-batch';
-import { createBalanceBook, loadBalances } from './project/balance-book';
+import { createBalanceBook, loadBalances, loadTraderBalances } from './project/balance-book';
 import { type BatchPlan, foldRange, touchedTokens } from './project/fold';
 import type { TokenState } from './project/state';
 import { createTraderBook, foldTraders, loadTraders, rememberTraders } from './project/trader-book';
@@ -290,7 +290,8 @@ describe.each(backends)('a write that appends while the one before it commits (%
         await loadBalances(b.db, balances, range.events);
         const plan = foldRange(range, context, states, balances.view);
         await loadTraders(b.db, traders, plan);
-        foldTraders(plan, traders.view, defaultLabelParams);
+        await loadTraderBalances(b.db, balances, plan);
+        foldTraders(plan, traders.view, balances.view, defaultLabelParams);
         for (const [address, state] of plan.states) carried.set(address, state);
         balances.remember(plan, plans.length + 1);
         rememberTraders(traders, plan, plans.length + 1);

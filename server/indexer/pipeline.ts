@@ -2,7 +2,7 @@ import type { Checkpoint } from '../db/checkpoint';
 import type { Database } from '../db/client';
 import type { PartitionKeeper } from '../db/partitions';
 import type { ProjectionCaches } from './caches';
-import { loadBalances } from './project/balance-book';
+import { loadBalances, loadTraderBalances } from './project/balance-book';
 import { type BatchPlan, foldRange, type ProjectionContext, touchedTokens } from './project/fold';
 import { foldTraders, loadTraders } from './project/trader-book';
 import { defaultLabelParams } from './project/traders';
@@ -115,7 +115,13 @@ export function createPipeline(options: PipelineOptions) {
             // As balances: evicted just before the read of what the book does not know.
             caches.traders.evict(committedSeq);
             await loadTraders(db, caches.traders, plan);
-            foldTraders(plan, caches.traders.view, context.labels ?? defaultLabelParams);
+            await loadTraderBalances(db, caches.balances, plan);
+            foldTraders(
+              plan,
+              caches.traders.view,
+              caches.balances.view,
+              context.labels ?? defaultLabelParams,
+            );
             const seq = ++foldedSeq;
             caches.remember(plan, seq);
             options.onFolded(performance.now() - foldStarted, balanceReads);

@@ -28,6 +28,11 @@ interface Position {
   sniper: boolean;
   bundler: boolean;
   linked: boolean;
+  /**
+   * Has a row: traded, paid a pool swap's input, or received from the creator. Without one the
+   * wallet is listed by no /traders page, and its PnL entry is its balance (docs/api.md).
+   */
+  opened: boolean;
 }
 
 interface OracleToken {
@@ -74,6 +79,7 @@ export function buildTradersOracle(
         sniper: false,
         bundler: false,
         linked: false,
+        opened: false,
       };
       token.positions.set(wallet, p);
     }
@@ -95,6 +101,7 @@ export function buildTradersOracle(
     quote: bigint,
   ) => {
     const p = at(token, wallet);
+    p.opened = true;
     if (buy) {
       p.bought += amount;
       p.spent += quote;
@@ -172,6 +179,9 @@ export function buildTradersOracle(
       const to = arg(log, 'to');
       const value = num(log, 'value');
       const legs = new Set([token.curve, token.pool ?? token.curve]);
+      // What a wallet pays into a pool swap opens its row; the swap's recipient is the trader.
+      if (to === token.pool && value > 0n && from !== to && from !== token.curve && !notWallets.has(from))
+        at(token, from).opened = true;
       if (legs.has(from) || legs.has(to) || from === to || value === 0n) continue;
       if (!notWallets.has(from)) {
         const p = at(token, from);
@@ -181,7 +191,10 @@ export function buildTradersOracle(
       if (!notWallets.has(to)) {
         const p = at(token, to);
         p.held += value;
-        if (from === token.creator && !p.creator) p.linked = true;
+        if (from === token.creator && !p.creator) {
+          p.linked = true;
+          p.opened = true;
+        }
       }
     }
   }
@@ -259,6 +272,7 @@ export function buildTradersOracle(
       if (!token) return [];
       const price = prices(address);
       return [...token.positions.values()]
+        .filter((p) => p.opened)
         .sort((a, b) => {
           const va = sortValue(a, sort);
           const vb = sortValue(b, sort);
@@ -266,10 +280,15 @@ export function buildTradersOracle(
         })
         .map((p) => ({ wallet: p.wallet, ...json(p, price) }));
     },
-    /** `/wallets/{address}/pnl`: by token address. */
+    /** `/wallets/{address}/pnl`: by token address, every token it has a row of or holds. */
     pnl(wallet: string): Json[] {
       return [...tokens.entries()]
-        .filter(([, t]) => t.positions.has(wallet))
+        .filter(([, t]) => {
+          const p = t.positions.get(wallet);
+          // Its pool takes the token in before the Graduated log names it; it holds, but it is
+          // not a holder (as the curve, the burn address and the launchpad are not).
+          return p !== undefined && (p.opened || (p.held > 0n && wallet !== t.pool));
+        })
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([address, t]) => {
           const price = prices(address);

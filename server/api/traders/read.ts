@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import {
   type TraderSort,
   type TradersPage,
@@ -132,6 +132,36 @@ export async function listTraders(
   };
 }
 
+const traderColumns = `token_address, wallet, bought, sold, quote_spent, quote_received, volume, balance, cost_basis,
+  realized_pnl, buys, sells, first_trade_block, first_trade_at, last_trade_block, last_trade_at, is_creator, sniper,
+  bundler, creator_linked`;
+
+/**
+ * A wallet's positions by token address, first `rows` after `after` (when `afterToken`): its
+ * `traders` rows, and for each token it holds without one (it only received it) the position
+ * that is its balance at zero cost (docs/api.md "Traders, PnL and labels"). Both halves walk an
+ * index in token order and stop at `rows`; the holdings half skips tokens with a row by key.
+ */
+export function walletPositionsSql(
+  param: (name: 'wallet' | 'after') => Placeholder<'wallet' | 'after'>,
+  afterToken: boolean,
+  rows: number,
+): SQL {
+  const limit = rowLimit(rows);
+  return sql`(select ${sql.raw(traderColumns)} from traders
+                where wallet = ${param('wallet')} ${afterToken ? sql`and token_address > ${param('after')}` : sql``}
+                order by token_address limit ${limit})
+              union all
+              (select b.token_address, b.wallet, 0::numeric, 0::numeric, 0::numeric, 0::numeric, 0::numeric, b.balance,
+                      0::numeric, 0::numeric, 0, 0, null, null, null, null, c.creator = b.wallet, false, false, false
+                 from balances b join tokens c on c.address = b.token_address
+                where b.wallet = ${param('wallet')} and b.kind = 0
+                  ${afterToken ? sql`and b.token_address > ${param('after')}` : sql``}
+                  and not exists (select 1 from traders t where t.wallet = b.wallet and t.token_address = b.token_address)
+                order by b.token_address limit ${limit})
+              order by token_address limit ${limit}`;
+}
+
 /** Page statements of a wallet's positions, by `first|after:rows`. */
 const walletRows = compiledReads<
   PositionRow & { token_address: string; price: string; excluded: boolean; ib: string | number },
@@ -140,14 +170,13 @@ const walletRows = compiledReads<
 >((param, variant) => {
   const [position, rows] = variant.split(':');
   return sql`select x.token_address, tk.current_price::text as price, tk.excluded, ${indexedThroughBlockSql} as ib, ${positionColumns}
-          from traders x join tokens tk on tk.address = x.token_address
-          where x.wallet = ${param('wallet')}
-          ${position === 'after' ? sql`and x.token_address > ${param('after')}` : sql``}
-          order by x.token_address limit ${rowLimit(Number(rows))}`;
+          from (${walletPositionsSql(param, position === 'after', Number(rows))}) x
+          join tokens tk on tk.address = x.token_address
+          order by x.token_address`;
 });
 
 /**
- * A wallet's PnL per token it traded or received, by token address. A token excluded by
+ * A wallet's PnL per token it has a row of or holds, by token address. A token excluded by
  * moderation keeps its row (the trades happened, so does the realized PnL) but, as in holdings,
  * without a price or an unrealized PnL: moderation withdraws our valuation.
  */

@@ -8,7 +8,7 @@ import { decodeCursorIfAny, encodeCursor } from '../cursor';
 import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
 import { jsonIntegerSql, type SerializedAnswer, serializedAnswer } from '../rest/serialized';
 import type { Context } from '../trpc';
-import { sortColumn } from './read';
+import { sortColumn, walletPositionsSql } from './read';
 
 /**
  * REST answers of traders and wallet PnL whose JSON PostgreSQL writes, byte for byte what
@@ -110,9 +110,7 @@ const pnlBodies = compiledReads<
                    count(*) as n,
                    max(x.token_address) filter (where x.n = ${limit}) as last_token
               from (select t.*, tk.current_price as price, tk.excluded, row_number() over (order by t.token_address) as n
-                      from (select * from traders where wallet = ${param('wallet')}
-                             ${position === 'after' ? sql`and token_address > ${param('after')}` : sql``}
-                             order by token_address limit ${rowLimit(fetched)}) t
+                      from (${walletPositionsSql(param, position === 'after', fetched)}) t
                       join tokens tk on tk.address = t.token_address) x) p on true`;
 });
 

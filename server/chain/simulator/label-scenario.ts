@@ -99,3 +99,36 @@ async function balanceOf(client: DevnetClient, token: Address, owner: Address): 
     args: [owner],
   });
 }
+
+/** Who did what in {@link runPoolPayerScenario}. */
+export interface PoolPayerScenario {
+  /** Bought the token on the pool, then sent some of it to `payer`. */
+  buyer: Address;
+  /** Only received the token, then paid a pool sell whose proceeds went to `recipient`. */
+  payer: Address;
+  /** The sell's trader (the swap's recipient): sold tokens it never held. */
+  recipient: Address;
+}
+
+/**
+ * A pool sell paid by one wallet for another (docs/api.md "Traders, PnL and labels"): the payer,
+ * which had only received the token, gets a row at its balance that the swap does not move; the
+ * recipient is the trader. `token` must be graduated.
+ */
+export async function runPoolPayerScenario(
+  deployment: LaunchpadDeployment,
+  actions: LaunchpadActions,
+  token: Address,
+  wallets: PoolPayerScenario,
+): Promise<PoolPayerScenario> {
+  const { stable } = deployment.contracts;
+  const { buyer, payer, recipient } = wallets;
+  await actions.wrap({ account: buyer, value: 5n * WAD });
+  await actions.approveRouter({ account: buyer, token: stable });
+  await actions.swap({ trader: buyer, tokenIn: stable, tokenOut: token, amountIn: 2_000_000n });
+  const bought = await actions.balanceOf(token, buyer);
+  await actions.transfer({ from: buyer, token, to: payer, amount: bought / 2n });
+  await actions.approveRouter({ account: payer, token });
+  await actions.swap({ trader: payer, tokenIn: token, tokenOut: stable, amountIn: bought / 4n, recipient });
+  return wallets;
+}

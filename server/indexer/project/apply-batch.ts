@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client';
 import type { RangeData } from '../sync/range-algebra';
-import { createBalanceBook, loadBalances } from './balance-book';
+import { createBalanceBook, loadBalances, loadTraderBalances } from './balance-book';
 import { foldRange, type ProjectionContext, touchedTokens } from './fold';
 import { readTokenStates } from './token-rows';
 import { createTraderBook, foldTraders, loadTraders } from './trader-book';
@@ -27,6 +27,7 @@ export async function applyBatch(
   const plan = foldRange(range, context, states, book.view);
   const traders = createTraderBook(Number.POSITIVE_INFINITY);
   await loadTraders(db, traders, plan);
-  foldTraders(plan, traders.view, context.labels ?? defaultLabelParams);
+  await loadTraderBalances(db, book, plan);
+  foldTraders(plan, traders.view, book.view, context.labels ?? defaultLabelParams);
   return writePlan(db, context, plan);
 }

@@ -70,6 +70,9 @@ export function createBalanceBook(maxEntries: number) {
       return result;
     },
 
+    /** The book answers for this (token, wallet) without the database. */
+    knows: rows.knows,
+
     /** Rows read from the database for `keys`; a key without a row is recorded as none. */
     load(keys: readonly BalanceKey[], read: readonly (BalanceKey & StoredBalance)[]) {
       rows.load(
@@ -113,7 +116,32 @@ export async function loadBalances(
 ): Promise<number> {
   const launched = new Set<string>();
   for (const event of events) if (event.type === 'launch') launched.add(event.token);
-  const keys = book.unknown(events, launched);
+  return readBalances(db, book, book.unknown(events, launched));
+}
+
+/**
+ * Makes the book answer for the traders whose rows a plan opens (trader-book.ts starts such a row
+ * from the wallet's balance): a pool sell's recipient gets no token, so no Transfer loaded it.
+ * Returns how many were read.
+ */
+export async function loadTraderBalances(
+  db: Database,
+  book: BalanceBook,
+  plan: {
+    launches: readonly { event: { token: string } }[];
+    traderOps: readonly (RowKey & { kind: string })[];
+  },
+): Promise<number> {
+  const launched = new Set(plan.launches.map(({ event }) => event.token));
+  const asked = new Map<string, RowKey>();
+  // Transfers and pool inputs moved their wallet's balance, so the book loaded it already.
+  for (const { kind, token, wallet } of plan.traderOps)
+    if ((kind === 'buy' || kind === 'sell') && !launched.has(token) && !book.knows(token, wallet))
+      asked.set(`${token} ${wallet}`, { token, wallet });
+  return readBalances(db, book, [...asked.values()]);
+}
+
+async function readBalances(db: Database, book: BalanceBook, keys: readonly BalanceKey[]): Promise<number> {
   if (keys.length === 0) return 0;
   const rows = await selectRows<{ token: string; wallet: string; balance: string; kind: number }>(
     db,

@@ -42,7 +42,7 @@ describe('trader book', () => {
       balances.view,
     );
     // Launched in the plan: the book holds every row of the token, none is read.
-    foldTraders(first, book.view, defaultLabelParams);
+    foldTraders(first, book.view, balances.view, defaultLabelParams);
     expect(first.traders).toHaveLength(1);
     expect(first.traders[0]?.before).toBeNull();
     expect(first.traders[0]?.after).toMatchObject({
@@ -62,7 +62,7 @@ describe('trader book', () => {
       balances.view,
     );
     expect(book.knows(token, alice)).toBe(true);
-    foldTraders(second, book.view, defaultLabelParams);
+    foldTraders(second, book.view, balances.view, defaultLabelParams);
     const [change] = second.traders;
     expect(change?.before).toBe(first.traders[0]?.after);
     expect(change?.before).toMatchObject({ balance: ether, costBasis: ether, sells: 0 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { textArray } from '../../db/bulk';
 import { type Database, selectRows } from '../../db/client';
+import type { StoredBalance } from './balance-book';
 import type { BatchPlan, TraderChange } from './fold';
 import { createRowBook, type RowBook, type RowKey, type RowView } from './row-book';
 import { applyTraderOps, type LabelParams, type TraderRow, type TraderToken } from './traders';
@@ -87,9 +88,15 @@ export async function loadTraders(db: Database, book: RowBook<TraderRow>, plan: 
  * Applies the plan's trader ops, in chain order, onto the rows before the range (`stored`,
  * copied: the book's rows are the before-images and stay as they are) and records each touched
  * row before and after in `plan.traders`. Pure. Labels need each token's creator and launch
- * block, which its post-range state carries.
+ * block, which its post-range state carries; a row that opens, the wallet's balance before the
+ * range (`balances`, the balance book's view before this plan).
  */
-export function foldTraders(plan: BatchPlan, stored: RowView<TraderRow>, params: LabelParams): void {
+export function foldTraders(
+  plan: BatchPlan,
+  stored: RowView<TraderRow>,
+  balances: RowView<StoredBalance>,
+  params: LabelParams,
+): void {
   if (plan.traderOps.length === 0) return;
   const launched = new Set(plan.launches.map(({ event }) => event.token));
   const rows = new Map<string, TraderRow>();
@@ -104,7 +111,11 @@ export function foldTraders(plan: BatchPlan, stored: RowView<TraderRow>, params:
   const tokens = new Map<string, TraderToken>();
   for (const [address, state] of plan.states)
     tokens.set(address, { creator: state.creator, createdBlock: state.createdBlock });
-  const touched = applyTraderOps(rows, plan.traderOps, (token) => tokens.get(token), params);
+  // A row that opens starts from the wallet's balance before the range (the balance book holds
+  // every wallet the range's transfers move, and each opening op comes with one).
+  const heldBefore = (token: string, wallet: string) =>
+    launched.has(token) ? 0n : (balances.get(token, wallet)?.balance ?? 0n);
+  const touched = applyTraderOps(rows, plan.traderOps, (token) => tokens.get(token), params, heldBefore);
   plan.traders = touched.map(
     (after): TraderChange => ({ before: before.get(`${after.token} ${after.wallet}`) ?? null, after }),
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyTraderOps,
+  emptyTrader,
   type LabelParams,
   type TraderOp,
   type TraderRow,
@@ -49,8 +50,12 @@ const sent = (who: string, tokens: bigint): TraderOp => ({
   fromCreator: false,
 });
 
-function run(ops: TraderOp[], rows = new Map<string, TraderRow>()) {
-  applyTraderOps(rows, ops, tokenOf, params);
+function run(
+  ops: TraderOp[],
+  rows = new Map<string, TraderRow>(),
+  heldBefore = (_token: string, _wallet: string) => 0n,
+) {
+  applyTraderOps(rows, ops, tokenOf, params, heldBefore);
   return (who: string) => rows.get(`${token} ${who}`) as TraderRow;
 }
 
@@ -160,8 +165,65 @@ describe('labels', () => {
     const [linked, other] = [wallet(80), wallet(81)];
     const get = run([received(linked, 5n, creator), received(other, 5n)]);
     expect(get(linked).creatorLinked).toBe(true);
-    expect(get(other).creatorLinked).toBe(false);
     expect(get(linked).firstTradeBlock).toBeNull();
+    // Received from anyone else: no label, and no row either (a holder, not a trader).
+    expect(get(other)).toBeUndefined();
+  });
+});
+
+describe('which wallets have a row', () => {
+  it('a wallet that only receives and sends by transfer has none: its position is its balance', () => {
+    const [a, b] = [wallet(90), wallet(91)];
+    const rows = new Map<string, TraderRow>();
+    const touched = applyTraderOps(
+      rows,
+      [received(a, 50n), sent(a, 20n), received(b, 20n)],
+      tokenOf,
+      params,
+      () => 0n,
+    );
+    expect(touched).toEqual([]);
+    expect(rows.size).toBe(0);
+  });
+
+  it('opens at the first trade with the balance held before it, received at zero cost', () => {
+    const a = wallet(92);
+    // 70 held before the range, 30 received and 10 sent in it before the buy.
+    const held = (_t: string, w: string) => (w === a ? 70n : 0n);
+    const row = run(
+      [received(a, 30n), sent(a, 10n), trade('buy', a, 100n, 1000n), trade('sell', a, 95n, 950n)],
+      new Map(),
+      held,
+    )(a);
+    // 190 tokens cost 1000: 95 of them cost 500.
+    expect(row).toMatchObject({ bought: 100n, costBasis: 500n, balance: 95n, realizedPnl: 450n, buys: 1 });
+  });
+
+  it('a wallet that both receives and buys in one range: the same as receiving first with a row', () => {
+    const a = wallet(93);
+    const opened = run([received(a, 100n), trade('buy', a, 100n, 1000n), trade('sell', a, 100n, 900n)])(a);
+    const stored = new Map<string, TraderRow>([
+      [`${token} ${a}`, { ...emptyTrader(token, a, creator), balance: 100n }],
+    ]);
+    const continued = run([trade('buy', a, 100n, 1000n), trade('sell', a, 100n, 900n)], stored)(a);
+    expect(opened).toEqual(continued);
+    expect(opened.realizedPnl).toBe(400n);
+  });
+
+  it('a pool swap it pays for opens its row without moving its position (the recipient trades)', () => {
+    const a = wallet(94);
+    const row = run([received(a, 40n), { kind: 'pays', token, wallet: a }], new Map(), () => 10n)(a);
+    expect(row).toMatchObject({ balance: 50n, costBasis: 0n, buys: 0, sells: 0, firstTradeBlock: null });
+  });
+
+  it('zero-cost transfers: a received position sold in a later range is all profit', () => {
+    const a = wallet(95);
+    const rows = new Map<string, TraderRow>();
+    run([received(a, 100n)], rows);
+    expect(rows.size).toBe(0);
+    // The next range: the wallet holds the 100 it received (its balance), and sells them.
+    const row = run([trade('sell', a, 100n, 700n, 300)], rows, () => 100n)(a);
+    expect(row).toMatchObject({ realizedPnl: 700n, balance: 0n, sells: 1 });
   });
 });
 
@@ -178,5 +240,17 @@ describe('transferOps', () => {
     expect(opsOf(wallet(0), wallet(1))).toEqual([received(wallet(1), 5n)].map((op) => ({ ...op })));
     expect(opsOf(creator, wallet(2)).map((op) => op.kind)).toEqual(['out', 'in']);
     expect(opsOf(creator, wallet(2))[1]).toMatchObject({ fromCreator: true });
+  });
+  it("turns a wallet's input to a pool swap into pays, and nothing else of the pool's legs", () => {
+    const pool = wallet(77);
+    const withPool = { ...parties, pool };
+    const ops: TraderOp[] = [];
+    for (const [from, to] of [
+      [wallet(1), pool],
+      [pool, wallet(1)],
+      [wallet(0), pool],
+    ] as const)
+      transferOps(withPool, { token, from, to, value: 5n }, (op) => ops.push(op));
+    expect(ops).toEqual([{ kind: 'pays', token, wallet: wallet(1) }]);
   });
 });

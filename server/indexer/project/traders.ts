@@ -27,7 +27,12 @@ export type TraderOp =
       timestamp: number;
       transaction: string;
     }
-  | { kind: 'in' | 'out'; token: string; wallet: string; tokens: bigint; fromCreator: boolean };
+  | { kind: 'in' | 'out'; token: string; wallet: string; tokens: bigint; fromCreator: boolean }
+  /**
+   * The wallet's tokens went into a pool swap (its input leg). The swap's trader is its
+   * recipient, maybe another wallet: the payer's position does not move, but its row opens.
+   */
+  | { kind: 'pays'; token: string; wallet: string };
 
 /** A `traders` row as the writer keeps it. */
 export interface TraderRow {
@@ -129,27 +134,48 @@ export function bundlersOf(
 }
 
 /**
+ * Which (token, wallet)s have a row: a wallet that traded the token, paid a pool swap's input,
+ * or received it from the creator (docs/api.md). A wallet that only received and sent it by
+ * transfer has none: its position is its balance at zero cost, nothing else, which `balances`
+ * already holds (a backfill of airdrops writes no trader rows). When such a wallet's row opens,
+ * it starts from that balance.
+ */
+const opensRow = (op: TraderOp) =>
+  op.kind !== 'in' && op.kind !== 'out' ? true : op.kind === 'in' && op.fromCreator;
+
+/**
  * Applies a range's ops, in chain order, onto the stored rows (`rows`, keyed `token wallet`;
- * missing rows are created). Returns the rows the ops touched.
+ * rows are opened as {@link opensRow} says, starting from the wallet's balance before the range,
+ * `heldBefore`, plus what it received and sent in the range before). Returns the rows touched.
  */
 export function applyTraderOps(
   rows: Map<string, TraderRow>,
   ops: readonly TraderOp[],
   tokenOf: (token: string) => TraderToken | undefined,
   params: LabelParams,
+  heldBefore: (token: string, wallet: string) => bigint,
 ): TraderRow[] {
   const bundlers = bundlersOf(ops, tokenOf, params);
   const touched = new Map<string, TraderRow>();
+  // Rowless wallets' transfers in this range so far: their balance moves, nothing else does.
+  const moved = new Map<string, bigint>();
   for (const op of ops) {
     const token = tokenOf(op.token);
     if (!token) continue;
     const key = `${op.token} ${op.wallet}`;
     let row = rows.get(key);
     if (!row) {
+      if (!opensRow(op)) {
+        const tokens = (op as { tokens: bigint }).tokens;
+        moved.set(key, (moved.get(key) ?? 0n) + (op.kind === 'in' ? tokens : -tokens));
+        continue;
+      }
       row = emptyTrader(op.token, op.wallet, token.creator);
+      row.balance = heldBefore(op.token, op.wallet) + (moved.get(key) ?? 0n);
       rows.set(key, row);
     }
     touched.set(key, row);
+    if (op.kind === 'pays') continue;
     if ('fromCreator' in op) {
       if (op.kind === 'out') {
         // Sent tokens take their average cost with them; nothing is realized.
@@ -206,8 +232,9 @@ export interface TransferParties {
 
 /**
  * The ops of one Transfer: none for a trade's leg (to or from the curve or the pool; the Trade or
- * Swap carries it) or a mint; otherwise `out` for a sending wallet and `in` for a receiving one
- * (the burn address and launchpad contracts are no wallets).
+ * Swap carries it) but `pays` for a wallet's input to a pool swap, none for a mint; otherwise
+ * `out` for a sending wallet and `in` for a receiving one (the burn address and launchpad
+ * contracts are no wallets).
  */
 export function transferOps(
   parties: TransferParties,
@@ -216,7 +243,11 @@ export function transferOps(
 ): void {
   const { from, to, token, value } = transfer;
   if (from === parties.curve || to === parties.curve) return;
-  if (parties.pool !== null && (from === parties.pool || to === parties.pool)) return;
+  if (parties.pool !== null && (from === parties.pool || to === parties.pool)) {
+    if (to === parties.pool && from !== to && value !== 0n && !parties.contracts.has(from))
+      push({ kind: 'pays', token, wallet: from });
+    return;
+  }
   if (value === 0n || from === to) return;
   if (!parties.contracts.has(from))
     push({ kind: 'out', token, wallet: from, tokens: value, fromCreator: false });

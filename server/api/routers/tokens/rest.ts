@@ -177,7 +177,7 @@ export const tokenRestRoutes = [
     operationId: 'listTokenTraders',
     summary: 'Top traders',
     description:
-      'Wallets that traded or received the token: tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position, first and last trade and labels (creator, sniper, bundler, creator_linked; docs/api.md "Traders, PnL and labels"), largest first by realized PnL, volume or holding. Kept by the indexer, never computed per request.',
+      'Wallets that traded the token (or paid a pool swap of it, or received it from its creator): tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position, first and last trade and labels (creator, sniper, bundler, creator_linked; docs/api.md "Traders, PnL and labels"), largest first by realized PnL, volume or holding. Kept by the indexer, never computed per request.',
     tags: ['tokens'],
     input: tradersInput,
     output: tradersPage,

@@ -24,7 +24,7 @@ export const walletRestRoutes = [
     operationId: 'listWalletPnl',
     summary: 'Wallet PnL',
     description:
-      'Per token the wallet traded or received: tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position and labels (docs/api.md "Traders, PnL and labels"), by token address.',
+      'Per token the wallet traded or holds: tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position and labels (docs/api.md "Traders, PnL and labels"), by token address.',
     tags: ['wallets'],
     input: walletPnlInput,
     output: walletPnlPage,
