@@ -85,11 +85,11 @@ export async function loadTraders(db: Database, book: RowBook<TraderRow>, plan: 
 }
 
 /**
- * Applies the plan's trader ops, in chain order, onto the rows before the range (`stored`,
- * copied: the book's rows are the before-images and stay as they are) and records each touched
- * row before and after in `plan.traders`. Pure. Labels need each token's creator and launch
- * block, which its post-range state carries; a row that opens, the wallet's balance before the
- * range (`balances`, the balance book's view before this plan).
+ * Applies the plan's trader ops, in chain order, onto the rows before the range (`stored`: the
+ * book's rows are the before-images and stay as they are) and records each touched row before
+ * and after in `plan.traders`. Pure. Labels need each token's creator and launch block, which
+ * its post-range state carries; a row that opens, the wallet's balance before the range
+ * (`balances`, the balance book's view before this plan).
  */
 export function foldTraders(
   plan: BatchPlan,
@@ -99,24 +99,15 @@ export function foldTraders(
 ): void {
   if (plan.traderOps.length === 0) return;
   const launched = new Set(plan.launches.map(({ event }) => event.token));
-  const rows = new Map<string, TraderRow>();
-  const before = new Map<string, TraderRow | null>();
-  for (const { token, wallet } of plan.traderOps) {
-    const key = `${token} ${wallet}`;
-    if (before.has(key)) continue;
-    const row = launched.has(token) ? null : stored.get(token, wallet);
-    before.set(key, row);
-    if (row) rows.set(key, { ...row });
-  }
   const tokens = new Map<string, TraderToken>();
   for (const [address, state] of plan.states)
     tokens.set(address, { creator: state.creator, createdBlock: state.createdBlock });
-  // A row that opens starts from the wallet's balance before the range (the balance book holds
-  // every wallet the range's transfers move, and each opening op comes with one).
-  const heldBefore = (token: string, wallet: string) =>
-    launched.has(token) ? 0n : (balances.get(token, wallet)?.balance ?? 0n);
-  const touched = applyTraderOps(rows, plan.traderOps, (token) => tokens.get(token), params, heldBefore);
-  plan.traders = touched.map(
-    (after): TraderChange => ({ before: before.get(`${after.token} ${after.wallet}`) ?? null, after }),
-  );
+  const before = (token: string, wallet: string) => (launched.has(token) ? null : stored.get(token, wallet));
+  const touched = applyTraderOps(plan.traderOps, (token) => tokens.get(token), params, {
+    stored: before,
+    // The balance book holds every wallet the range's transfers move, and each opening op
+    // comes with one (a pool sell's recipient: loadTraderBalances).
+    heldBefore: (token, wallet) => (launched.has(token) ? 0n : (balances.get(token, wallet)?.balance ?? 0n)),
+  });
+  plan.traders = touched.map((after): TraderChange => ({ before: before(after.token, after.wallet), after }));
 }

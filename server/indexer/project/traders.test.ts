@@ -55,7 +55,11 @@ function run(
   rows = new Map<string, TraderRow>(),
   heldBefore = (_token: string, _wallet: string) => 0n,
 ) {
-  applyTraderOps(rows, ops, tokenOf, params, heldBefore);
+  const touched = applyTraderOps(ops, tokenOf, params, {
+    stored: (t, w) => rows.get(`${t} ${w}`) ?? null,
+    heldBefore,
+  });
+  for (const row of touched) rows.set(`${row.token} ${row.wallet}`, row);
   return (who: string) => rows.get(`${token} ${who}`) as TraderRow;
 }
 
@@ -174,16 +178,11 @@ describe('labels', () => {
 describe('which wallets have a row', () => {
   it('a wallet that only receives and sends by transfer has none: its position is its balance', () => {
     const [a, b] = [wallet(90), wallet(91)];
-    const rows = new Map<string, TraderRow>();
-    const touched = applyTraderOps(
-      rows,
-      [received(a, 50n), sent(a, 20n), received(b, 20n)],
-      tokenOf,
-      params,
-      () => 0n,
-    );
+    const touched = applyTraderOps([received(a, 50n), sent(a, 20n), received(b, 20n)], tokenOf, params, {
+      stored: () => null,
+      heldBefore: () => 0n,
+    });
     expect(touched).toEqual([]);
-    expect(rows.size).toBe(0);
   });
 
   it('opens at the first trade with the balance held before it, received at zero cost', () => {

@@ -140,58 +140,94 @@ export function bundlersOf(
  * already holds (a backfill of airdrops writes no trader rows). When such a wallet's row opens,
  * it starts from that balance.
  */
-const opensRow = (op: TraderOp) =>
-  op.kind !== 'in' && op.kind !== 'out' ? true : op.kind === 'in' && op.fromCreator;
+const opensRow = (op: TraderOp) => (op.kind === 'in' ? op.fromCreator : op.kind !== 'out');
+
+/** Where the ops of a range find each (token, wallet)'s row before it (null: none). */
+export interface TraderSources {
+  /** The stored row (not changed here: it is copied on first touch). */
+  stored(token: string, wallet: string): TraderRow | null;
+  /** The wallet's token balance before the range: where a row that opens starts. */
+  heldBefore(token: string, wallet: string): bigint;
+}
+
+/** One token's wallets as a range's ops meet them. */
+interface TokenWallets {
+  token: TraderToken;
+  /** Rows in this range (copies), or null for a wallet seen without one. */
+  rows: Map<string, TraderRow | null>;
+  /** What rowless wallets received minus what they sent in this range so far. */
+  moved: Map<string, bigint>;
+}
 
 /**
- * Applies a range's ops, in chain order, onto the stored rows (`rows`, keyed `token wallet`;
- * rows are opened as {@link opensRow} says, starting from the wallet's balance before the range,
- * `heldBefore`, plus what it received and sent in the range before). Returns the rows touched.
+ * Applies a range's ops, in chain order, onto the rows before it (`sources.stored`, copied on
+ * first touch; rows open as {@link opensRow} says, from the wallet's balance before the range
+ * plus what it received and sent in the range before). Returns the rows touched, as they end.
+ * Wallets are looked up per token (no composite key per op: a backfill's airdrop is 100k ops).
  */
 export function applyTraderOps(
-  rows: Map<string, TraderRow>,
   ops: readonly TraderOp[],
   tokenOf: (token: string) => TraderToken | undefined,
   params: LabelParams,
-  heldBefore: (token: string, wallet: string) => bigint,
+  sources: TraderSources,
 ): TraderRow[] {
   const bundlers = bundlersOf(ops, tokenOf, params);
-  const touched = new Map<string, TraderRow>();
-  // Rowless wallets' transfers in this range so far: their balance moves, nothing else does.
-  const moved = new Map<string, bigint>();
+  const byToken = new Map<string, TokenWallets | null>();
+  const touched: TraderRow[] = [];
+  // Transfers of one token come in runs: its entry is looked up once per run.
+  let current: TokenWallets | null = null;
+  let currentAddress = '';
   for (const op of ops) {
-    const token = tokenOf(op.token);
-    if (!token) continue;
-    const key = `${op.token} ${op.wallet}`;
-    let row = rows.get(key);
-    if (!row) {
+    if (op.token !== currentAddress) {
+      currentAddress = op.token;
+      let entry = byToken.get(op.token);
+      if (entry === undefined) {
+        const token = tokenOf(op.token);
+        entry = token ? { token, rows: new Map(), moved: new Map() } : null;
+        byToken.set(op.token, entry);
+      }
+      current = entry;
+    }
+    if (current === null) continue;
+    const { token } = current;
+    let row = current.rows.get(op.wallet);
+    if (row === undefined) {
+      const stored = sources.stored(op.token, op.wallet);
+      row = stored ? { ...stored } : null;
+      current.rows.set(op.wallet, row);
+      if (row) touched.push(row);
+    }
+    if (row === null) {
       if (!opensRow(op)) {
         const tokens = (op as { tokens: bigint }).tokens;
-        moved.set(key, (moved.get(key) ?? 0n) + (op.kind === 'in' ? tokens : -tokens));
+        current.moved.set(
+          op.wallet,
+          (current.moved.get(op.wallet) ?? 0n) + (op.kind === 'in' ? tokens : -tokens),
+        );
         continue;
       }
       row = emptyTrader(op.token, op.wallet, token.creator);
-      row.balance = heldBefore(op.token, op.wallet) + (moved.get(key) ?? 0n);
-      rows.set(key, row);
+      row.balance = sources.heldBefore(op.token, op.wallet) + (current.moved.get(op.wallet) ?? 0n);
+      current.rows.set(op.wallet, row);
+      touched.push(row);
     }
-    touched.set(key, row);
     if (op.kind === 'pays') continue;
     if ('fromCreator' in op) {
       if (op.kind === 'out') {
         // Sent tokens take their average cost with them; nothing is realized.
         row.costBasis -= costOf(row, op.tokens);
         row.balance = less(row.balance, op.tokens);
-        continue;
+      } else {
+        // Received tokens cost nothing: the position grows, its cost does not.
+        row.balance += op.tokens;
+        if (op.fromCreator && !row.isCreator) row.creatorLinked = true;
       }
-      // Received tokens cost nothing: the position grows, its cost does not.
-      row.balance += op.tokens;
-      if (op.fromCreator && !row.isCreator) row.creatorLinked = true;
       continue;
     }
     if (op.kind === 'buy') {
       // The creator's own buys carry the `creator` label, not these.
       if (!row.isCreator && op.block - token.createdBlock < params.sniperBlocks) row.sniper = true;
-      if (!row.isCreator && bundlers.has(key)) row.bundler = true;
+      if (!row.isCreator && bundlers.has(`${op.token} ${op.wallet}`)) row.bundler = true;
       row.bought += op.tokens;
       row.quoteSpent += op.quote;
       row.costBasis += op.quote;
@@ -213,7 +249,7 @@ export function applyTraderOps(
     row.lastTradeBlock = op.block;
     row.lastTradeAt = op.timestamp;
   }
-  return [...touched.values()];
+  return touched;
 }
 
 /** Unrealized PnL at `price` (quote per whole token, 18 decimals): value of the position − its cost. */
