@@ -156,10 +156,24 @@ export const floorStatements = {
     from tokens t left join lateral (
       select * from traders where token_address = t.address order by realized_pnl desc, wallet desc limit {limit}) x on true
     where t.address = $1`,
-  /** $1 wallet: its positions by token address (the traders key), each at its token's price */
+  /**
+   * $1 wallet: its positions by token address (the traders key) and, for tokens it holds
+   * without a row, its balance at zero cost (balances_wallet_idx), each at its token's price
+   */
   pnl: `select x.token_address as token, t.current_price as price, ${indexedThroughBlock} as ib, ${position}
-    from traders x join tokens t on t.address = x.token_address
-    where x.wallet = $1 order by x.token_address limit {limit}`,
+    from ((select token_address, bought, sold, quote_spent, quote_received, balance, cost_basis, realized_pnl, buys,
+                  sells, first_trade_block, first_trade_at, last_trade_block, last_trade_at, is_creator, sniper,
+                  bundler, creator_linked
+             from traders where wallet = $1 order by token_address limit {limit})
+          union all
+          (select b.token_address, 0, 0, 0, 0, b.balance, 0, 0, 0, 0, null, null, null, null, c.creator = $1,
+                  false, false, false
+             from balances b join tokens c on c.address = b.token_address
+            where b.wallet = $1 and b.kind = 0
+              and not exists (select 1 from traders r where r.wallet = $1 and r.token_address = b.token_address)
+            order by b.token_address limit {limit})) x
+    join tokens t on t.address = x.token_address
+    order by x.token_address limit {limit}`,
 } as const;
 
 export type FloorStatement = keyof typeof floorStatements;

@@ -57,11 +57,11 @@ export function traderLine(r: TraderRow): string {
 }
 
 /**
- * The rows the range creates as COPY lines, ordered by token, then wallet descending: a backfill's
- * new rows are mostly wallets that only received the token (zero volume and PnL), whose keys in
- * the sort indexes (token, value desc, wallet desc) then arrive in index order, so the btree
- * inserts walk neighbouring pages instead of random ones (a third less time in a COPY of 91k
- * rows, docs/indexer.md). Not while those indexes are deferred: then there is nothing to walk.
+ * The rows the range creates as COPY lines, ordered by token, then wallet descending: new rows
+ * of one token with equal values (a fresh trader's first sell realizes little) then reach the
+ * sort indexes (token, value desc, wallet desc) in index order, and the btree inserts walk
+ * neighbouring pages instead of random ones. Not while those indexes are deferred: then there
+ * is nothing to walk.
  */
 function newRowLines(plan: BatchPlan): string[] {
   const rows: TraderRow[] = [];
