@@ -51,6 +51,22 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
     addresses = page.items.map((t) => t.address);
     creators = [...new Set(page.items.map((t) => t.creator))];
     expect(addresses.length).toBeGreaterThan(5);
+    // A wallet that only receives a token: no trader row, a PnL entry from its balance.
+    const token = addresses[0] as `0x${string}`;
+    const top = (await (
+      await fetch(`${stack.server.baseUrl}/api/v1/tokens/${token}/holders?limit=1`)
+    ).json()) as {
+      items: { wallet: `0x${string}`; balance: string }[];
+    };
+    const holder = top.items[0];
+    if (!holder) throw new Error(`${token} has no holder`);
+    await stack.chain.actions.transfer({
+      from: holder.wallet,
+      token,
+      to: `0x${'5e'.repeat(20)}`,
+      amount: BigInt(holder.balance) / 10n,
+    });
+    await stack.waitForIndex();
   }, 240_000);
 
   afterAll(async () => {
@@ -159,8 +175,10 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
     expect((await rest(`/api/v1/tokens/0x${'f'.repeat(40)}/holders`)).status).toBe(404);
   });
 
-  it('every page of every token’s traders in each sort, and the PnL of every wallet that traded', async () => {
+  it('every page of every token’s traders in each sort, and the PnL of every wallet that traded or holds', async () => {
     const wallets = new Set<string>();
+    // Holders that never traded have no trader row: their PnL comes from their balance.
+    let holdersOnly = 0;
     let labelled = 0;
     for (const address of addresses)
       for (const sort of ['realized_pnl', 'volume', 'holding'])
@@ -178,6 +196,17 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
         }
     expect(wallets.size).toBeGreaterThan(10);
     expect(labelled).toBeGreaterThan(0);
+    for (const address of addresses) {
+      const holders = JSON.parse((await rest(`/api/v1/tokens/${address}/holders?limit=100`)).text) as {
+        items: { wallet: string }[];
+      };
+      for (const { wallet } of holders.items)
+        if (!wallets.has(wallet)) {
+          wallets.add(wallet);
+          holdersOnly++;
+        }
+    }
+    expect(holdersOnly, 'holders without a trader row').toBeGreaterThan(0);
     let negative = 0;
     for (const wallet of wallets)
       for (const limit of [1, 100]) {
