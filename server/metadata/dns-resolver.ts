@@ -1,6 +1,9 @@
 import { Resolver as AresResolver } from 'node:dns/promises';
 import type { ResolvedAddress, Resolver } from './ssrf';
 
+/** How much later than `timeoutMs` c-ares itself gives up (see createDnsResolver). */
+const DEADLINE_GRACE_MS = 500;
+
 export interface DnsResolverOptions {
   /** Name servers (`1.1.1.1`, `[2606:4700::1111]:53`); undefined: the system's resolv.conf ones. */
   servers?: string[] | undefined;
@@ -22,7 +25,11 @@ export function createDnsResolver(options: DnsResolverOptions): Resolver {
   return async (hostname, signal) => {
     // One channel per resolution: cancel() cancels every query of its channel, and only this
     // resolution's may be cancelled by its deadline.
-    const resolver = new AresResolver({ timeout: options.timeoutMs, tries: 1 });
+    // c-ares gives up a little after the deadline: a caller's deadline (`signal`, set to the
+    // same timeoutMs) then always answers first, with its "did not resolve within" refusal,
+    // and cancels the queries; at equal times the two raced and a loaded server sometimes
+    // refused with "could not resolve" instead. Without a signal, this is the deadline.
+    const resolver = new AresResolver({ timeout: options.timeoutMs + DEADLINE_GRACE_MS, tries: 1 });
     if (options.servers) resolver.setServers(options.servers);
     const cancel = () => resolver.cancel();
     if (signal?.aborted) throw new Error(`resolving ${hostname} was cancelled`);
