@@ -133,15 +133,6 @@ export function bundlersOf(
   return bundlers;
 }
 
-/**
- * Which (token, wallet)s have a row: a wallet that traded the token, paid a pool swap's input,
- * or received it from the creator (docs/api.md). A wallet that only received and sent it by
- * transfer has none: its position is its balance at zero cost, nothing else, which `balances`
- * already holds (a backfill of airdrops writes no trader rows). When such a wallet's row opens,
- * it starts from that balance.
- */
-const opensRow = (op: TraderOp) => (op.kind === 'in' ? op.fromCreator : op.kind !== 'out');
-
 /** Where the ops of a range find each (token, wallet)'s row before it (null: none). */
 export interface TraderSources {
   /** The stored row (not changed here: it is copied on first touch). */
@@ -161,7 +152,7 @@ interface TokenWallets {
 
 /**
  * Applies a range's ops, in chain order, onto the rows before it (`sources.stored`, copied on
- * first touch; rows open as {@link opensRow} says, from the wallet's balance before the range
+ * first touch; rows open as the comment inside says, from the wallet's balance before the range
  * plus what it received and sent in the range before). Returns the rows touched, as they end.
  * Wallets are looked up per token (no composite key per op: a backfill's airdrop is 100k ops).
  */
@@ -198,12 +189,14 @@ export function applyTraderOps(
       if (row) touched.push(row);
     }
     if (row === null) {
-      if (!opensRow(op)) {
-        const tokens = (op as { tokens: bigint }).tokens;
-        current.moved.set(
-          op.wallet,
-          (current.moved.get(op.wallet) ?? 0n) + (op.kind === 'in' ? tokens : -tokens),
-        );
+      // Which (token, wallet)s have a row: a wallet that traded the token, paid a pool swap's
+      // input, or received it from the creator (docs/api.md). A wallet that only received and
+      // sent it by transfer has none: its position is its balance at zero cost, nothing else,
+      // which `balances` already holds (a backfill of airdrops writes no trader rows). When its
+      // row opens, it starts from that balance.
+      if ('fromCreator' in op && !(op.kind === 'in' && op.fromCreator)) {
+        const moved = current.moved.get(op.wallet) ?? 0n;
+        current.moved.set(op.wallet, op.kind === 'in' ? moved + op.tokens : moved - op.tokens);
         continue;
       }
       row = emptyTrader(op.token, op.wallet, token.creator);
