@@ -117,16 +117,19 @@ export async function openDriver(
     // postgres.js sends a statement without parameters (a first page: its limit is in the text)
     // over the simple protocol, which names nothing, so PostgreSQL parsed and planned the whole
     // statement, and the client sent all of its text, on every request.
+    // One function and one options object for every read (the web process makes one per request).
+    const prepared = { ...noSimpleProtocol, prepare: true };
+    const preparedUnsafe = (text: string, parameters?: unknown[], queryOptions?: object) =>
+      client.unsafe(
+        text,
+        parameters as never,
+        queryOptions ? { ...noSimpleProtocol, ...queryOptions, prepare: true } : prepared,
+      );
     const queryClient = options.prepareStatements
       ? new Proxy(client, {
           get(target, property, receiver) {
             if (property !== 'unsafe') return Reflect.get(target, property, receiver);
-            return (text: string, parameters?: unknown[], queryOptions?: object) =>
-              target.unsafe(text, parameters as never, {
-                ...noSimpleProtocol,
-                ...queryOptions,
-                prepare: true,
-              });
+            return preparedUnsafe;
           },
         })
       : client;

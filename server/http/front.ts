@@ -11,7 +11,7 @@ import { writeRefusal } from './answers';
 import { clientAddress } from './client-address';
 import { type ConcurrencyLimiter, createConcurrencyLimiter } from './concurrency';
 import { answerClientError, capConnectionsPerAddress, peerClient, writeRawRefusal } from './connection';
-import { createPipelineCap } from './pipeline';
+import { createPipelineCap, type PipelineSeat } from './pipeline';
 import { type ErrorShape, type RequestPolicy, requestPolicy, type TrpcCalls } from './policy';
 import {
   policyHeader,
@@ -21,8 +21,8 @@ import {
   rateLimitHeaders,
   takeRateLimit,
 } from './rate-limit';
-import { serveRest } from './rest-transport';
-import { createSendDeadlines } from './send-deadline';
+import { type RestTarget, serveRest } from './rest-transport';
+import { createSendDeadlines, type SendDeadlines } from './send-deadline';
 import { hostPattern, isUrlHost, MAX_TARGET_BYTES, parseTarget } from './target';
 import { finishUnreadBody, serveWithWebHandler } from './web-bridge';
 
@@ -120,75 +120,69 @@ export function createFront(services: FrontServices): Front {
    * waited for (this process's limiter, a free share), which is every request of a client within
    * its limits: no promise per request on the hot path.
    */
-  function admit(
-    outgoing: ServerResponse,
-    policy: RequestPolicy,
-    client: string,
-    refuse: (error: AppError, headers?: Record<string, string>) => void,
-  ): boolean | Promise<boolean> {
+  function admit(exchange: Exchange, policy: RequestPolicy): boolean | Promise<boolean> {
     // A limiter in this process answers synchronously; only a shared one is waited for.
     if (policy.readCost > 0) {
-      const reads = takeRateLimit(services.limiter, config, 'reads', client, policy.readCost);
-      if (reads instanceof Promise)
-        return reads.then((decision) => admitCounted(outgoing, policy, client, refuse, decision));
-      return admitCounted(outgoing, policy, client, refuse, reads);
+      const reads = takeRateLimit(services.limiter, config, 'reads', exchange.client, policy.readCost);
+      if (reads instanceof Promise) return reads.then((decision) => admitCounted(exchange, policy, decision));
+      return admitCounted(exchange, policy, reads);
     }
-    return admitCounted(outgoing, policy, client, refuse, undefined);
+    return admitCounted(exchange, policy, undefined);
   }
 
   /** After the reads bucket: the write bucket, if the route has one, then the decision. */
   function admitCounted(
-    outgoing: ServerResponse,
+    exchange: Exchange,
     policy: RequestPolicy,
-    client: string,
-    refuse: (error: AppError, headers?: Record<string, string>) => void,
     reads: RateLimitDecision | undefined,
   ): boolean | Promise<boolean> {
-    const decisions = reads ? [reads] : [];
-    if (!policy.writeBucket || !decisions.every((d) => d.allowed))
-      return admitDecided(outgoing, policy, client, refuse, decisions);
-    return Promise.resolve(takeRateLimit(services.limiter, config, policy.writeBucket, client, 1)).then(
-      (writes) => admitDecided(outgoing, policy, client, refuse, writes ? [...decisions, writes] : decisions),
-    );
+    if (!policy.writeBucket || (reads !== undefined && !reads.allowed))
+      return admitDecided(exchange, policy, reads, undefined);
+    return Promise.resolve(
+      takeRateLimit(services.limiter, config, policy.writeBucket, exchange.client, 1),
+    ).then((writes) => admitDecided(exchange, policy, reads, writes));
   }
 
   /** Every bucket counted: the RateLimit fields, then a refusal, or the slots and the work share. */
   function admitDecided(
-    outgoing: ServerResponse,
+    exchange: Exchange,
     policy: RequestPolicy,
-    client: string,
-    refuse: (error: AppError, headers?: Record<string, string>) => void,
-    decisions: RateLimitDecision[],
+    reads: RateLimitDecision | undefined,
+    writes: RateLimitDecision | undefined,
   ): boolean | Promise<boolean> {
-    const only = decisions.length === 1 ? (decisions[0] as RateLimitDecision) : undefined;
-    if (only?.allowed) {
-      // Every admitted read: its two fields set straight, no header object built per request.
-      outgoing.setHeader('ratelimit-policy', policyHeader(only));
-      outgoing.setHeader('ratelimit', rateLimitField(only));
+    const { outgoing } = exchange;
+    if (writes === undefined && reads?.allowed) {
+      // Every admitted read: a REST read's two fields go out with its answer, in its one
+      // writeHead (a header set ahead makes node copy every header of the answer again); other
+      // transports' answers are written by their handlers, so theirs are set here.
+      if (exchange.restRead) exchange.rateLimit = reads;
+      else {
+        outgoing.setHeader('ratelimit-policy', policyHeader(reads));
+        outgoing.setHeader('ratelimit', rateLimitField(reads));
+      }
     } else {
+      const decisions: RateLimitDecision[] = [];
+      if (reads) decisions.push(reads);
+      if (writes) decisions.push(writes);
       const headers = combinedHeaders(decisions);
       for (const name in headers) outgoing.setHeader(name, headers[name] as string);
       const refused = decisions.find((d) => !d.allowed);
-      if (refused) return tarpit(outgoing, refuse, refused, headers['retry-after'] ?? '1');
+      if (refused) return tarpit(exchange, refused, headers['retry-after'] ?? '1');
     }
-    if (policy.concurrency) return admitSlot(outgoing, policy, client, refuse, policy.concurrency);
-    return enterShare(outgoing, policy, client, refuse);
+    if (policy.concurrency) return admitSlot(exchange, policy, policy.concurrency);
+    return enterShare(exchange, policy);
   }
 
   /**
    * A client past its limit waits for its refusal, so hammering on kept-alive connections costs
    * it time rather than costing the server CPU (timers are free).
    */
-  function tarpit(
-    outgoing: ServerResponse,
-    refuse: (error: AppError, headers?: Record<string, string>) => void,
-    refused: RateLimitDecision,
-    seconds: string,
-  ): Promise<false> {
+  function tarpit(exchange: Exchange, refused: RateLimitDecision, seconds: string): Promise<false> {
     return new Promise((resolve) =>
       setTimeout(() => {
-        if (!outgoing.destroyed)
+        if (!exchange.outgoing.destroyed)
           refuse(
+            exchange,
             new AppError(
               'rate_limited',
               `too many ${refused.bucket} requests from this client; retry in ${seconds} s`,
@@ -201,20 +195,15 @@ export function createFront(services: FrontServices): Front {
 
   /** An upload or stream slot of the client's, held until the answer closes. */
   async function admitSlot(
-    outgoing: ServerResponse,
+    exchange: Exchange,
     policy: RequestPolicy,
-    client: string,
-    refuse: (error: AppError, headers?: Record<string, string>) => void,
     kind: 'uploads' | 'streams',
   ): Promise<boolean> {
     const max = kind === 'uploads' ? config.http.uploadsPerClient : config.http.streamsPerClient;
-    const release = await concurrency.acquire(`${kind}:${client}`, max);
-    if (release && outgoing.destroyed) {
-      release();
-      return false;
-    }
+    const release = await concurrency.acquire(`${kind}:${exchange.client}`, max);
     if (!release) {
       refuse(
+        exchange,
         new AppError(
           'rate_limited',
           `at most ${max} ${kind} at once per client; retry when one has finished`,
@@ -223,22 +212,18 @@ export function createFront(services: FrontServices): Front {
       );
       return false;
     }
-    outgoing.once('close', release);
-    return enterShare(outgoing, policy, client, refuse);
+    if (!exchange.hold('slot', release)) return false;
+    return enterShare(exchange, policy);
   }
 
   /** The client's share of the work, held until the answer closes. Long-lived streams hold a slot instead. */
-  function enterShare(
-    outgoing: ServerResponse,
-    policy: RequestPolicy,
-    client: string,
-    refuse: (error: AppError, headers?: Record<string, string>) => void,
-  ): boolean | Promise<boolean> {
+  function enterShare(exchange: Exchange, policy: RequestPolicy): boolean | Promise<boolean> {
     if (policy.readCost === 0 || policy.concurrency === 'streams') return true;
     const { workPerClient, queuedPerClient } = config.http;
-    const turn = shares.enter(client, policy.readCost, workPerClient, queuedPerClient);
+    const turn = shares.enter(exchange.client, policy.readCost, workPerClient, queuedPerClient);
     if (turn === undefined) {
       refuse(
+        exchange,
         new AppError(
           'rate_limited',
           `more than ${queuedPerClient} requests of this client are waiting; slow down`,
@@ -248,8 +233,8 @@ export function createFront(services: FrontServices): Front {
       return false;
     }
     return turn instanceof Promise
-      ? turn.then((release) => holdShare(outgoing, release))
-      : holdShare(outgoing, turn);
+      ? turn.then((release) => exchange.hold('share', release))
+      : exchange.hold('share', turn);
   }
 
   /**
@@ -271,9 +256,9 @@ export function createFront(services: FrontServices): Front {
    * request a pipelined flood can make the server parse. The refusal is about the connection, so
    * it is the JSON envelope whatever the transport (pipelining clients are scripts, not tRPC).
    */
-  function withinPipeline(incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+  function pipelineSeat(incoming: IncomingMessage, outgoing: ServerResponse): PipelineSeat | undefined {
     const pipelined = pipelines.enter(incoming, outgoing);
-    if (pipelined === 'serve') return true;
+    if (typeof pipelined === 'object') return pipelined;
     chargeOverPipelined(incoming);
     if (pipelined === 'refuse') {
       writeRefusal(
@@ -291,96 +276,91 @@ export function createFront(services: FrontServices): Front {
       )
         finishUnreadBody(incoming, outgoing, false);
     }
-    return false;
+    return undefined;
   }
 
   /** Synchronous up to the handler (or a wait of the gate's): see admit. */
-  function handle(incoming: IncomingMessage, outgoing: ServerResponse): Handled {
+  function handle(exchange: Exchange): Handled {
+    const { incoming, outgoing, method } = exchange;
     const started = performance.now();
-    const method = incoming.method ?? 'GET';
-    const head = method === 'HEAD';
-    const hasBody =
-      incoming.headers['transfer-encoding'] !== undefined ||
-      Number(incoming.headers['content-length'] ?? 0) > 0;
-    // How a refusal is written: the envelope until the path is known to be tRPC's.
-    const refusal: Refusal = { incoming, outgoing, shape: 'envelope', calls: undefined, head, hasBody };
-    const refuse = refuserOf(refusal);
-
     sends.watch(outgoing);
 
     const host = incoming.headers.host;
     if (host === undefined ? incoming.httpVersion === '1.1' : host.length > 255 || !hostPattern.test(host))
-      return refuse(new AppError('bad_request', 'missing or malformed Host header'));
+      return refuse(exchange, new AppError('bad_request', 'missing or malformed Host header'));
     if (host !== undefined && !isUrlHost(host))
       return refuse(
+        exchange,
         new AppError('bad_request', `the Host header is not a valid host: ${JSON.stringify(host)}`),
       );
     const target = incoming.url ?? '/';
     // Known before the target is parsed, so even an unparsable tRPC request is refused as tRPC.
-    if (/^(?:https?:\/\/[^/]*)?\/+api\/+trpc\//i.test(target)) refusal.shape = 'trpc';
+    if (/^(?:https?:\/\/[^/]*)?\/+api\/+trpc\//i.test(target)) exchange.shape = 'trpc';
     if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
-      return refuse(new AppError('uri_too_long', `the request target exceeds ${MAX_TARGET_BYTES} bytes`));
+      return refuse(
+        exchange,
+        new AppError('uri_too_long', `the request target exceeds ${MAX_TARGET_BYTES} bytes`),
+      );
     if (target === '*') {
       if (method === 'OPTIONS') return answerOptions(outgoing, ALLOW_ALL);
-      return refuse(new AppError('bad_request', 'the * target is for OPTIONS only'));
+      return refuse(exchange, new AppError('bad_request', 'the * target is for OPTIONS only'));
     }
     const parsed = parseTarget(target);
-    if (typeof parsed === 'string') return refuse(new AppError('bad_request', parsed));
+    if (typeof parsed === 'string') return refuse(exchange, new AppError('bad_request', parsed));
     const search = new URLSearchParams(parsed.search);
     const policy = requestPolicy(method, parsed, search, services.rest);
     if (!policy) {
       // Answered here rather than by the dispatcher, an unknown API path is still an API request:
       // it gets its X-Request-Id, access log line and latency under the `unmatched` route.
       const requestId = requestIdFrom(firstHeader(incoming.headers['x-request-id']));
-      refuse(new AppError('not_found', `no route ${parsed.path}`), { 'x-request-id': requestId });
+      refuse(exchange, new AppError('not_found', `no route ${parsed.path}`), { 'x-request-id': requestId });
       recordRequest(services.logger, requestId, method, 'unmatched', 404, started);
       return;
     }
-    refusal.shape = policy.errors;
-    refusal.calls = policy.calls;
+    exchange.shape = policy.errors;
+    exchange.calls = policy.calls;
     // The event stream is meant to last; a reader that stops reading it is dropped by its queue.
-    if (policy.concurrency === 'streams') sends.exempt(outgoing);
+    if (policy.concurrency === 'streams') sends.forget(outgoing);
 
     if (method === 'OPTIONS') return answerOptions(outgoing, allowed(policy));
     if (!(policy.methods as readonly string[]).includes(method)) {
       const allow = allowed(policy);
-      return refuse(new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`), {
-        allow,
-      });
-    }
-    if (hasBody && !policy.takesBody)
-      return refuse(new AppError('payload_too_large', `${method} ${parsed.path} takes no request body`));
-
-    const client = requestClient(incoming);
-    const admitted = admit(outgoing, policy, client, refuse);
-    const admittedTarget = { path: parsed.path, search: parsed.search, query: search, client };
-    if (admitted === true) return serve(incoming, outgoing, policy, admittedTarget, refuse);
-    if (admitted !== false)
-      return admitted.then((ok) =>
-        ok ? serve(incoming, outgoing, policy, admittedTarget, refuse) : undefined,
+      return refuse(
+        exchange,
+        new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`),
+        { allow },
       );
+    }
+    if (exchange.hasBody && !policy.takesBody)
+      return refuse(
+        exchange,
+        new AppError('payload_too_large', `${method} ${parsed.path} takes no request body`),
+      );
+
+    exchange.path = parsed.path;
+    exchange.search = parsed.search;
+    exchange.query = search;
+    exchange.matches = policy.matches;
+    exchange.restRead = policy.transport === 'rest' && (method === 'GET' || method === 'HEAD');
+    exchange.client = requestClient(incoming);
+    const admitted = admit(exchange, policy);
+    if (admitted === true) return serve(exchange, policy);
+    if (admitted !== false) return admitted.then((ok) => (ok ? serve(exchange, policy) : undefined));
   }
 
   /** An admitted request, to its transport. */
-  function serve(
-    incoming: IncomingMessage,
-    outgoing: ServerResponse,
-    policy: RequestPolicy,
-    { path, search, query, client }: { path: string; search: string; query: URLSearchParams; client: string },
-    refuse: (error: AppError, headers?: Record<string, string>) => void,
-  ): Handled {
-    if (policy.refuse) return refuse(new AppError('bad_request', policy.refuse));
-    // Every handler behind the front sees the client as the gate identified it (tRPC reads take
-    // their database share by it, uploads their storage budget); a client's own copy is dropped.
-    incoming.headers[CLIENT_HEADER] = client;
-
-    if (policy.transport === 'rest') {
-      const target = { path, search, query, client, matches: policy.matches };
-      return serveRest(incoming, outgoing, target, services.rest, deadlines, (outcome) =>
+  function serve(exchange: Exchange, policy: RequestPolicy): Handled {
+    if (policy.refuse) return refuse(exchange, new AppError('bad_request', policy.refuse));
+    const { incoming, outgoing, client } = exchange;
+    // REST is handed the client with its target and reads no header of that name.
+    if (policy.transport === 'rest')
+      return serveRest(incoming, outgoing, exchange, services.rest, deadlines, (outcome) =>
         outcome === 'miss' || outcome === 'uncached' ? chargeDatabaseRead(client) : undefined,
       );
-    }
-    const pathAndQuery = `${path}${search}`;
+    // Every other handler sees the client as the gate identified it (tRPC reads take their
+    // database share by it, uploads their storage budget); a client's own copy is dropped.
+    incoming.headers[CLIENT_HEADER] = client;
+    const pathAndQuery = `${exchange.path}${exchange.search}`;
     if (policy.transport !== 'page' && policy.transport !== 'asset')
       return serveWithWebHandler(
         incoming,
@@ -409,9 +389,13 @@ export function createFront(services: FrontServices): Front {
       connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs),
     },
     handle(incoming, outgoing) {
-      if (!withinPipeline(incoming, outgoing)) return;
+      const seat = pipelineSeat(incoming, outgoing);
+      if (!seat) return;
+      const exchange = new Exchange(incoming, outgoing, seat, sends);
+      (outgoing as Answering)[EXCHANGE] = exchange;
+      outgoing.on('close', answerClosed);
       try {
-        handle(incoming, outgoing)?.catch((error: unknown) => failed(outgoing, error));
+        handle(exchange)?.catch((error: unknown) => failed(outgoing, error));
       } catch (error) {
         failed(outgoing, error);
       }
@@ -442,43 +426,101 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** What a refusal of one request is written with; the shape and calls are known once its path is. */
-interface Refusal {
-  incoming: IncomingMessage;
-  outgoing: ServerResponse;
-  shape: ErrorShape;
-  calls: TrpcCalls | undefined;
-  head: boolean;
-  hasBody: boolean;
+/**
+ * One request as the gate handles it, from its pipeline seat to its answer's close: how a refusal
+ * is written (the envelope until the path is known to be tRPC's), what it was admitted as, and
+ * what it holds. One object of one shape per request, in place of closures and argument lists:
+ * everything it holds is given back by one `close` listener (`answerClosed`).
+ */
+class Exchange implements RestTarget {
+  readonly method: string;
+  readonly head: boolean;
+  readonly hasBody: boolean;
+  shape: ErrorShape = 'envelope';
+  calls: TrpcCalls | undefined = undefined;
+  /** The canonical raw path, its search and parsed query, once the target is parsed. */
+  path = '';
+  search = '';
+  query: URLSearchParams = EMPTY_QUERY;
+  /** The REST routes the path matched (the policy's). */
+  matches: RestTarget['matches'] = undefined;
+  /** The client's rate-limit key, once identified. */
+  client = '';
+  /** A REST GET or HEAD: its answer is written in one writeHead, its RateLimit fields with it. */
+  restRead = false;
+  /** The reads decision of an admitted REST read, written with its answer (or its refusal). */
+  rateLimit: RateLimitDecision | undefined = undefined;
+  /** What the request holds until its answer closes, besides its seat and its send deadline. */
+  private share: (() => void) | undefined = undefined;
+  private slot: (() => void) | undefined = undefined;
+
+  constructor(
+    readonly incoming: IncomingMessage,
+    readonly outgoing: ServerResponse,
+    private readonly seat: PipelineSeat,
+    private readonly sends: SendDeadlines,
+  ) {
+    this.method = incoming.method ?? 'GET';
+    this.head = this.method === 'HEAD';
+    this.hasBody =
+      incoming.headers['transfer-encoding'] !== undefined ||
+      Number(incoming.headers['content-length'] ?? 0) > 0;
+  }
+
+  /**
+   * Holds `release` until the answer closes; false (and released at once) when it already has:
+   * `destroyed` is set before `close` is emitted, so nothing held here is missed or kept.
+   */
+  hold(what: 'share' | 'slot', release: () => void): boolean {
+    if (this.outgoing.destroyed) {
+      release();
+      return false;
+    }
+    if (what === 'share') this.share = release;
+    else this.slot = release;
+    return true;
+  }
+
+  /** The answer has closed: its seat, its deadline, its share and slot are given back. */
+  closed(): void {
+    this.seat.leave(this.outgoing);
+    this.sends.forget(this.outgoing);
+    this.share?.();
+    this.slot?.();
+    this.share = undefined;
+    this.slot = undefined;
+  }
+}
+
+const EMPTY_QUERY = new URLSearchParams();
+
+/** Where a response keeps its exchange, for the one `close` listener every response shares. */
+const EXCHANGE = Symbol('launchdex.exchange');
+type Answering = ServerResponse & { [EXCHANGE]?: Exchange };
+
+/** The `close` listener of every answer: one function for all, no closure per request. */
+function answerClosed(this: ServerResponse): void {
+  (this as Answering)[EXCHANGE]?.closed();
 }
 
 /**
- * The request's refusal, as the gate's steps call it. Made here rather than as a named closure in
- * the request's path: under tsx every named closure costs a property definition per request.
+ * Refuses an exchange in its transport's shape, with the RateLimit fields it was admitted with.
+ * A body refused unread is read and dropped (up to a cap, then the connection is cut a second
+ * after the answer): closing a socket with unread bytes makes the kernel send a reset, which can
+ * reach the client before it has read the refusal.
  */
-function refuserOf(refusal: Refusal): (error: AppError, headers?: Record<string, string>) => void {
-  return (error, headers) => {
-    const { incoming, outgoing, calls } = refusal;
-    writeRefusal(outgoing, error, refusal.shape, {
-      ...(calls ? { calls } : {}),
-      ...(headers ? { headers } : {}),
-      head: refusal.head,
-    });
-    // A body refused unread is read and dropped (up to a cap, then the connection is cut a
-    // second after the answer): closing a socket with unread bytes makes the kernel send a
-    // reset, which can reach the client before it has read the refusal.
-    if (refusal.hasBody) finishUnreadBody(incoming, outgoing, false);
-  };
-}
-
-/** A work share entered: held until the answer closes, or given back at once if it already has. */
-function holdShare(outgoing: ServerResponse, release: () => void): boolean {
-  if (outgoing.destroyed) {
-    release();
-    return false;
+function refuse(exchange: Exchange, error: AppError, headers?: Record<string, string>): void {
+  const { incoming, outgoing, calls, rateLimit } = exchange;
+  if (rateLimit && !outgoing.headersSent) {
+    outgoing.setHeader('ratelimit-policy', policyHeader(rateLimit));
+    outgoing.setHeader('ratelimit', rateLimitField(rateLimit));
   }
-  outgoing.once('close', release);
-  return true;
+  writeRefusal(outgoing, error, exchange.shape, {
+    ...(calls ? { calls } : {}),
+    ...(headers ? { headers } : {}),
+    head: exchange.head,
+  });
+  if (exchange.hasBody) finishUnreadBody(incoming, outgoing, false);
 }
 
 /** The Allow list of a policy: built only for the requests that state it (OPTIONS, 405). */

@@ -1,23 +1,35 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** A served request's place on its connection, given back when its answer closes. */
+export interface PipelineSeat {
+  leave(outgoing: ServerResponse): void;
+}
+
 /**
- * What to do with a request given what its connection already has in flight: `serve` it;
- * `refuse` it (the first past the cap: answered 429, and the connection closes after that
- * answer); `drop` it (past the cap after the refusal: never answered, the connection is closing).
+ * What to do with a request given what its connection already has in flight: serve it (its
+ * seat, held until its answer closes); `refuse` it (the first past the cap: answered 429, and the
+ * connection closes after that answer); `drop` it (past the cap after the refusal: never
+ * answered, the connection is closing).
  */
-export type PipelineVerdict = 'serve' | 'refuse' | 'drop';
+export type PipelineVerdict = PipelineSeat | 'refuse' | 'drop';
 
 export interface PipelineCap {
-  /** Counts `incoming` on its connection until `outgoing` closes. */
+  /**
+   * Counts `incoming` on its connection; a seat is counted until the caller calls its `leave`
+   * when `outgoing` closes (the front listens once per answer for all it holds).
+   */
   enter(incoming: IncomingMessage, outgoing: ServerResponse): PipelineVerdict;
 }
 
-interface Connection {
+class Connection implements PipelineSeat {
   /** Answers served on this connection that have not closed yet. */
-  open: Set<ServerResponse>;
+  readonly open = new Set<ServerResponse>();
   /** Requests past the cap so far. */
-  over: number;
+  over = 0;
+  leave(outgoing: ServerResponse): void {
+    this.open.delete(outgoing);
+  }
 }
 
 /**
@@ -40,7 +52,7 @@ export function createPipelineCap(max: number): PipelineCap {
   const connectionOf = (socket: Socket): Connection => {
     const connection = connections.get(socket);
     if (connection) return connection;
-    const created: Connection = { open: new Set(), over: 0 };
+    const created = new Connection();
     connections.set(socket, created);
     socket.once('close', () => {
       for (const outgoing of created.open) {
@@ -66,8 +78,7 @@ export function createPipelineCap(max: number): PipelineCap {
         return 'drop';
       }
       connection.open.add(outgoing);
-      outgoing.once('close', () => connection.open.delete(outgoing));
-      return 'serve';
+      return connection;
     },
   };
 }

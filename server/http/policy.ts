@@ -99,12 +99,31 @@ export function requestPolicy(
             matches.map((m) => m.route),
             route,
           );
-    return { ...base, matches };
+    return withMatches(base, matches);
   }
   if (pathname === '/api' || pathname.startsWith('/api/')) return undefined;
   if (pathname.startsWith(routes.objectsPrefix)) return read('objects');
   if (pathname === '/objects') return undefined;
   return read('page');
+}
+
+/**
+ * A template's policy with one request's matches: every field written out, so that every REST
+ * request's policy is one small object of one shape (a spread copied it into a slower, larger one).
+ */
+function withMatches(base: RequestPolicy, matches: readonly RouteMatch[]): RequestPolicy {
+  return {
+    transport: base.transport,
+    methods: base.methods,
+    takesBody: base.takesBody,
+    readCost: base.readCost,
+    writeBucket: base.writeBucket,
+    concurrency: base.concurrency,
+    errors: base.errors,
+    refuse: base.refuse,
+    matches,
+    calls: base.calls,
+  };
 }
 
 /**

@@ -54,23 +54,27 @@ export type TakeMode = 'fit' | 'charge';
  * intervals ahead of now. Unlike fixed windows it never lets a whole minute's quota through in
  * one second, which is what stalls everyone else.
  */
-function gcra(tatMs: number, nowMs: number, policy: RateLimitPolicy, cost: number, mode: TakeMode = 'fit') {
+function gcra(
+  tatMs: number,
+  nowMs: number,
+  policy: RateLimitPolicy,
+  cost: number,
+  mode: TakeMode = 'fit',
+): TakeResult & { tat: number } {
   const interval = 60_000 / policy.perMinute;
   const capacity = policy.burst * interval;
   const start = Math.max(tatMs, nowMs);
-  // A charge goes into debt, but never more than one burst deep.
   const next =
     mode === 'charge' ? Math.min(start + cost * interval, nowMs + 2 * capacity) : start + cost * interval;
   const allowed = mode === 'charge' || next - nowMs <= capacity;
   const backlog = (allowed ? next : start) - nowMs;
+  // One object per take, the bucket's new arrival time beside the decision: every read takes one.
   return {
     tat: allowed ? next : start,
-    decision: {
-      allowed,
-      remaining: Math.max(0, Math.floor((capacity - backlog) / interval + 1e-9)),
-      resetMs: backlog,
-      retryAfterMs: allowed ? 0 : next - nowMs - capacity,
-    },
+    allowed,
+    remaining: Math.max(0, Math.floor((capacity - backlog) / interval + 1e-9)),
+    resetMs: backlog,
+    retryAfterMs: allowed ? 0 : next - nowMs - capacity,
   };
 }
 
@@ -101,9 +105,9 @@ export function createMemoryBuckets(now: () => number = Date.now): MemoryBuckets
         for (const [k, tat] of arrivals) if (tat <= time) arrivals.delete(k);
         sweepAt = time + 60_000;
       }
-      const { tat, decision } = gcra(arrivals.get(key) ?? 0, time, policy, cost, mode);
-      if (tat > time) arrivals.set(key, tat);
-      return decision;
+      const taken = gcra(arrivals.get(key) ?? 0, time, policy, cost, mode);
+      if (taken.tat > time) arrivals.set(key, taken.tat);
+      return taken;
     },
   };
 }
@@ -237,8 +241,20 @@ export function takeRateLimit(
   const policy = config.rateLimits[bucket];
   if (policy.perMinute === 0) return undefined;
   const taken = limiter.take(`${bucket}:${client}`, policy, cost, mode);
-  if (taken instanceof Promise) return taken.then((result) => ({ bucket, policy, ...result }));
-  return { bucket, policy, ...taken };
+  if (taken instanceof Promise) return taken.then((result) => decisionOf(bucket, policy, result));
+  return decisionOf(bucket, policy, taken);
+}
+
+/** A take's result as a decision, its fields listed (no spread): one object of one shape. */
+function decisionOf(bucket: RateLimitBucket, policy: RateLimitPolicy, taken: TakeResult): RateLimitDecision {
+  return {
+    bucket,
+    policy,
+    allowed: taken.allowed,
+    remaining: taken.remaining,
+    resetMs: taken.resetMs,
+    retryAfterMs: taken.retryAfterMs,
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 
 export interface SendDeadlines {
-  /** Watches one answer until it closes. */
+  /** Watches one answer until `forget` (the caller forgets it when it closes). */
   watch(outgoing: ServerResponse): void;
-  /** Stops watching an answer that is meant to last (the event stream). */
-  exempt(outgoing: ServerResponse): void;
+  /** Stops watching an answer: it has closed, or it is meant to last (the event stream). */
+  forget(outgoing: ServerResponse): void;
 }
 
 /**
@@ -47,13 +47,12 @@ export function createSendDeadlines(
   return {
     watch(outgoing) {
       answers.set(outgoing, Number.NaN);
-      outgoing.once('close', () => answers.delete(outgoing));
       if (!timer) {
         timer = setInterval(check, everyMs);
         timer.unref();
       }
     },
-    exempt(outgoing) {
+    forget(outgoing) {
       answers.delete(outgoing);
     },
   };

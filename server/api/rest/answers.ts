@@ -77,30 +77,25 @@ export function withBlock(
     .then((block) => ({ ...answer, block }));
 }
 
-/** X-Indexed-Through-Block: the block the answer's data is indexed through (or after). */
-function blockHeader(answer: CachedAnswer): Record<string, string> {
-  return answer.block === undefined ? {} : { [INDEXED_BLOCK_HEADER]: String(answer.block) };
-}
-
-/** 200 with the body, or 304 when If-None-Match names its ETag. */
+/**
+ * 200 with the body, or 304 when If-None-Match names its ETag; X-Indexed-Through-Block when the
+ * answer's block is known. Its headers are one object of one shape per kind of answer (every
+ * uncached read builds one).
+ */
 export function readAnswer(ifNoneMatch: string | null, answer: CachedAnswer): RestAnswer {
-  const block = blockHeader(answer);
-  if (ifNoneMatchNames(ifNoneMatch, answer.etag))
-    return {
-      status: 304,
-      headers: { etag: answer.etag, 'cache-control': readCacheControl, ...block },
-      body: null,
-    };
-  return {
-    status: 200,
-    headers: {
-      'content-type': jsonContentType,
-      etag: answer.etag,
-      'cache-control': readCacheControl,
-      ...block,
-    },
-    body: answer.body,
+  const block = answer.block === undefined ? undefined : String(answer.block);
+  if (ifNoneMatchNames(ifNoneMatch, answer.etag)) {
+    const headers: Record<string, string> = { etag: answer.etag, 'cache-control': readCacheControl };
+    if (block !== undefined) headers[INDEXED_BLOCK_HEADER] = block;
+    return { status: 304, headers, body: null };
+  }
+  const headers: Record<string, string> = {
+    'content-type': jsonContentType,
+    etag: answer.etag,
+    'cache-control': readCacheControl,
   };
+  if (block !== undefined) headers[INDEXED_BLOCK_HEADER] = block;
+  return { status: 200, headers, body: answer.body };
 }
 
 /**

@@ -4,6 +4,8 @@ import { pathParamNames, type RestRoute } from './define';
 interface CompiledRoute {
   route: RestRoute;
   segments: string[];
+  /** Per segment, the path parameter it holds (undefined: a literal segment). */
+  names: (string | undefined)[];
   literals: number;
   params: string[];
   queryKeys: string[];
@@ -38,6 +40,7 @@ export function createRouteMatcher(routes: readonly RestRoute[]): RouteMatcher {
       return {
         route,
         segments,
+        names: segments.map((segment) => (segment.startsWith('{') ? segment.slice(1, -1) : undefined)),
         literals: segments.filter((segment) => !segment.startsWith('{')).length,
         params,
         queryKeys: Object.keys(route.input.shape).filter((key) => !params.includes(key)),
@@ -52,7 +55,7 @@ export function createRouteMatcher(routes: readonly RestRoute[]): RouteMatcher {
       const segments = pathname.split('/').filter(Boolean);
       const matches: RouteMatch[] = [];
       for (const entry of bySegmentCount.get(segments.length) ?? []) {
-        const values = matchSegments(entry.segments, segments);
+        const values = matchSegments(entry, segments);
         if (values) matches.push({ route: entry.route, values, queryKeys: entry.queryKeys });
       }
       return matches;
@@ -60,24 +63,26 @@ export function createRouteMatcher(routes: readonly RestRoute[]): RouteMatcher {
   };
 }
 
-function matchSegments(template: string[], actual: string[]): Record<string, string> | null {
+function matchSegments(
+  { segments: template, names }: CompiledRoute,
+  actual: string[],
+): Record<string, string> | null {
   if (template.length !== actual.length) return null;
   // Literal segments first: most templates of the same length fail there, before any decoding.
   for (let index = 0; index < template.length; index++) {
-    const part = template[index] as string;
-    if (part.charCodeAt(0) !== 123 /* { */ && part !== actual[index]) return null;
+    if (names[index] === undefined && template[index] !== actual[index]) return null;
   }
   const values: Record<string, string> = {};
   for (let index = 0; index < template.length; index++) {
-    const part = template[index] as string;
-    if (part.charCodeAt(0) !== 123) continue;
+    const name = names[index];
+    if (name === undefined) continue;
     const given = actual[index] as string;
     if (!given.includes('%')) {
-      values[part.slice(1, -1)] = given;
+      values[name] = given;
       continue;
     }
     try {
-      values[part.slice(1, -1)] = decodeURIComponent(given);
+      values[name] = decodeURIComponent(given);
     } catch {
       return null;
     }
