@@ -49,15 +49,16 @@ export function parseTarget(target: string): { path: string; decoded: string; se
   const search = queryAt >= 0 ? raw.slice(queryAt) : '';
   // One spelling per path: Next.js and this front must route the same bytes the same way, and
   // Next's trailing-slash redirect (which repeats the whole target twice in its head) never runs.
-  let path = rawPath.replace(/\/{2,}/g, '/');
+  let path = rawPath.includes('//') ? rawPath.replace(/\/{2,}/g, '/') : rawPath;
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   if (/%2f|%5c|\\/i.test(path)) return 'encoded slashes are not allowed in paths';
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return 'the path is not valid percent-encoded UTF-8';
-  }
+  let decoded = path;
+  if (path.includes('%'))
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return 'the path is not valid percent-encoded UTF-8';
+    }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(decoded)) return 'the path contains control characters';
   if (decoded.includes('/.') && decoded.split('/').some((segment) => segment === '.' || segment === '..'))

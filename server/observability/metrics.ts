@@ -1,5 +1,6 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { IndexerStatus } from '../indexer/indexer';
+import { RouteLatency } from './route-latency';
 
 /** Where the index and the chain stand, read when Prometheus scrapes. */
 export interface IndexProbe {
@@ -31,7 +32,7 @@ export interface ReadCacheCounts {
 
 export interface LaunchdexMetrics {
   registry: Registry;
-  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  httpDuration: RouteLatency;
 }
 
 /**
@@ -41,13 +42,11 @@ export interface LaunchdexMetrics {
 export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'launchdex_' });
-  const httpDuration = new Histogram({
-    name: 'launchdex_http_request_duration_seconds',
-    help: 'HTTP request latency by method, route template and status class',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const httpDuration = new RouteLatency(
+    'launchdex_http_request_duration_seconds',
+    'HTTP request latency by method, route template and status class',
+    [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  ).register(registry);
 
   // One read of the index and head per scrape, shared by the three gauges below.
   let pending: Promise<{ indexed: number | null; head: number | null }> | undefined;
@@ -172,9 +171,4 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
       },
     });
   return { registry, httpDuration };
-}
-
-/** `2xx`, `4xx`, … : route latency is labelled by class to keep the series count bounded. */
-export function statusClass(status: number): string {
-  return `${Math.floor(status / 100)}xx`;
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { statusClass } from './metrics';
 import { getProcessMetrics } from './process-metrics';
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -46,7 +45,7 @@ export function recordRequest(
   startedAt: number,
 ): void {
   const seconds = (performance.now() - startedAt) / 1000;
-  getProcessMetrics().httpDuration.observe({ method, route, status: statusClass(status) }, seconds);
+  getProcessMetrics().httpDuration.observe(method, route, status, seconds);
   // The line is built only when it is written: at LOG_LEVEL=warn a read costs no log object.
   if (logger.isLevelEnabled('info'))
     logger.info({ requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
