@@ -53,12 +53,11 @@ const lines = (text: string) => text.split('\n').filter(Boolean).sort();
 describe('RouteLatency', () => {
   it('writes what prom-client writes for the same observations: names, labels, cumulative buckets, sum and count', async () => {
     const registries = both();
-    for (const [method, route, status, seconds] of observations) registries.observe(method, route, status, seconds);
+    for (const [method, route, status, seconds] of observations)
+      registries.observe(method, route, status, seconds);
     const ours = await registries.ours.metrics();
     expect(lines(ours)).toEqual(lines(await registries.reference.metrics()));
-    expect(ours).toContain(
-      `${name}_count{method="GET",route="/api/v1/tokens/{address}",status="2xx"} 3`,
-    );
+    expect(ours).toContain(`${name}_count{method="GET",route="/api/v1/tokens/{address}",status="2xx"} 3`);
     // A value on a bound falls in that bound's bucket (le is "less or equal").
     expect(ours).toContain(
       `${name}_bucket{le="0.002",method="GET",route="/api/v1/tokens/{address}",status="2xx"} 2`,
@@ -85,8 +84,6 @@ describe('RouteLatency', () => {
     const registries = both();
     registries.observe('GET', 'unmatched', 404, 0.01);
     registries.reset();
-    expect((await registries.ours.metrics()).trim()).toBe(
-      `# HELP ${name} ${help}\n# TYPE ${name} histogram`,
-    );
+    expect((await registries.ours.metrics()).trim()).toBe(`# HELP ${name} ${help}\n# TYPE ${name} histogram`);
   });
 });
