@@ -19,6 +19,9 @@ const observations: [string, string, number, number][] = [
   ['OPTIONS', '/api/v1/tokens', 204, 0.001],
   ['PATCH', '/api/v1/tokens', 405, 0.001],
   ['GET', '/api/trpc', 500, 5],
+  // Methods of one route and status class are series of their own, whichever the methods.
+  ['PUT', 'unmatched', 404, 0.003],
+  ['DELETE', 'unmatched', 404, 0.02],
 ];
 
 /** The same observations in prom-client's own histogram and in RouteLatency, each in a registry. */
@@ -62,8 +65,9 @@ describe('RouteLatency', () => {
     expect(ours).toContain(
       `${name}_bucket{le="0.002",method="GET",route="/api/v1/tokens/{address}",status="2xx"} 2`,
     );
-    // Methods without a slot of their own still keep their own label.
+    // Every method keeps its own label.
     expect(ours).toContain(`${name}_count{method="PATCH",route="/api/v1/tokens",status="4xx"} 1`);
+    expect(ours).toContain(`${name}_count{method="DELETE",route="unmatched",status="4xx"} 1`);
   });
 
   it('aggregates across cluster workers as prom-client histograms do (summed per series)', async () => {

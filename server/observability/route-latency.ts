@@ -17,22 +17,23 @@ export interface RouteLatencySnapshot {
   values: MetricValueWithName<string>[];
 }
 
-/** Methods with a slot of their own; any other (OPTIONS, a client's own) shares the last one. */
-const METHODS = ['GET', 'HEAD', 'POST'] as const;
-const STATUS_CLASSES = 6;
+/** 0xx to 9xx: every status node:http can write (100-999) has a class of its own. */
+const STATUS_CLASSES = 10;
 
 /**
  * Request latency per method, route template and status class, exposed as the Prometheus
  * histogram `prom-client` writes (same names, labels, buckets and cluster aggregation). Every
  * answer records one observation, and prom-client's histogram spent more on it than the rest of
  * the request's metrics: a labels object, a key string and its hash per observation. Here the
- * route template (a constant string, its hash cached) finds its series in a map and the method
- * and status class are array indexes: an observation allocates nothing.
+ * method and the route template (constant strings, their hashes cached: node's parser knows a
+ * bounded set of methods) find their series in two maps and the status class is an array
+ * index: an observation allocates nothing.
  */
 export class RouteLatency {
   readonly type = 'histogram' as const;
   readonly aggregator = 'sum' as const;
-  private readonly routes = new Map<string, (Series | undefined)[]>();
+  /** Series by method, then route template, then status class. */
+  private readonly methods = new Map<string, Map<string, (Series | undefined)[]>>();
 
   constructor(
     readonly name: string,
@@ -48,22 +49,25 @@ export class RouteLatency {
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    let slots = this.routes.get(route);
-    if (!slots) {
-      slots = new Array((METHODS.length + 1) * STATUS_CLASSES).fill(undefined);
-      this.routes.set(route, slots);
+    let routes = this.methods.get(method);
+    if (!routes) {
+      routes = new Map();
+      this.methods.set(method, routes);
     }
-    const methodSlot = METHODS.indexOf(method as (typeof METHODS)[number]);
-    const statusSlot = Math.min(STATUS_CLASSES - 1, Math.max(0, Math.floor(status / 100)));
-    const index = (methodSlot === -1 ? METHODS.length : methodSlot) * STATUS_CLASSES + statusSlot;
-    let series = slots[index];
+    let slots = routes.get(route);
+    if (!slots) {
+      slots = new Array(STATUS_CLASSES).fill(undefined);
+      routes.set(route, slots);
+    }
+    const statusClass = Math.floor(status / 100);
+    let series = slots[statusClass];
     if (!series) {
       series = {
-        labels: { method, route, status: `${Math.floor(status / 100)}xx` },
+        labels: { method, route, status: `${statusClass}xx` },
         counts: new Float64Array(this.bounds.length + 1),
         sum: 0,
       };
-      slots[index] = series;
+      slots[statusClass] = series;
     }
     let bucket = 0;
     while (bucket < this.bounds.length && seconds > (this.bounds[bucket] as number)) bucket++;
@@ -74,25 +78,26 @@ export class RouteLatency {
   /** Series as prom-client's histogram states them: cumulative buckets, +Inf, sum and count. */
   async get(): Promise<RouteLatencySnapshot> {
     const values: MetricValueWithName<string>[] = [];
-    for (const slots of this.routes.values())
-      for (const series of slots) {
-        if (!series) continue;
-        let cumulative = 0;
-        for (let bucket = 0; bucket < this.bounds.length; bucket++) {
-          cumulative += series.counts[bucket] as number;
-          values.push({
-            labels: { le: this.bounds[bucket] as number, ...series.labels },
-            value: cumulative,
-            metricName: `${this.name}_bucket`,
-          });
+    for (const routes of this.methods.values())
+      for (const slots of routes.values())
+        for (const series of slots) {
+          if (!series) continue;
+          let cumulative = 0;
+          for (let bucket = 0; bucket < this.bounds.length; bucket++) {
+            cumulative += series.counts[bucket] as number;
+            values.push({
+              labels: { le: this.bounds[bucket] as number, ...series.labels },
+              value: cumulative,
+              metricName: `${this.name}_bucket`,
+            });
+          }
+          const count = cumulative + (series.counts[this.bounds.length] as number);
+          values.push(
+            { labels: { le: '+Inf', ...series.labels }, value: count, metricName: `${this.name}_bucket` },
+            { labels: { ...series.labels }, value: series.sum, metricName: `${this.name}_sum` },
+            { labels: { ...series.labels }, value: count, metricName: `${this.name}_count` },
+          );
         }
-        const count = cumulative + (series.counts[this.bounds.length] as number);
-        values.push(
-          { labels: { le: '+Inf', ...series.labels }, value: count, metricName: `${this.name}_bucket` },
-          { labels: { ...series.labels }, value: series.sum, metricName: `${this.name}_sum` },
-          { labels: { ...series.labels }, value: count, metricName: `${this.name}_count` },
-        );
-      }
     return {
       name: this.name,
       help: this.help,
@@ -103,6 +108,6 @@ export class RouteLatency {
   }
 
   reset(): void {
-    this.routes.clear();
+    this.methods.clear();
   }
 }
