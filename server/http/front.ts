@@ -155,11 +155,9 @@ export function createFront(services: FrontServices): Front {
       // Every admitted read: a REST read's two fields go out with its answer, in its one
       // writeHead (a header set ahead makes node copy every header of the answer again); other
       // transports' answers are written by their handlers, so theirs are set here.
-      if (exchange.restRead) exchange.rateLimit = reads;
-      else {
-        outgoing.setHeader('ratelimit-policy', policyHeader(reads));
-        outgoing.setHeader('ratelimit', rateLimitField(reads));
-      }
+      if (policy.transport === 'rest' && (exchange.method === 'GET' || exchange.head))
+        exchange.rateLimit = reads;
+      else setRateLimitFields(outgoing, reads);
     } else {
       const decisions: RateLimitDecision[] = [];
       if (reads) decisions.push(reads);
@@ -341,7 +339,6 @@ export function createFront(services: FrontServices): Front {
     exchange.search = parsed.search;
     exchange.query = search;
     exchange.matches = policy.matches;
-    exchange.restRead = policy.transport === 'rest' && (method === 'GET' || method === 'HEAD');
     exchange.client = requestClient(incoming);
     const admitted = admit(exchange, policy);
     if (admitted === true) return serve(exchange, policy);
@@ -446,9 +443,10 @@ class Exchange implements RestTarget {
   matches: RestTarget['matches'] = undefined;
   /** The client's rate-limit key, once identified. */
   client = '';
-  /** A REST GET or HEAD: its answer is written in one writeHead, its RateLimit fields with it. */
-  restRead = false;
-  /** The reads decision of an admitted REST read, written with its answer (or its refusal). */
+  /**
+   * The reads decision of an admitted REST read (GET or HEAD), written in its answer's one
+   * writeHead (or with its refusal).
+   */
   rateLimit: RateLimitDecision | undefined = undefined;
   /** What the request holds until its answer closes, besides its seat and its send deadline. */
   private share: (() => void) | undefined = undefined;
@@ -511,16 +509,19 @@ function answerClosed(this: ServerResponse): void {
  */
 function refuse(exchange: Exchange, error: AppError, headers?: Record<string, string>): void {
   const { incoming, outgoing, calls, rateLimit } = exchange;
-  if (rateLimit && !outgoing.headersSent) {
-    outgoing.setHeader('ratelimit-policy', policyHeader(rateLimit));
-    outgoing.setHeader('ratelimit', rateLimitField(rateLimit));
-  }
+  if (rateLimit && !outgoing.headersSent) setRateLimitFields(outgoing, rateLimit);
   writeRefusal(outgoing, error, exchange.shape, {
     ...(calls ? { calls } : {}),
     ...(headers ? { headers } : {}),
     head: exchange.head,
   });
   if (exchange.hasBody) finishUnreadBody(incoming, outgoing, false);
+}
+
+/** An admitted request's RateLimit fields, set on the response its handler (or refusal) writes. */
+function setRateLimitFields(outgoing: ServerResponse, decision: RateLimitDecision): void {
+  outgoing.setHeader('ratelimit-policy', policyHeader(decision));
+  outgoing.setHeader('ratelimit', rateLimitField(decision));
 }
 
 /** The Allow list of a policy: built only for the requests that state it (OPTIONS, 405). */

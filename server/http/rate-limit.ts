@@ -64,6 +64,7 @@ function gcra(
   const interval = 60_000 / policy.perMinute;
   const capacity = policy.burst * interval;
   const start = Math.max(tatMs, nowMs);
+  // A charge goes into debt, but never more than one burst deep.
   const next =
     mode === 'charge' ? Math.min(start + cost * interval, nowMs + 2 * capacity) : start + cost * interval;
   const allowed = mode === 'charge' || next - nowMs <= capacity;
