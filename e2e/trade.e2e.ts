@@ -1,4 +1,4 @@
-import type { Page as BrowserPage } from '@playwright/test';
+import type { Page as BrowserPage, Locator } from '@playwright/test';
 import { formatNative, formatTokenAmount } from '../components/ui/format';
 import { quoteCurveTrade } from '../shared/chain/curve-quote';
 import { readCurveState } from '../shared/chain/read-curve-state';
@@ -11,6 +11,18 @@ async function connectTestWallet(page: BrowserPage) {
   await header.getByRole('button', { name: 'Connect wallet' }).click();
   await header.getByRole('button', { name: /Devnet test wallet/ }).click();
   await expect(header.getByRole('button', { name: /0xa0Ee…9720/i })).toBeVisible();
+}
+
+/**
+ * Waits for the trade panel to report the trade `done` (its status text), or fails at once with
+ * the panel's own words when it reports a failure instead of waiting out the timeout.
+ */
+async function expectTraded(panel: Locator, done: string) {
+  const failure = panel.getByRole('alert');
+  await expect(panel.getByRole('status').filter({ hasText: done }).or(failure)).toBeVisible({
+    timeout: 20_000,
+  });
+  if (await failure.isVisible()) throw new Error(`the trade failed: ${await failure.textContent()}`);
 }
 
 /**
@@ -46,7 +58,7 @@ test('trade from the token page: buy on the curve, see it in the trades and the 
   await panel.getByLabel('Pay (native)').fill('0.5');
   await expect(panel.getByTestId('trade-quote')).toContainText('You receive about');
   await panel.getByRole('button', { name: 'Buy FLOOR' }).click();
-  await expect(panel.getByRole('status')).toContainText('Bought in block', { timeout: 15_000 });
+  await expectTraded(panel, 'Bought in block');
   await expect(trades).toHaveCount(1, { timeout: 2_000 });
   await expect(trades.first()).toContainText('Buy');
   await expect(page.getByTestId('price-chart')).toHaveAttribute('data-candles', /^[1-9]/, { timeout: 2_000 });
@@ -59,7 +71,7 @@ test('trade from the token page: buy on the curve, see it in the trades and the 
   await panel.getByLabel('Sell (FLOOR)').fill('1000');
   await expect(panel.getByTestId('trade-quote')).toContainText('You receive about $');
   await panel.getByRole('button', { name: 'Sell FLOOR' }).click();
-  await expect(panel.getByRole('status')).toContainText('Sold in block', { timeout: 15_000 });
+  await expectTraded(panel, 'Sold in block');
   await expect(trades).toHaveCount(2, { timeout: 2_000 });
   await expect(trades.first()).toContainText('Sell');
 
@@ -96,7 +108,7 @@ test('the buy that graduates a token: quoted with the cap, spends only what fill
   await expect(note).toContainText(`only ${formatNative(expected.spent)} is spent`);
   await expect(note).toContainText(`${formatNative(expected.refund)} is refunded`);
   await panel.getByRole('button', { name: 'Buy CAPE' }).click();
-  await expect(panel.getByRole('status')).toContainText('Bought in block', { timeout: 15_000 });
+  await expectTraded(panel, 'Bought in block');
 
   await expect(page.getByTestId('trades-table').locator('tbody tr')).toHaveCount(1, { timeout: 2_000 });
   const trades = await apiGet<Page<{ side: string; token_amount: string; reserve_amount: string }>>(
@@ -135,7 +147,7 @@ test('after graduation the panel trades on the Uniswap V3 pool: wrap, approve an
   await expect(panel.getByTestId('trade-quote')).toContainText(`You receive about`);
   await expect(panel.getByTestId('trade-quote')).toContainText('Pool fee 0.3%');
   await panel.getByRole('button', { name: `Buy ${graduated.symbol}` }).click();
-  await expect(panel.getByRole('status')).toContainText('Bought in block', { timeout: 20_000 });
+  await expectTraded(panel, 'Bought in block');
   await expect(trades.first()).toContainText('Uniswap V3', { timeout: 2_000 });
   await expect(trades.first()).toContainText('Buy');
 
@@ -143,7 +155,7 @@ test('after graduation the panel trades on the Uniswap V3 pool: wrap, approve an
   await panel.getByLabel(`Sell (${graduated.symbol})`).fill('1000');
   await expect(panel.getByTestId('trade-quote')).toContainText('You receive about $');
   await panel.getByRole('button', { name: `Sell ${graduated.symbol}` }).click();
-  await expect(panel.getByRole('status')).toContainText('Sold in block', { timeout: 20_000 });
+  await expectTraded(panel, 'Sold in block');
   await expect(trades.first()).toContainText('Sell', { timeout: 2_000 });
   const after = (
     await apiGet<{ items: unknown[] }>(request, `/api/v1/tokens/${graduated.address}/trades?limit=100`)

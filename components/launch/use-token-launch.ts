@@ -4,14 +4,9 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useRef, useState } from 'react';
 import { type Address, type Hex, parseEventLogs } from 'viem';
 import { useConfig, useConnection } from 'wagmi';
-import {
-  getConnection,
-  signTypedData,
-  switchChain,
-  waitForTransactionReceipt,
-  writeContract,
-} from 'wagmi/actions';
+import { getConnection, signTypedData, switchChain, waitForTransactionReceipt } from 'wagmi/actions';
 import { chainLabel } from '@/components/wallet/public-chain-context';
+import { writeContractWithHeadroom } from '@/components/wallet/write-contract';
 import { launchFactoryAbi } from '@/contracts/generated/abis.generated';
 import type { PublicChain } from '@/shared/chain/public-chain';
 import { finalizeDomain, finalizeTypes } from '@/shared/metadata/finalize-message';
@@ -72,7 +67,7 @@ export function useTokenLaunch(chain: PublicChain) {
       const services: LaunchServices = {
         uploadDraft: (l) => uploadDraft(l.fields, l.imageFile),
         async sendLaunch(l, metadataHash) {
-          return writeContract(config, {
+          return writeContractWithHeadroom(config, {
             address: chain.factoryAddress,
             abi: launchFactoryAbi,
             functionName: 'launch',

@@ -3,8 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Address } from 'viem';
 import { useConfig, usePublicClient, useReadContract } from 'wagmi';
-import { writeContract } from 'wagmi/actions';
 import { formatBps, formatNative } from '@/components/ui/format';
+import { writeContractWithHeadroom } from '@/components/wallet/write-contract';
 import { bondingCurveAbi, launchFactoryAbi } from '@/contracts/generated/abis.generated';
 import { type CurveRefusal, quoteCurveTrade } from '@/shared/chain/curve-quote';
 import type { PublicChain } from '@/shared/chain/public-chain';
@@ -76,7 +76,7 @@ export function useCurveVenue(
       onStep('Confirm the trade in your wallet…');
       const hash =
         side === 'buy'
-          ? await writeContract(config, {
+          ? await writeContractWithHeadroom(config, {
               address,
               abi: bondingCurveAbi,
               functionName: 'buy',
@@ -84,7 +84,7 @@ export function useCurveVenue(
               value: amount,
               chainId: chain.chainId,
             })
-          : await writeContract(config, {
+          : await writeContractWithHeadroom(config, {
               address,
               abi: bondingCurveAbi,
               functionName: 'sell',

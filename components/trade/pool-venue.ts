@@ -2,7 +2,7 @@
 
 import { type Address, maxUint256 } from 'viem';
 import { useConfig, useReadContract } from 'wagmi';
-import { writeContract } from 'wagmi/actions';
+import { writeContractWithHeadroom } from '@/components/wallet/write-contract';
 import {
   devSwapRouterAbi,
   launchTokenAbi,
@@ -96,7 +96,7 @@ export function usePoolVenue(
           await minedBlock(
             config,
             chainId,
-            await writeContract(config, {
+            await writeContractWithHeadroom(config, {
               address: stable,
               abi: wrappedStableAbi,
               functionName: 'deposit',
@@ -112,7 +112,7 @@ export function usePoolVenue(
         await minedBlock(
           config,
           chainId,
-          await writeContract(config, {
+          await writeContractWithHeadroom(config, {
             address: inToken,
             abi: launchTokenAbi,
             functionName: 'approve',
@@ -122,7 +122,7 @@ export function usePoolVenue(
         );
       }
       onStep('Confirm the swap in your wallet…');
-      const hash = await writeContract(config, {
+      const hash = await writeContractWithHeadroom(config, {
         address: p.router,
         abi: devSwapRouterAbi,
         functionName: 'exactInputSingle',

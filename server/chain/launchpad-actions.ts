@@ -1,4 +1,5 @@
 import { type Address, type Hash, type Hex, parseEventLogs, type TransactionReceipt } from 'viem';
+import { withGasHeadroom } from '../../shared/chain/gas';
 import { readCurveState } from '../../shared/chain/read-curve-state';
 import {
   bondingCurveAbi,
@@ -37,16 +38,12 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
     return { hash, receipt, events: parseEventLogs({ abi: eventAbi, logs: receipt.logs }) };
   }
 
-  /**
-   * Sends with 25% gas headroom over the estimate: anvil's estimate for a Uniswap V3 swap that
-   * crosses ticks can fall short by the 63/64 rule in the nested callback, and the swap then
-   * runs out of gas.
-   */
+  /** Sends with headroom over the estimate, as the browser does (shared/chain/gas.ts says why). */
   const write: typeof client.writeContract = async (parameters) => {
     const gas = await client.estimateContractGas(
       parameters as Parameters<typeof client.estimateContractGas>[0],
     );
-    return client.writeContract({ ...parameters, gas: (gas * 5n) / 4n } as Parameters<
+    return client.writeContract({ ...parameters, gas: withGasHeadroom(gas) } as Parameters<
       typeof client.writeContract
     >[0]);
   };
