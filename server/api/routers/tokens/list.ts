@@ -9,7 +9,7 @@ import {
   searchTermKind,
 } from '../../../../shared/search-text';
 import { indexedThroughBlockColumn } from '../../../db/checkpoint';
-import { type Database, selectRows } from '../../../db/client';
+import type { Database } from '../../../db/client';
 import { compiledReads } from '../../../db/compiled-read';
 import { createStatementCache, executePrepared } from '../../../db/prepared';
 import { builderRowLimit } from '../../../db/row-limit';
@@ -102,18 +102,24 @@ const orders = {
  */
 export async function listTrending(ctx: Context, input: ListTokensInput): Promise<TokenPage> {
   const search = input.search === undefined ? '' : normalizeSearchText(input.search);
-  const filters: SQL[] = [];
-  if (input.view === 'near') filters.push(sql`${tokens.lifecycle} = 'curve'`);
-  if (input.view === 'linked') filters.push(sql`${tokens.hasLinks}`);
-  const shape = input.view === 'near' || input.view === 'linked' ? input.view : '';
-  if (search !== '') return searchTrending(ctx, search, input, filters);
+  const view = input.view === 'near' || input.view === 'linked' ? input.view : '';
+  // A search never comes with a view (listTokensInput refuses the pair: search_view_conflict).
+  if (search !== '') return searchTrending(ctx, search, input);
+  const filter = trendingViewFilter[view];
   return listByOrder(
     ctx,
     orders.trending as TokenOrder<CursorValue[]>,
     input,
-    filters.length > 0 ? { shape, filter: and(...filters) as SQL, values: {} } : undefined,
+    filter === undefined ? undefined : { shape: view, filter, values: {} },
   );
 }
+
+/** What `view` narrows trending to: `near` curve tokens, `linked` tokens with links. */
+const trendingViewFilter = {
+  '': undefined,
+  near: sql`${tokens.lifecycle} = 'curve'`,
+  linked: sql`${tokens.hasLinks}`,
+} as const satisfies Record<string, SQL | undefined>;
 
 /**
  * Trending narrowed by a search: the matches first (at most SEARCH_MAX_MATCHES, index range scans),
@@ -121,44 +127,27 @@ export async function listTrending(ctx: Context, input: ListTokensInput): Promis
  * testing each token against the search read every trending token when few of them matched
  * (143k of them, ~30 ms warm and 0.4 s cold, on the 1M-token dataset).
  */
-async function searchTrending(
-  ctx: Context,
-  search: string,
-  input: ListTokensInput,
-  filters: SQL[],
-): Promise<TokenPage> {
+async function searchTrending(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
   const order = orders.trending;
   const list = searchListName(order.list, search);
   const key = decodeCursorIfAny(input.cursor, list, order.keySchema, ctx.cursorSecret);
+  const pattern = `${escapeLikePattern(search)}%`;
   const addressPattern = addressPrefixPattern(search);
-  await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
-  // The matches first, as a list the planner sees whole: as a join or a subquery it hashed them
-  // and scanned all 143k trending tokens with their rows (~400 ms) once 1,111 terms matched; given
-  // the addresses it probes the primary key once each and sorts what it found.
-  const [found] = await selectRows<{ addresses: string | null }>(
+  await refuseBroadSearch(ctx.db, input.search ?? search, pattern, addressPattern);
+  const [found] = await trendingSearchMatches(
     ctx.db,
-    sql`select string_agg(address, ',') as addresses from (
-      select ${tokenSearchTerms.tokenAddress} as address from ${tokenSearchTerms}
-       where ${tokenSearchTerms.term} like ${`${escapeLikePattern(search)}%`}
-      ${addressPattern === null ? sql`` : sql`union select ${tokens.address} from ${tokens} where ${tokens.address} like ${addressPattern}`}) m`,
+    { pattern, addressPattern },
+    addressPattern === null ? 'terms' : 'both',
   );
   if (!found?.addresses) return { items: [], next_cursor: null };
-  const rows = await ctx.db
-    .select({ ...tokenRowColumns, ib: indexedThroughBlockColumn })
-    .from(tokens)
-    .leftJoin(metadataDrafts, boundDraftJoin)
-    .where(
-      and(
-        sql`${tokens.address} = any(string_to_array(${found.addresses}, ','))`,
-        order.filter,
-        ...filters,
-        key === undefined
-          ? undefined
-          : sql`(${tokens.trendingScore}, ${tokens.address}) < (${key[0]}::float8, ${key[1]})`,
-      ),
-    )
-    .orderBy(...order.orderBy)
-    .limit(builderRowLimit(input.limit + 1));
+  const statementKey = `token_trending_search|${key ? 'after' : 'first'}|${input.limit + 1}`;
+  const statement = trendingSearchStatements(ctx.db, statementKey, (db) =>
+    buildTrendingSearchPage(db, statementKey, key !== undefined, input.limit + 1),
+  );
+  const rows = await executePrepared(statement, {
+    addresses: found.addresses,
+    ...(key === undefined ? {} : keyValues(key)),
+  });
   const page = keysetPage(
     rows,
     input.limit,
@@ -169,6 +158,46 @@ async function searchTrending(
 }
 
 /**
+ * The addresses a trending search matches, as one comma-separated text: a list the planner sees
+ * whole. As a join or a subquery it hashed the matches and scanned all 143k trending tokens with
+ * their rows (~400 ms) once 1,111 terms matched; given the addresses it probes the primary key
+ * once each and sorts what it found.
+ */
+const trendingSearchMatches = compiledReads<
+  { addresses: string | null },
+  'pattern' | 'addressPattern',
+  'terms' | 'both'
+>(
+  (param, variant) =>
+    sql`select string_agg(address, ',') as addresses from (
+      select ${tokenSearchTerms.tokenAddress} as address from ${tokenSearchTerms}
+       where ${tokenSearchTerms.term} like ${param('pattern')}
+      ${variant === 'terms' ? sql`` : sql`union select ${tokens.address} from ${tokens} where ${tokens.address} like ${param('addressPattern')}`}) m`,
+);
+
+/** The trending search's page over placeholders (`addresses`, the cursor's `k0`, `k1`), built once per variant. */
+function buildTrendingSearchPage(db: Database, name: string, after: boolean, rows: number) {
+  const order = orders.trending;
+  return db
+    .select({ ...tokenRowColumns, ib: indexedThroughBlockColumn })
+    .from(tokens)
+    .leftJoin(metadataDrafts, boundDraftJoin)
+    .where(
+      and(
+        sql`${tokens.address} = any(string_to_array(${sql.placeholder('addresses')}, ','))`,
+        order.filter,
+        after ? order.after : undefined,
+      ),
+    )
+    .orderBy(...order.orderBy)
+    .limit(builderRowLimit(rows))
+    .prepare(name);
+}
+
+/** Trending search page statements by (with or without cursor, limit). */
+const trendingSearchStatements = createStatementCache<ReturnType<typeof buildTrendingSearchPage>>();
+
+/**
  * Refuses a search whose prefix matches more than SEARCH_MAX_MATCHES terms or addresses before
  * any match is ranked: counting stops at the bound (an index-only range scan of at most
  * SEARCH_MAX_MATCHES + 1 entries per side), so a broad prefix costs what a narrow one does.
@@ -176,12 +205,12 @@ async function searchTrending(
 async function refuseBroadSearch(
   db: Database,
   given: string,
-  search: string,
+  pattern: string,
   addressPattern: string | null,
 ): Promise<void> {
   const [row] = await broadSearchCounts(
     db,
-    { pattern: `${escapeLikePattern(search)}%`, addressPattern },
+    { pattern, addressPattern },
     addressPattern === null ? 'terms' : 'both',
   );
   const terms = Number(row?.terms ?? 0);
@@ -296,8 +325,9 @@ export const creatorTokensOrder = newest('creator', 'creator.tokens', undefined)
 async function searchTokens(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
   const list = searchListName('tokens.search', search);
   const key = decodeCursorIfAny(input.cursor, list, searchKey, ctx.cursorSecret);
+  const pattern = `${escapeLikePattern(search)}%`;
   const addressPattern = addressPrefixPattern(search);
-  await refuseBroadSearch(ctx.db, input.search ?? search, search, addressPattern);
+  await refuseBroadSearch(ctx.db, input.search ?? search, pattern, addressPattern);
   const byAddress = addressPattern !== null;
   const statementKey = `token_search|${byAddress ? 'address' : 'terms'}|${key ? 'after' : 'first'}|${input.limit + 1}`;
   const statement = searchStatements(ctx.db, statementKey, (db) =>
@@ -305,7 +335,7 @@ async function searchTokens(ctx: Context, search: string, input: ListTokensInput
   );
   const rows = await executePrepared(statement, {
     search,
-    pattern: `${escapeLikePattern(search)}%`,
+    pattern,
     ...(byAddress ? { addressPattern } : {}),
     ...(key === undefined ? {} : { k0: key[0], k1: key[1], k2: key[2] }),
   });
