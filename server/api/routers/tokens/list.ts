@@ -122,7 +122,7 @@ const trendingViewFilter = {
 } as const satisfies Record<string, SQL | undefined>;
 
 /**
- * Trending narrowed by a search: the matches first (at most SEARCH_MAX_MATCHES, index range scans),
+ * Trending narrowed by a search: the matches (at most SEARCH_MAX_MATCHES, index range scans),
  * then their token rows by primary key, sorted by trending score. Walking the trending index and
  * testing each token against the search read every trending token when few of them matched
  * (143k of them, ~30 ms warm and 0.4 s cold, on the 1M-token dataset).
@@ -134,18 +134,14 @@ async function searchTrending(ctx: Context, search: string, input: ListTokensInp
   const pattern = `${escapeLikePattern(search)}%`;
   const addressPattern = addressPrefixPattern(search);
   await refuseBroadSearch(ctx.db, input.search ?? search, pattern, addressPattern);
-  const [found] = await trendingSearchMatches(
-    ctx.db,
-    { pattern, addressPattern },
-    addressPattern === null ? 'terms' : 'both',
-  );
-  if (!found?.addresses) return { items: [], next_cursor: null };
-  const statementKey = `token_trending_search|${key ? 'after' : 'first'}|${input.limit + 1}`;
+  const byAddress = addressPattern !== null;
+  const statementKey = `token_trending_search|${byAddress ? 'address' : 'terms'}|${key ? 'after' : 'first'}|${input.limit + 1}`;
   const statement = trendingSearchStatements(ctx.db, statementKey, (db) =>
-    buildTrendingSearchPage(db, statementKey, key !== undefined, input.limit + 1),
+    buildTrendingSearchPage(db, statementKey, byAddress, key !== undefined, input.limit + 1),
   );
   const rows = await executePrepared(statement, {
-    addresses: found.addresses,
+    pattern,
+    ...(byAddress ? { addressPattern } : {}),
     ...(key === undefined ? {} : keyValues(key)),
   });
   const page = keysetPage(
@@ -158,43 +154,35 @@ async function searchTrending(ctx: Context, search: string, input: ListTokensInp
 }
 
 /**
- * The addresses a trending search matches, as one comma-separated text: a list the planner sees
- * whole. As a join or a subquery it hashed the matches and scanned all 143k trending tokens with
- * their rows (~400 ms) once 1,111 terms matched; given the addresses it probes the primary key
- * once each and sorts what it found.
+ * The trending search's page over placeholders (`pattern`, `addressPattern`, the cursor's `k0`,
+ * `k1`), built once per variant. The matches are an array the statement computes first (an
+ * InitPlan): the planner cannot see its length and probes the primary key once per match. As a
+ * join or an `in (subquery)` it estimated the matches, hashed them and scanned all 143k trending
+ * tokens with their rows (~400 ms) once 1,111 terms matched.
  */
-const trendingSearchMatches = compiledReads<
-  { addresses: string | null },
-  'pattern' | 'addressPattern',
-  'terms' | 'both'
->(
-  (param, variant) =>
-    sql`select string_agg(address, ',') as addresses from (
-      select ${tokenSearchTerms.tokenAddress} as address from ${tokenSearchTerms}
-       where ${tokenSearchTerms.term} like ${param('pattern')}
-      ${variant === 'terms' ? sql`` : sql`union select ${tokens.address} from ${tokens} where ${tokens.address} like ${param('addressPattern')}`}) m`,
-);
-
-/** The trending search's page over placeholders (`addresses`, the cursor's `k0`, `k1`), built once per variant. */
-function buildTrendingSearchPage(db: Database, name: string, after: boolean, rows: number) {
+function buildTrendingSearchPage(
+  db: Database,
+  name: string,
+  byAddress: boolean,
+  after: boolean,
+  rows: number,
+) {
   const order = orders.trending;
+  const matches = sql`select ${tokenSearchTerms.tokenAddress} from ${tokenSearchTerms} where ${tokenSearchTerms.term} like ${sql.placeholder('pattern')}
+    ${byAddress ? sql`union select ${tokens.address} from ${tokens} where ${tokens.address} like ${sql.placeholder('addressPattern')}` : sql``}`;
   return db
     .select({ ...tokenRowColumns, ib: indexedThroughBlockColumn })
     .from(tokens)
     .leftJoin(metadataDrafts, boundDraftJoin)
     .where(
-      and(
-        sql`${tokens.address} = any(string_to_array(${sql.placeholder('addresses')}, ','))`,
-        order.filter,
-        after ? order.after : undefined,
-      ),
+      and(sql`${tokens.address} = any(array(${matches}))`, order.filter, after ? order.after : undefined),
     )
     .orderBy(...order.orderBy)
     .limit(builderRowLimit(rows))
     .prepare(name);
 }
 
-/** Trending search page statements by (with or without cursor, limit). */
+/** Trending search page statements by (address matches or not, with or without cursor, limit). */
 const trendingSearchStatements = createStatementCache<ReturnType<typeof buildTrendingSearchPage>>();
 
 /**
