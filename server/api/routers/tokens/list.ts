@@ -131,9 +131,7 @@ async function searchTrending(ctx: Context, search: string, input: ListTokensInp
   const order = orders.trending;
   const list = searchListName(order.list, search);
   const key = decodeCursorIfAny(input.cursor, list, order.keySchema, ctx.cursorSecret);
-  const pattern = `${escapeLikePattern(search)}%`;
-  const addressPattern = addressPrefixPattern(search);
-  await refuseBroadSearch(ctx.db, input.search ?? search, pattern, addressPattern);
+  const { pattern, addressPattern } = await narrowSearchPatterns(ctx.db, input.search ?? search, search);
   const byAddress = addressPattern !== null;
   const statementKey = `token_trending_search|${byAddress ? 'address' : 'terms'}|${key ? 'after' : 'first'}|${input.limit + 1}`;
   const statement = trendingSearchStatements(ctx.db, statementKey, (db) =>
@@ -186,16 +184,19 @@ function buildTrendingSearchPage(
 const trendingSearchStatements = createStatementCache<ReturnType<typeof buildTrendingSearchPage>>();
 
 /**
- * Refuses a search whose prefix matches more than SEARCH_MAX_MATCHES terms or addresses before
- * any match is ranked: counting stops at the bound (an index-only range scan of at most
- * SEARCH_MAX_MATCHES + 1 entries per side), so a broad prefix costs what a narrow one does.
+ * The LIKE patterns of a search (its prefix among names and symbols; among addresses too when it
+ * can start one), once the search is known not to be broad: a search whose prefix matches more
+ * than SEARCH_MAX_MATCHES terms or addresses is refused before any match is ranked. Counting
+ * stops at the bound (an index-only range scan of at most SEARCH_MAX_MATCHES + 1 entries per
+ * side), so a broad prefix costs what a narrow one does.
  */
-async function refuseBroadSearch(
+async function narrowSearchPatterns(
   db: Database,
   given: string,
-  pattern: string,
-  addressPattern: string | null,
-): Promise<void> {
+  search: string,
+): Promise<{ pattern: string; addressPattern: string | null }> {
+  const pattern = `${escapeLikePattern(search)}%`;
+  const addressPattern = addressPrefixPattern(search);
   const [row] = await broadSearchCounts(
     db,
     { pattern, addressPattern },
@@ -203,13 +204,13 @@ async function refuseBroadSearch(
   );
   const terms = Number(row?.terms ?? 0);
   const addresses = Number(row?.addresses ?? 0);
-  if (terms <= SEARCH_MAX_MATCHES && addresses <= SEARCH_MAX_MATCHES) return;
+  if (terms <= SEARCH_MAX_MATCHES && addresses <= SEARCH_MAX_MATCHES) return { pattern, addressPattern };
   const what = terms > SEARCH_MAX_MATCHES ? 'names and symbols' : 'addresses';
   const message = `search "${given}" matches more than ${SEARCH_MAX_MATCHES.toLocaleString('en-US')} ${what}: type more of it`;
   throw new AppError('invalid_parameter', message, [{ field: 'search', message }]);
 }
 
-/** The counts of refuseBroadSearch, each stopped at the bound; addresses only for a hex search. */
+/** The counts of narrowSearchPatterns, each stopped at the bound; addresses only for a hex search. */
 const broadSearchCounts = compiledReads<
   { terms: number | string; addresses: number | string },
   'pattern' | 'addressPattern',
@@ -313,9 +314,7 @@ export const creatorTokensOrder = newest('creator', 'creator.tokens', undefined)
 async function searchTokens(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
   const list = searchListName('tokens.search', search);
   const key = decodeCursorIfAny(input.cursor, list, searchKey, ctx.cursorSecret);
-  const pattern = `${escapeLikePattern(search)}%`;
-  const addressPattern = addressPrefixPattern(search);
-  await refuseBroadSearch(ctx.db, input.search ?? search, pattern, addressPattern);
+  const { pattern, addressPattern } = await narrowSearchPatterns(ctx.db, input.search ?? search, search);
   const byAddress = addressPattern !== null;
   const statementKey = `token_search|${byAddress ? 'address' : 'terms'}|${key ? 'after' : 'first'}|${input.limit + 1}`;
   const statement = searchStatements(ctx.db, statementKey, (db) =>
