@@ -150,6 +150,7 @@ try {
     readPosition: async () => ({ block: 1_000, version: 1n }),
     maxLagBlocks: 16,
     pollMs: 60_000,
+    pollDeadlineMs: 1_000,
   });
   await set.poll();
   const cursor = encodeCursor('tokens.new', [123_456, 7], cursorSecret, 999);

@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,6 +40,14 @@ export interface ReplicatedPostgres {
   /** Stops the primary's server (fast shutdown); the standby keeps answering what it replayed. */
   stopPrimary(): Promise<void>;
   startPrimary(): Promise<void>;
+  /**
+   * SIGSTOP to the standby's postmaster and every backend: what a partition or a stuck disk looks
+   * like (connections stay open, nothing answers). `thawReplica` sends SIGCONT.
+   */
+  freezeReplica(): Promise<void>;
+  thawReplica(): Promise<void>;
+  /** `pg_ctl promote` of the standby: it becomes a primary (stop the old one first). */
+  promoteReplica(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -187,6 +203,15 @@ export async function startReplicatedPostgres(
   };
   const replica = controlOf(replicaDir);
   const primary = controlOf(primaryDir);
+  let frozen = false;
+  /** The postmaster and its children (backends, walreceiver, ...), by the postmaster's pid file. */
+  const signalServer = async (dir: string, signal: 'STOP' | 'CONT') => {
+    const postmaster = readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]?.trim() ?? '';
+    const { stdout } = await run('pgrep', ['-P', postmaster]).catch(() => ({ stdout: '' }));
+    const pids = [postmaster, ...stdout.split('\n').filter(Boolean)];
+    // The postmaster first on a stop (no new backends), last on a continue.
+    for (const pid of signal === 'STOP' ? pids : pids.reverse()) process.kill(Number(pid), `SIG${signal}`);
+  };
   return {
     primaryUrl: urlAt(primaryPort),
     replicaUrl: urlAt(replicaPort),
@@ -212,6 +237,21 @@ export async function startReplicatedPostgres(
     startReplica: replica.start,
     stopPrimary: primary.stop,
     startPrimary: primary.start,
-    stop,
+    async freezeReplica() {
+      await signalServer(replicaDir, 'STOP');
+      frozen = true;
+    },
+    async thawReplica() {
+      await signalServer(replicaDir, 'CONT');
+      frozen = false;
+    },
+    async promoteReplica() {
+      await tool('pg_ctl', ['-D', replicaDir, '-w', '-t', '60', 'promote']);
+    },
+    async stop() {
+      // A test that failed with the standby frozen: a stopped server cannot shut down.
+      if (frozen) await signalServer(replicaDir, 'CONT').catch(() => {});
+      await stop();
+    },
   };
 }

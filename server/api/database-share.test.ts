@@ -33,6 +33,28 @@ describe('database slots per client', () => {
     other();
   });
 
+  it('a read that failed on the connection (a dead or frozen server) is not charged; one that failed otherwise is', () => {
+    let now = 0;
+    const time = { perSecond: 100, burst: 50, now: () => now };
+    const turn = createDatabaseTurn(1, time);
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const cut = new Error('Failed query', {
+      cause: Object.assign(new Error('cut'), { code: 'CONNECTION_CUT' }),
+    });
+    for (const failure of [refused, cut]) {
+      const release = turn('wait-test') as (failure?: unknown) => void;
+      now += 2_000; // the wait our deadline ended
+      release(failure);
+      const next = turn('wait-test');
+      expect(typeof next, 'still within its burst').toBe('function');
+      (next as () => void)();
+    }
+    const release = turn('wait-test') as (failure?: unknown) => void;
+    now += 2_000;
+    release(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }));
+    expect(turn('wait-test'), 'a read the server ran and cancelled cost its time').toBeInstanceOf(Promise);
+  });
+
   it("a client's reads spend its database time; one in debt waits until it is repaid, others do not", async () => {
     vi.useFakeTimers();
     try {

@@ -1,3 +1,4 @@
+import { isConnectionError } from '../db/read-databases';
 import { createWorkShares } from './work-shares';
 
 /** Set by the cluster primary in each worker's environment: how many web workers the instance runs. */
@@ -14,10 +15,17 @@ export function processSlots(configured: number, workers: number): number {
 }
 
 /**
+ * Ends a read's turn; given the error the read failed with, if it did. A read that failed on the
+ * connection (refused, cut, timed out: the server was down or frozen) is not charged: its time
+ * was a wait that our deadline ended, not work the database did for the client.
+ */
+export type ReleaseTurn = (failure?: unknown) => void;
+
+/**
  * Waits until `client` may run one more database read; resolves with the release to call when the
  * read is done. Synchronous while the client has a free slot.
  */
-export type DatabaseTurn = (client: string | undefined) => (() => void) | Promise<() => void>;
+export type DatabaseTurn = (client: string | undefined) => ReleaseTurn | Promise<ReleaseTurn>;
 
 /** A client's database time in one process (DATABASE_MS_PER_SECOND_PER_CLIENT). */
 export interface DatabaseTime {
@@ -87,14 +95,14 @@ export function createDatabaseTurn(slots: number, time?: DatabaseTime): Database
     const turn = shares.enter(key, 1, slots, Number.POSITIVE_INFINITY);
     if (!turn) throw new Error('an unbounded queue refused a request');
     if (!time) return turn;
-    const charged = (release: () => void) => {
+    const charged = (release: () => void): ReleaseTurn => {
       const started = time.now();
       let done = false;
-      return () => {
+      return (failure) => {
         if (done) return;
         done = true;
         const budget = upToDate(key, time);
-        budget.ms -= time.now() - started;
+        if (failure === undefined || !isConnectionError(failure)) budget.ms -= time.now() - started;
         if (budget.ms >= time.burst) budgets.delete(key);
         else {
           budgets.set(key, budget);
@@ -103,7 +111,7 @@ export function createDatabaseTurn(slots: number, time?: DatabaseTime): Database
         release();
       };
     };
-    const start = (release: () => void): (() => void) | Promise<() => void> => {
+    const start = (release: () => void): ReleaseTurn | Promise<ReleaseTurn> => {
       const debt = budgets.has(key) ? -upToDate(key, time).ms : 0;
       if (debt <= 0) return charged(release);
       return new Promise((resolve) =>

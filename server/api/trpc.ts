@@ -12,7 +12,7 @@ import type { ObjectStore } from '../objects/store';
 import { cursorBlock } from './cursor';
 import type { DatabaseTurn } from './database-share';
 import { highestBlock } from './min-block';
-import { isStatementTimeout, isZodError, toAppError } from './rest/errors';
+import { isZodError, toAppError } from './rest/errors';
 
 /** Wall-clock source, injected so time-dependent rules are testable. */
 export type Clock = () => Date;
@@ -86,7 +86,8 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next, getRawI
   // A query from outside takes one of its client's database slots, shared with its REST reads.
   const release =
     type === 'query' && ctx.transport === 'http' ? await ctx.databaseTurn?.(ctx.client) : undefined;
-  let result: Awaited<ReturnType<typeof next>>;
+  let result: Awaited<ReturnType<typeof next>> | undefined;
+  let failure: unknown;
   try {
     const { reads } = ctx;
     result =
@@ -106,15 +107,17 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next, getRawI
             },
           )
         : await next();
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    release?.();
+    // A read that failed on the connection is not charged (ReleaseTurn).
+    release?.(failure ?? (result && !result.ok ? result.error.cause : undefined));
   }
   if (result.ok || result.error.code !== 'INTERNAL_SERVER_ERROR') return result;
-  const cause = result.error.cause;
-  if (isAppError(cause) || isStatementTimeout(cause)) {
-    const { appError } = toAppError(cause);
+  const { appError, unexpected } = toAppError(result.error.cause);
+  if (!unexpected)
     throw new TRPCError({ code: trpcCodeFor(appError.status), message: appError.message, cause: appError });
-  }
   return result;
 });
 

@@ -36,25 +36,57 @@ describe('parseConfig', () => {
 
   it('uses postgres.js when DATABASE_URL is set', () => {
     const config = parseConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' }, noFiles);
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/x' });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://postgres@127.0.0.1:5432/x',
+      connectTimeoutMs: 2_000,
+    });
   });
 
   it('reads replicas of the primary from DATABASE_READ_URLS, none by default', () => {
-    expect(parseConfig({}, noFiles).replicas).toEqual({ urls: [], maxLagBlocks: 16, pollMs: 500 });
+    expect(parseConfig({}, noFiles).replicas).toEqual({
+      urls: [],
+      maxLagBlocks: 16,
+      pollMs: 250,
+      pollDeadlineMs: 750,
+    });
     const config = parseConfig(
       {
         DATABASE_URL: 'postgres://db-primary/launchdex',
         DATABASE_READ_URLS: ' postgres://db-r1/launchdex, ,postgresql://db-r2:5433/launchdex ',
         REPLICA_MAX_LAG_BLOCKS: '4',
-        REPLICA_POLL_MS: '250',
+        REPLICA_POLL_MS: '100',
+        REPLICA_POLL_DEADLINE_MS: '400',
       },
       noFiles,
     );
     expect(config.replicas).toEqual({
       urls: ['postgres://db-r1/launchdex', 'postgresql://db-r2:5433/launchdex'],
       maxLagBlocks: 4,
-      pollMs: 250,
+      pollMs: 100,
+      pollDeadlineMs: 400,
     });
+  });
+
+  it('takes a DATABASE_URL naming several hosts, as libpq does, and says why one cannot be used', () => {
+    const url = 'postgres://app:secret@db-a:5432,db-b:5433/launchdex?target_session_attrs=read-write';
+    expect(parseConfig({ DATABASE_URL: url }, noFiles).database).toEqual({
+      kind: 'postgres',
+      url,
+      connectTimeoutMs: 2_000,
+    });
+    expect(problemsOf({ DATABASE_URL: 'mysql://db/launchdex' })[0]?.message).toBe(
+      'must be a URL with scheme postgres: or postgresql:',
+    );
+    expect(problemsOf({ DATABASE_URL: 'postgres://db-a,db-b:x/launchdex' })[0]?.message).toBe(
+      'names a host that is not host[:port]: "db-b:x"',
+    );
+    expect(
+      problemsOf({ DATABASE_URL: 'postgres://db-a,db-b/launchdex?target_session_attrs=standby' })[0]?.message,
+    ).toMatch(/^target_session_attrs=standby is not supported here/);
+    expect(problemsOf({ DATABASE_CONNECT_TIMEOUT_MS: '5' }).map((p) => p.variable)).toEqual([
+      'DATABASE_CONNECT_TIMEOUT_MS',
+    ]);
   });
 
   it('refuses replicas without a PostgreSQL primary, and entries that are not PostgreSQL URLs', () => {

@@ -124,9 +124,14 @@ export function parseConfig(
     env: e.NODE_ENV,
     dataDir,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS }
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
-    replicas: { urls: replicaUrls, maxLagBlocks: e.REPLICA_MAX_LAG_BLOCKS, pollMs: e.REPLICA_POLL_MS },
+    replicas: {
+      urls: replicaUrls,
+      maxLagBlocks: e.REPLICA_MAX_LAG_BLOCKS,
+      pollMs: e.REPLICA_POLL_MS,
+      pollDeadlineMs: e.REPLICA_POLL_DEADLINE_MS,
+    },
     chain,
     chainSource: e.RPC_URL ? 'environment' : 'devnet',
     deploymentManifestPath,

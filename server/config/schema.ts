@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ADDRESS_PATTERN } from '../../shared/address';
+import { parseDatabaseUrl } from './database-url';
 
 const address = z
   .string()
@@ -46,6 +47,16 @@ const optionalUrl = (protocols: readonly string[]) =>
       .optional(),
   );
 
+/** Why a DATABASE_URL (one host or several, libpq's form) cannot be used; undefined when it can. */
+function databaseUrlProblem(value: string): string | undefined {
+  try {
+    parseDatabaseUrl(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** A `postgres:` or `postgresql:` URL (DATABASE_READ_URLS entries are checked with it). */
 export function isPostgresUrl(value: string): boolean {
   try {
@@ -80,10 +91,20 @@ function isDnsServer(text: string): boolean {
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('development'),
-  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .superRefine((value, context) => {
+        const problem = databaseUrlProblem(value);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+  ),
+  DATABASE_CONNECT_TIMEOUT_MS: intAtLeast(2_000, 100),
   DATABASE_READ_URLS: optionalText,
   REPLICA_MAX_LAG_BLOCKS: nonNegativeInt(16),
-  REPLICA_POLL_MS: intAtLeast(500, 10),
+  REPLICA_POLL_MS: intAtLeast(250, 10),
+  REPLICA_POLL_DEADLINE_MS: intAtLeast(750, 50),
   DATA_DIR: optionalText,
   RPC_URL: optionalUrl(['http:', 'https:', 'ws:', 'wss:']),
   CHAIN_ID: optionalText.pipe(z.string().regex(/^\d+$/, 'must be a positive integer').optional()),

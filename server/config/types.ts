@@ -30,7 +30,15 @@ export type ObjectStoreConfig =
       forcePathStyle: boolean;
     };
 
-export type DatabaseConfig = { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string };
+export type DatabaseConfig =
+  | {
+      kind: 'postgres';
+      /** One host or several (libpq's multi-host form, `target_session_attrs` any, read-write or primary). */
+      url: string;
+      /** DATABASE_CONNECT_TIMEOUT_MS: a connect or a host probe ends after this (default 2000). */
+      connectTimeoutMs?: number;
+    }
+  | { kind: 'pglite'; dir: string };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -41,7 +49,8 @@ export interface Config {
    * only), with how far behind the primary one may be before it is left out and how often each
    * one's position is read (docs/operations.md, "Read replicas").
    */
-  replicas: { urls: string[]; maxLagBlocks: number; pollMs: number };
+  /** REPLICA_POLL_DEADLINE_MS: a poll unanswered this long takes its replica out (and cuts its sessions). */
+  replicas: { urls: string[]; maxLagBlocks: number; pollMs: number; pollDeadlineMs: number };
   /** Undefined when no RPC is configured and no devnet manifest exists yet. */
   chain: ChainConfig | undefined;
   /** `environment`: RPC_URL names an external chain; `devnet`: the local devnet's manifest (or none yet). */

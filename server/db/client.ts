@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { createConnection, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
 import type { DatabaseConfig } from '../config';
+import { type Connector, openPostgres } from './connector';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   /** Runs raw SQL text (several statements allowed); for migrations locks and test set-up. */
   exec(sqlText: string): Promise<void>;
   close(): Promise<void>;
+  /** The connection layer under a postgres.js pool (server/db/connector.ts); absent on PGlite. */
+  connector?: Connector;
 }
 
 export interface OpenDatabaseOptions {
@@ -52,6 +54,7 @@ export type DatabaseDriver = (
       kind: 'postgres';
       /** The client drizzle talks to (with `prepareStatements`, every statement named). */
       queryClient: Sql;
+      connector: Connector;
     }
   | { kind: 'pglite'; queryClient: PGlite }
 ) & {
@@ -59,51 +62,14 @@ export type DatabaseDriver = (
   close(): Promise<void>;
 };
 
-/**
- * postgres.js's socket with Nagle's algorithm off. A COPY ends with a CopyDone message written
- * after its data: with Nagle on, that small write waits for the server's ACK of the data, which
- * the server delays (~40 ms), so every COPY cost 40 ms however few its rows. postgres.js only
- * rotates hosts with its own sockets, so a URL naming several hosts keeps them.
- */
-function connectWithoutNagle(options: {
-  host: string[];
-  port: number[];
-  path?: string | false;
-  connect_timeout?: number;
-}) {
-  return new Promise<Socket>((resolve, reject) => {
-    const socket = options.path
-      ? createConnection(options.path)
-      : createConnection(options.port[0] ?? 5432, options.host[0]);
-    socket.setNoDelay(true);
-    // postgres.js starts its connect timer once it has the socket: this wait is ours to bound.
-    const timer = setTimeout(
-      () => socket.destroy(new Error(`connect timeout after ${options.connect_timeout ?? 30} s`)),
-      (options.connect_timeout ?? 30) * 1000,
-    );
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-  });
-}
-
 /** Opens the configured driver: postgres.js for a URL, embedded PGlite for a directory. */
 export async function openDriver(
   config: DatabaseConfig,
   options: OpenDatabaseOptions = {},
 ): Promise<DatabaseDriver> {
   if (config.kind === 'postgres') {
-    const { default: postgres } = await import('postgres');
-    const client = postgres(config.url, {
+    const { client, connector } = openPostgres(config, {
       max: options.max ?? 10,
-      // Not a typed option of postgres.js, but a documented one (`socket`).
-      ...({ socket: /^[^/]*\/\/[^/?]*,/.test(config.url) ? undefined : connectWithoutNagle } as object),
       onnotice: () => {},
       connection: {
         application_name: options.applicationName ?? 'launchdex',
@@ -136,6 +102,7 @@ export async function openDriver(
     return {
       kind: 'postgres',
       queryClient,
+      connector,
       exec: async (sqlText) => {
         await client.unsafe(sqlText);
       },
@@ -167,6 +134,7 @@ export async function wrapDriver(driver: DatabaseDriver, config: DatabaseConfig)
     config,
     exec: driver.exec,
     close: driver.close,
+    ...(driver.kind === 'postgres' ? { connector: driver.connector } : {}),
   };
 }
 

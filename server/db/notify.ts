@@ -1,5 +1,5 @@
-import postgres from 'postgres';
 import type { DatabaseConfig } from '../config';
+import { openPostgres } from './connector';
 
 /** Signalled by every transaction that moves the index (an advance or a rollback). */
 export const INDEX_CHANNEL = 'launchdex_index';
@@ -17,7 +17,7 @@ export async function listenForNotifications(
   wake: () => void,
 ): Promise<() => Promise<void>> {
   if (database.kind !== 'postgres') return async () => {};
-  const client = postgres(database.url, {
+  const { client } = openPostgres(database, {
     max: 1,
     onnotice: () => {},
     connection: { application_name: applicationName },

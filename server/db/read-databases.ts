@@ -65,11 +65,17 @@ export async function openReadDatabases(
   primary: Database,
   onChange?: (health: ReplicaHealth) => void,
 ): Promise<ReadDatabases> {
-  const { urls, maxLagBlocks, pollMs } = config.replicas;
+  const { urls, maxLagBlocks, pollMs, pollDeadlineMs } = config.replicas;
   const handles = await Promise.all(
     urls.map((url) =>
       openDatabase(
-        { kind: 'postgres', url },
+        {
+          kind: 'postgres',
+          url,
+          ...(config.database.kind === 'postgres'
+            ? { connectTimeoutMs: config.database.connectTimeoutMs }
+            : {}),
+        },
         {
           prepareStatements: true,
           statementTimeoutMs: config.readStatementTimeoutMs,
@@ -82,6 +88,9 @@ export async function openReadDatabases(
     name: replicaName(urls[index] ?? '', index),
     db: handle.db,
   }));
+  const connectors = new Map(
+    handles.map((handle, index) => [replicas[index]?.name ?? '', handle.connector] as const),
+  );
   const versions = new Map<string, ReadVersion>([
     ['primary', createReadVersion(primary)],
     ...replicas.map(({ name, db }) => [name, createReadVersion(db)] as const),
@@ -97,6 +106,11 @@ export async function openReadDatabases(
           readPosition: readReplayPosition,
           maxLagBlocks,
           pollMs,
+          pollDeadlineMs,
+          // A replica that answers nothing holds its reads' sessions open: cut them, so the reads
+          // fail as connection errors and run again on the primary.
+          onOverdue: (name) =>
+            connectors.get(name)?.cut(`poll overdue: ${name} gave no answer within ${pollDeadlineMs} ms`),
           ...(onChange ? { onChange } : {}),
         });
   await set?.start();

@@ -17,6 +17,7 @@ function setOver(positions: Record<string, ReplayPosition | Error>, maxLagBlocks
     },
     maxLagBlocks,
     pollMs: 60_000,
+    pollDeadlineMs: 1_000,
     onChange: (health) => changes.push(`${health.name}:${health.healthy ? 'in' : 'out'}`),
   });
   return { set, changes };
@@ -101,5 +102,44 @@ describe('createReplicaSet', () => {
     expect(set.route().name).toBe('primary');
     expect(set.route(5).name).toBe('primary');
     expect(set.health()).toEqual([]);
+  });
+
+  it('judges each database on its own deadline: a poll that never answers is overdue, the others are not delayed', async () => {
+    const overdue: string[] = [];
+    let thaw: (position: ReplayPosition) => void = () => {};
+    const frozen = new Promise<ReplayPosition>((resolve) => {
+      thaw = resolve;
+    });
+    const set = createReplicaSet<string>({
+      primary: 'primary',
+      replicas: [
+        { name: 'frozen', db: 'frozen' },
+        { name: 'fine', db: 'fine' },
+      ],
+      readPosition: (db) => (db === 'frozen' ? frozen : Promise.resolve(at(100))),
+      maxLagBlocks: 10,
+      pollMs: 60_000,
+      pollDeadlineMs: 50,
+      onOverdue: (name) => overdue.push(name),
+    });
+    const started = performance.now();
+    await set.poll();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(set.primaryPosition()).toEqual(at(100));
+    expect(set.health()).toMatchObject([
+      { name: 'frozen', healthy: false, reason: 'poll overdue: no answer within 50 ms' },
+      { name: 'fine', healthy: true, reason: null },
+    ]);
+    expect(overdue).toEqual(['frozen']);
+    expect([set.route().name, set.route().name]).toEqual(['fine', 'fine']);
+    // The same poll still pending: polling again does not stack a second one on it.
+    await set.poll();
+    expect(overdue).toEqual(['frozen']);
+    thaw(at(100));
+    await frozen;
+    await set.poll();
+    expect(set.health()[0]).toMatchObject({ name: 'frozen', healthy: true });
+    expect(new Set([set.route().name, set.route().name])).toEqual(new Set(['frozen', 'fine']));
+    set.stop();
   });
 });

@@ -5,8 +5,10 @@
  * is polled in the background, so choosing a database costs a few comparisons and no round trip.
  * A read goes to a healthy replica whose position is at least what the client has already seen
  * (its `min_block`) and at most `maxLagBlocks` behind the primary; failing that, to the primary,
- * which is never behind anyone. A replica that fails a poll or a read is left out until a poll
- * succeeds again.
+ * which is never behind anyone. A replica that fails a poll or a read, or whose poll has not
+ * answered within `pollDeadlineMs` (a frozen server keeps its sockets open and answers nothing),
+ * is left out until a poll succeeds again. Each database is polled and judged on its own: one
+ * that hangs never delays another's verdict.
  */
 import { sql } from 'drizzle-orm';
 import { indexedThroughBlockSql } from './checkpoint';
@@ -40,6 +42,13 @@ export interface ReplicaSetOptions<Db> {
   maxLagBlocks: number;
   /** How often each position is read, in ms. */
   pollMs: number;
+  /** A poll unanswered after this is overdue: the replica leaves the rotation at once. */
+  pollDeadlineMs: number;
+  /**
+   * Told when a database's poll is overdue (`primary` or a replica's name): its sessions hang on
+   * a server that answers nothing, and only the caller can cut them.
+   */
+  onOverdue?: (name: string) => void;
   /** Told whenever a replica leaves or rejoins the rotation. */
   onChange?: (health: ReplicaHealth) => void;
 }
@@ -62,7 +71,7 @@ export interface ReplicaSet<Db> {
   health(): ReplicaHealth[];
   /** The primary's last polled position (null before the first poll). */
   primaryPosition(): ReplayPosition | null;
-  /** Polls every database once now (the first poll is awaited by start). */
+  /** Polls every database once now, each within its deadline (the first poll is awaited by start). */
   poll(): Promise<void>;
   start(): Promise<void>;
   stop(): void;
@@ -86,8 +95,9 @@ export function createReplicaSet<Db>(options: ReplicaSetOptions<Db>): ReplicaSet
   const routes = new Map(states.map((state) => [state.name, { name: state.name, db: state.db }]));
   let primary: ReplayPosition | null = null;
   let next = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let polling: Promise<void> | undefined;
+  let stopped = false;
+  const timers = new Set<NodeJS.Timeout>();
+  const polling = new Map<string, Promise<void>>();
 
   const setHealth = (state: ReplicaState<Db>, healthy: boolean, reason: string | null) => {
     const changed = state.healthy !== healthy || state.reason !== reason;
@@ -103,23 +113,61 @@ export function createReplicaSet<Db>(options: ReplicaSetOptions<Db>): ReplicaSet
       setHealth(state, false, `${state.lagBlocks} blocks behind the primary (max ${options.maxLagBlocks})`);
     else setHealth(state, true, null);
   };
+  const later = (work: () => void, ms: number) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      work();
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+    return timer;
+  };
 
-  async function pollOnce(): Promise<void> {
-    const [primaryResult, ...replicaResults] = await Promise.allSettled([
-      options.readPosition(options.primary),
-      ...states.map((state) => options.readPosition(state.db)),
-    ]);
-    if (primaryResult?.status === 'fulfilled') primary = primaryResult.value;
-    replicaResults.forEach((result, index) => {
-      const state = states[index] as ReplicaState<Db>;
-      if (result.status === 'rejected') {
-        setHealth(state, false, `poll failed: ${messageOf(result.reason)}`);
-        return;
-      }
-      state.position = result.value;
-      judge(state);
-    });
-  }
+  /**
+   * One poll of one database. Its verdict comes at the answer or at the deadline, whichever is
+   * first; the promise settles only with the answer (or the cut that ends it), so a database is
+   * never polled twice at once.
+   */
+  const pollOne = (name: string, db: Db, state: ReplicaState<Db> | undefined): Promise<void> => {
+    const running = polling.get(name);
+    if (running) return running;
+    const overdue = later(() => {
+      if (state) setHealth(state, false, `poll overdue: no answer within ${options.pollDeadlineMs} ms`);
+      options.onOverdue?.(name);
+    }, options.pollDeadlineMs);
+    const answered = options
+      .readPosition(db)
+      .then(
+        (position) => {
+          if (!state) {
+            primary = position;
+            return;
+          }
+          state.position = position;
+          judge(state);
+        },
+        (error: unknown) => {
+          if (state) setHealth(state, false, `poll failed: ${messageOf(error)}`);
+        },
+      )
+      .finally(() => {
+        clearTimeout(overdue);
+        timers.delete(overdue);
+        polling.delete(name);
+      });
+    polling.set(name, answered);
+    return answered;
+  };
+  const databases = [
+    { name: 'primary', db: options.primary, state: undefined },
+    ...states.map((state) => ({ name: state.name, db: state.db, state })),
+  ];
+  const loop = (database: (typeof databases)[number]) => {
+    if (stopped) return;
+    later(() => {
+      void pollOne(database.name, database.db, database.state).finally(() => loop(database));
+    }, options.pollMs);
+  };
 
   const set: ReplicaSet<Db> = {
     route(minBlock) {
@@ -140,28 +188,19 @@ export function createReplicaSet<Db>(options: ReplicaSetOptions<Db>): ReplicaSet
     },
     health: () => states.map(health),
     primaryPosition: () => primary,
-    poll() {
-      // Overlapping polls would only repeat the same statements.
-      polling ??= pollOnce().finally(() => {
-        polling = undefined;
-      });
-      return polling;
+    async poll() {
+      const polls = databases.map(({ name, db, state }) => pollOne(name, db, state));
+      const deadline = new Promise((resolve) => later(() => resolve(undefined), options.pollDeadlineMs));
+      await Promise.race([Promise.allSettled(polls), deadline]);
     },
     async start() {
       await set.poll();
-      const tick = () => {
-        timer = setTimeout(() => {
-          set.poll().finally(() => {
-            if (timer) tick();
-          });
-        }, options.pollMs);
-        timer.unref();
-      };
-      tick();
+      for (const database of databases) loop(database);
     },
     stop() {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
     },
   };
   return set;

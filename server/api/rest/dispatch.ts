@@ -4,7 +4,7 @@ import type { ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { cursorBlock } from '../cursor';
-import type { DatabaseTurn } from '../database-share';
+import type { DatabaseTurn, ReleaseTurn } from '../database-share';
 import { highestBlock, parseMinBlock } from '../min-block';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
@@ -216,7 +216,7 @@ export function createRestDispatcher(
   }
 
   /** The client's database share for one read (none when shares are off). */
-  function turnOf(client: string | undefined): (() => void) | Promise<() => void> {
+  function turnOf(client: string | undefined): ReleaseTurn | Promise<ReleaseTurn> {
     return databaseTurn?.(client) ?? noTurn;
   }
 
@@ -281,15 +281,19 @@ export function createRestDispatcher(
     plan: ReadPlan,
     routeServices: RouteServices,
     database: (() => Promise<Context['db']>) | undefined,
-    turn: (() => void) | Promise<() => void>,
+    turn: ReleaseTurn | Promise<ReleaseTurn>,
   ): Promise<RestAnswer> {
     const release = turn instanceof Promise ? await turn : turn;
+    let failure: unknown;
     try {
       const result = serializeRead(await plan.route.run(routeServices, plan.parsed), 0n, false);
       const answered = withBlock(result, database);
       return readAnswer(plan.ifNoneMatch, answered instanceof Promise ? await answered : answered);
+    } catch (error) {
+      failure = error;
+      throw error;
     } finally {
-      release();
+      release(failure);
     }
   }
 

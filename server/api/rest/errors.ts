@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
+import { isConnectionError } from '../../db/read-databases';
 import { AppError, type ErrorDetail, isAppError, isErrorCode } from '../../errors';
 
 /** A schema's refusal (one copy of zod per process, so a class test). */
@@ -27,6 +28,15 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
         undefined,
         { 'retry-after': '1' },
       ),
+      unexpected: false,
+    };
+  // Down, restarting, frozen (a session our deadline cut) or failing over: no replica could
+  // answer instead, and the connection layer reconnects by itself.
+  if (isConnectionError(error))
+    return {
+      appError: new AppError('unavailable', 'the database could not be reached; retry shortly', undefined, {
+        'retry-after': '1',
+      }),
       unexpected: false,
     };
   return { appError: new AppError('internal', 'Internal error'), unexpected: true };

@@ -1,3 +1,5 @@
+import type { ReleaseTurn } from '../database-share';
+
 /** A serialized 200 answer of a read, and the read-model version it was computed at (or after). */
 export interface CachedAnswer {
   version: bigint;
@@ -42,7 +44,7 @@ export interface ReadCache {
     key: string,
     version: bigint,
     compute: () => Promise<CachedAnswer>,
-    admit?: () => (() => void) | Promise<() => void>,
+    admit?: () => ReleaseTurn | Promise<ReleaseTurn>,
   ): CacheServed | Promise<CacheServed>;
   /** Bytes held (keys, bodies, tags and a per-entry overhead), for tests and metrics. */
   readonly bytes: number;
@@ -132,10 +134,11 @@ export function createReadCache(maxBytes: number): ReadCache {
     key: string,
     version: bigint,
     compute: () => Promise<CachedAnswer>,
-    admit: (() => (() => void) | Promise<() => void>) | undefined,
+    admit: (() => ReleaseTurn | Promise<ReleaseTurn>) | undefined,
   ): Promise<CacheServed> {
     let release = admit?.();
     if (release instanceof Promise) release = await release;
+    let failure: unknown;
     try {
       // Filled while this request waited for its turn.
       const late = cache.get(key, version);
@@ -159,8 +162,11 @@ export function createReadCache(maxBytes: number): ReadCache {
       } finally {
         if (filling.get(key) === entry) filling.delete(key);
       }
+    } catch (error) {
+      failure = error;
+      throw error;
     } finally {
-      release?.();
+      release?.(failure);
     }
   }
   return cache;

@@ -1,0 +1,215 @@
+/**
+ * How postgres.js reaches a PostgreSQL server: the socket function of every pool, the host a
+ * session goes to when the URL names several, and the cut that ends every session of a server
+ * judged frozen.
+ *
+ * postgres.js 3.4.9 has three defects on these paths (docs/decisions.md, "Database connections"):
+ * a socket function that rejects leaves its connection with no socket for good (so each refused
+ * connect lost one of the pool's sessions), a URL naming several hosts retries them forever while
+ * a query waits (no connect ever fails while another host is left to try), and its reconnect
+ * backoff grows to 20 s. So the socket function here never rejects: it hands over a socket that is
+ * still connecting, whose refusal reaches postgres.js as an ordinary socket error; the pool sees a
+ * single host, this module chooses which; and the backoff is capped.
+ */
+import { createConnection, Socket } from 'node:net';
+import postgres from 'postgres';
+import {
+  type DatabaseHost,
+  formatHost,
+  parseDatabaseUrl,
+  type TargetSessionAttrs,
+} from '../config/database-url';
+
+/** A connect (TCP and PostgreSQL's start-up) ends after this unless configured otherwise. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+
+export interface ConnectorOptions {
+  /** The URL of one host, with the credentials, database and settings every host shares. */
+  driverUrl: string;
+  hosts: readonly DatabaseHost[];
+  target: TargetSessionAttrs;
+  /** A connect (TCP, then PostgreSQL's start-up) and a probe of a host end after this. */
+  connectTimeoutMs: number;
+}
+
+/** What postgres.js passes to the socket function (the parts used here). */
+interface DriverSocketOptions {
+  path?: string | false;
+}
+
+export interface Connector {
+  /** postgres.js's `socket` option: never rejects (see the module's comment). */
+  socket(options: DriverSocketOptions): Promise<Socket>;
+  /** Ends every open session to this server now; their queries fail as connection errors. */
+  cut(reason: string): void;
+  /** The host sessions go to now (null: none located yet, or none qualifies). */
+  located(): DatabaseHost | null;
+  /** Open sockets, for tests and metrics. */
+  openSockets(): number;
+}
+
+/** The error a cut or a refused location hands to postgres.js: a connection error to every caller. */
+export class ConnectionCutError extends Error {
+  readonly code = 'CONNECTION_CUT';
+}
+
+/**
+ * postgres.js's reconnect delay, in seconds, after `retries` failed connects in a row: a few tens of
+ * ms growing to half a second, so a server back from a restart has sessions again within ~0.5 s
+ * (postgres.js's own grows to 20 s).
+ */
+export function reconnectBackoff(retries: number): number {
+  return Math.min(0.025 * 2 ** retries, 0.5) * (0.5 + Math.random() / 2);
+}
+
+/**
+ * The connection layer under one postgres.js pool (see the module's comment).
+ * @example const connector = createConnector({ hosts: [{ host: '127.0.0.1', port: 5432 }], target: 'any', connectTimeoutMs: 2000 });
+ */
+export function createConnector(options: ConnectorOptions): Connector {
+  const sockets = new Set<Socket>();
+  const direct = options.hosts.length === 1 && options.target === 'any';
+  let current: DatabaseHost | null = direct ? (options.hosts[0] as DatabaseHost) : null;
+  let locating: Promise<DatabaseHost | null> | undefined;
+
+  const locate = () => {
+    locating ??= locateHost(options).finally(() => {
+      locating = undefined;
+    });
+    return locating;
+  };
+
+  /**
+   * A connected socket, or one that fails like it: postgres.js gets the socket only once it is
+   * connected, so it never writes to a socket that then fails to connect (it would keep the
+   * unsent start-up message and send it twice on the next socket: a session that never starts).
+   */
+  const open = (target: DatabaseHost | string) =>
+    new Promise<Socket>((resolve) => {
+      // Nagle off: a COPY ends with a small CopyDone written after its data, which otherwise
+      // waits for the server's delayed ACK (~40 ms per COPY however few its rows).
+      const socket =
+        typeof target === 'string'
+          ? createConnection({ path: target, noDelay: true })
+          : createConnection({ host: target.host, port: target.port, noDelay: true });
+      const timer = setTimeout(() => {
+        const error = new Error(`connect timeout after ${options.connectTimeoutMs} ms`);
+        socket.destroy(Object.assign(error, { code: 'CONNECT_TIMEOUT' }));
+      }, options.connectTimeoutMs);
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        // The next session finds the host again: a failover may have moved the primary.
+        if (!direct && current === target) current = null;
+        resolve(failedSocket(error));
+      });
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        // postgres.js listens from the next microtask; no socket event comes before that.
+        socket.removeAllListeners('error');
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+        resolve(socket);
+      });
+    });
+
+  return {
+    async socket(driverOptions) {
+      if (driverOptions.path) return open(driverOptions.path);
+      if (direct) return open(current as DatabaseHost);
+      current ??= await locate();
+      if (current) return open(current);
+      return failedSocket(
+        new ConnectionCutError(
+          options.target === 'any'
+            ? 'no database host answered'
+            : `no database host is a ${options.target} server (${options.hosts.map(formatHost).join(', ')})`,
+        ),
+      );
+    },
+    cut(reason) {
+      for (const socket of sockets) socket.destroy(new ConnectionCutError(reason));
+    },
+    located: () => current,
+    openSockets: () => sockets.size,
+  };
+}
+
+/**
+ * A socket that fails as a refused connect does: at postgres.js's first write (its start-up
+ * message), once postgres.js has finished that write's bookkeeping and listens to the socket.
+ */
+function failedSocket(error: Error): Socket {
+  const socket = new Socket();
+  socket.write = () => {
+    setImmediate(() => socket.destroy(error));
+    return true;
+  };
+  return socket;
+}
+
+/**
+ * The first of `hosts`, in their order, that answers and qualifies for the target: every host
+ * probed at once on a session of its own, each bounded by the connect timeout.
+ */
+async function locateHost(options: ConnectorOptions): Promise<DatabaseHost | null> {
+  const probes = options.hosts.map((host) => probeHost(host, options));
+  for (const [index, probe] of probes.entries()) if (await probe) return options.hosts[index] ?? null;
+  return null;
+}
+
+async function probeHost(host: DatabaseHost, options: ConnectorOptions): Promise<boolean> {
+  const seconds = options.connectTimeoutMs / 1000;
+  const url = new URL(options.driverUrl);
+  url.hostname = host.host.includes(':') ? `[${host.host}]` : host.host;
+  url.port = String(host.port);
+  const client = postgres(url.toString(), {
+    max: 1,
+    fetch_types: false,
+    connect_timeout: seconds,
+    onnotice: () => {},
+    connection: { application_name: 'launchdex-locate' },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const answer = client<{ standby: boolean; read_only: string }[]>`
+      select pg_is_in_recovery() as standby, current_setting('default_transaction_read_only') as read_only`;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('probe deadline')), options.connectTimeoutMs);
+    });
+    const [row] = await Promise.race([answer, deadline]);
+    if (!row) return false;
+    if (options.target === 'primary') return !row.standby;
+    if (options.target === 'read-write') return !row.standby && row.read_only === 'off';
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    void client.end({ timeout: 0 }).catch(() => {});
+  }
+}
+
+/**
+ * A postgres.js pool on `url` (one host or several) over a connector of its own.
+ * @example const { client } = openPostgres({ url: 'postgres://postgres@127.0.0.1/launchdex' }, { max: 4 });
+ */
+export function openPostgres(
+  database: { url: string; connectTimeoutMs?: number },
+  options: postgres.Options<Record<string, postgres.PostgresType>>,
+): { client: postgres.Sql; connector: Connector } {
+  const { hosts, target, driverUrl } = parseDatabaseUrl(database.url);
+  const connectTimeoutMs = database.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const connector = createConnector({ driverUrl, hosts, target, connectTimeoutMs });
+  const client = postgres(driverUrl, {
+    ...options,
+    connect_timeout: connectTimeoutMs / 1000,
+    backoff: reconnectBackoff,
+    // postgres.js fetches the array types on every new session, and leaves that query's failure
+    // unhandled when the session dies during it (a restart): an unhandled rejection ends a Node
+    // process. drizzle parses its array columns from text itself; raw reads of arrays take both.
+    fetch_types: false,
+    // A documented option of postgres.js (`socket`) that its types leave out.
+    ...({ socket: connector.socket } as object),
+  });
+  return { client, connector };
+}
