@@ -151,8 +151,11 @@ web.on('exit', (code) => void shutdown(code ?? 1));
 async function health(): Promise<{ ok: boolean; indexed: number | null }> {
   try {
     const response = await fetch(`${url}/api/health`);
-    const body = (await response.json()) as { indexer: { indexed_through_block: number | null } };
-    return { ok: response.ok, indexed: body.indexer.indexed_through_block };
+    const body = (await response.json()) as {
+      status: string;
+      indexer: { indexed_through_block: number | null };
+    };
+    return { ok: response.ok && body.status === 'ok', indexed: body.indexer.indexed_through_block };
   } catch {
     return { ok: false, indexed: null };
   }

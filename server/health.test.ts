@@ -17,13 +17,13 @@ describe('readiness', () => {
 
   it('is not ready one block past the limit, and says by how much', () => {
     const ready = readinessOf({ health: healthy(100), head: 165, chainConfigured: true, maxLag: 64 });
-    expect(ready.status).toBe('not_ready');
+    expect(ready.status).toBe('unready');
     expect(ready.reasons).toEqual(['index 65 blocks behind the chain head (limit 64)']);
   });
 
   it('is not ready when the chain head is unknown: the data could be arbitrarily stale', () => {
     const ready = readinessOf({ health: healthy(100), head: null, chainConfigured: true, maxLag: 64 });
-    expect(ready.status).toBe('not_ready');
+    expect(ready.status).toBe('unready');
     expect(ready.reasons).toEqual(['chain head unknown (RPC did not answer)']);
   });
 
@@ -35,7 +35,7 @@ describe('readiness', () => {
 
   it('is not ready when the database is unreachable or behind on migrations', () => {
     const down: Health = {
-      status: 'unavailable',
+      status: 'degraded',
       database: { driver: 'postgres', reachable: false, migrations: null, error: 'connect ECONNREFUSED' },
       indexer: { indexed_through_block: null },
     };
@@ -47,5 +47,52 @@ describe('readiness', () => {
     expect(readinessOf({ health: behind, head: 10, chainConfigured: true, maxLag: 64 }).reasons).toEqual([
       'database migrations not current',
     ]);
+  });
+
+  it('is read_only while the primary is unreachable and a replica serves; unready when none does', () => {
+    const down: Health = {
+      status: 'degraded',
+      database: { driver: 'postgres', reachable: false, migrations: null, error: 'connect ECONNREFUSED' },
+      indexer: { indexed_through_block: null },
+    };
+    const replica = (name: string, block: number, healthy: boolean) => ({
+      name,
+      position: { block, version: 1n },
+      lagBlocks: null,
+      healthy,
+      reason: healthy ? null : 'poll failed',
+      reads: 0,
+    });
+    const readOnly = readinessOf({
+      health: down,
+      head: 110,
+      chainConfigured: true,
+      maxLag: 64,
+      replicas: [replica('r1', 100, true), replica('r2', 105, false)],
+    });
+    expect(readOnly.status).toBe('read_only');
+    expect(readOnly.reasons).toEqual([
+      'primary database unreachable: 1 replica(s) serving reads, writes refused',
+    ]);
+    // The lag is the serving replica's: a stale replica is not read_only but unready.
+    expect(readOnly.indexer).toMatchObject({ indexed_through_block: 100, lag_blocks: 10 });
+    const stale = readinessOf({
+      health: down,
+      head: 200,
+      chainConfigured: true,
+      maxLag: 64,
+      replicas: [replica('r1', 100, true)],
+    });
+    expect(stale.status).toBe('unready');
+    expect(stale.reasons).toContain('index 100 blocks behind the chain head (limit 64)');
+    const none = readinessOf({
+      health: down,
+      head: 110,
+      chainConfigured: true,
+      maxLag: 64,
+      replicas: [replica('r1', 100, false)],
+    });
+    expect(none.status).toBe('unready');
+    expect(none.reasons).toEqual(['database unreachable']);
   });
 });

@@ -3,10 +3,16 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db';
 import { readIndexedThroughBlock } from './db/checkpoint';
 import { appliedMigrationCount, shippedMigrationCount } from './db/migrate';
+import type { ReplicaHealth } from './db/replicas';
 import { readChainHead } from './observability/chain-head';
 
+/**
+ * Liveness: /api/health answers 200 while the process serves, whatever its dependencies do (a load
+ * balancer that pulled every instance during a database restart would turn seconds of staleness
+ * into an outage); `status` and `database` say how the primary is.
+ */
 export interface Health {
-  status: 'ok' | 'unavailable';
+  status: 'ok' | 'degraded';
   database: {
     driver: 'postgres' | 'pglite';
     reachable: boolean;
@@ -23,15 +29,30 @@ export interface HealthSources {
   logger: Logger;
 }
 
-/** Liveness of the parts this process depends on: database reachable and fully migrated. */
+/**
+ * A health check waits this long for the primary at most: a load balancer's probe gets its answer
+ * in time even while the pool's own deadlines (connect, heartbeat) are still running out.
+ */
+export const HEALTH_DATABASE_DEADLINE_MS = 1_000;
+
+/** The primary reachable (within {@link HEALTH_DATABASE_DEADLINE_MS}) and fully migrated. */
 export async function checkHealth({ database: handle, logger }: HealthSources): Promise<Health> {
   const shipped = shippedMigrationCount();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${HEALTH_DATABASE_DEADLINE_MS} ms`)),
+      HEALTH_DATABASE_DEADLINE_MS,
+    );
+  });
   try {
-    const indexedThroughBlock = await readIndexedThroughBlock(handle.db);
-    const applied = await appliedMigrationCount(handle);
+    const [indexedThroughBlock, applied] = await Promise.race([
+      Promise.all([readIndexedThroughBlock(handle.db), appliedMigrationCount(handle)]),
+      deadline,
+    ]);
     const current = applied === shipped;
     return {
-      status: current ? 'ok' : 'unavailable',
+      status: current ? 'ok' : 'degraded',
       database: { driver: handle.driver, reachable: true, migrations: { applied, shipped, current } },
       indexer: {
         indexed_through_block: indexedThroughBlock,
@@ -40,7 +61,7 @@ export async function checkHealth({ database: handle, logger }: HealthSources): 
   } catch (error) {
     logger.warn({ err: error }, 'health check failed');
     return {
-      status: 'unavailable',
+      status: 'degraded',
       database: {
         driver: handle.driver,
         reachable: false,
@@ -49,15 +70,23 @@ export async function checkHealth({ database: handle, logger }: HealthSources): 
       },
       indexer: { indexed_through_block: null },
     };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
+/**
+ * Readiness for a load balancer: `ready` and `read_only` answer 200 (keep the instance in
+ * rotation), `unready` 503. `read_only`: the primary is unreachable and a replica serves reads;
+ * writes, finalize and reads newer than every replica answer 503 with Retry-After meanwhile.
+ */
 export interface Readiness {
-  status: 'ready' | 'not_ready';
-  /** Why not, in plain words; empty when ready. */
+  status: 'ready' | 'read_only' | 'unready';
+  /** Why not ready, in plain words; empty when ready. */
   reasons: string[];
   database: Health['database'];
   indexer: {
+    /** The primary's, or while it is unreachable the freshest serving replica's. */
     indexed_through_block: number | null;
     chain_head: number | null;
     lag_blocks: number | null;
@@ -66,11 +95,15 @@ export interface Readiness {
 }
 
 /**
- * Readiness: the database is reachable and migrated, and, when a chain is configured, the index
- * is at most READY_MAX_LAG_BLOCKS behind the head the RPC reports. An RPC that does not answer
- * makes the lag unknown, which is not ready: the data could be arbitrarily stale.
+ * Readiness: the database is reachable and migrated (or, read-only, a replica serves), and, when a
+ * chain is configured, the index is at most READY_MAX_LAG_BLOCKS behind the head the RPC reports.
+ * An RPC that does not answer makes the lag unknown, which is not ready: the data could be
+ * arbitrarily stale.
  */
-export async function checkReadiness(sources: HealthSources): Promise<Readiness> {
+export async function checkReadiness(
+  sources: HealthSources,
+  replicas: readonly ReplicaHealth[] = [],
+): Promise<Readiness> {
   const { config } = sources;
   const [health, head] = await Promise.all([checkHealth(sources), readChainHead(config.chain)]);
   return readinessOf({
@@ -78,6 +111,7 @@ export async function checkReadiness(sources: HealthSources): Promise<Readiness>
     head,
     chainConfigured: config.chain !== undefined,
     maxLag: config.readyMaxLagBlocks,
+    replicas,
   });
 }
 
@@ -87,12 +121,18 @@ export function readinessOf(input: {
   head: number | null;
   chainConfigured: boolean;
   maxLag: number;
+  replicas?: readonly ReplicaHealth[];
 }): Readiness {
   const { health, head, maxLag } = input;
-  const indexed = health.indexer.indexed_through_block;
+  const serving = (input.replicas ?? []).filter((replica) => replica.healthy && replica.position);
+  const readOnly = !health.database.reachable && serving.length > 0;
+  const indexed = readOnly
+    ? Math.max(...serving.map((replica) => replica.position?.block ?? 0))
+    : health.indexer.indexed_through_block;
   const reasons: string[] = [];
-  if (!health.database.reachable) reasons.push('database unreachable');
-  else if (!health.database.migrations?.current) reasons.push('database migrations not current');
+  if (!health.database.reachable && !readOnly) reasons.push('database unreachable');
+  else if (health.database.reachable && !health.database.migrations?.current)
+    reasons.push('database migrations not current');
   let lag: number | null = null;
   if (input.chainConfigured) {
     if (head === null) reasons.push('chain head unknown (RPC did not answer)');
@@ -101,8 +141,13 @@ export function readinessOf(input: {
       if (lag > maxLag) reasons.push(`index ${lag} blocks behind the chain head (limit ${maxLag})`);
     }
   }
+  const status = reasons.length > 0 ? 'unready' : readOnly ? 'read_only' : 'ready';
+  if (readOnly)
+    reasons.unshift(
+      `primary database unreachable: ${serving.length} replica(s) serving reads, writes refused`,
+    );
   return {
-    status: reasons.length === 0 ? 'ready' : 'not_ready',
+    status,
     reasons,
     database: health.database,
     indexer: { indexed_through_block: indexed, chain_head: head, lag_blocks: lag, max_lag_blocks: maxLag },

@@ -41,11 +41,11 @@ export interface ReplicatedPostgres {
   stopPrimary(): Promise<void>;
   startPrimary(): Promise<void>;
   /**
-   * SIGSTOP to the standby's postmaster and every backend: what a partition or a stuck disk looks
-   * like (connections stay open, nothing answers). `thawReplica` sends SIGCONT.
+   * SIGSTOP to a server's postmaster and every backend: what a partition or a stuck disk looks
+   * like (connections stay open, nothing answers). `thaw` sends SIGCONT.
    */
-  freezeReplica(): Promise<void>;
-  thawReplica(): Promise<void>;
+  freeze(server: 'primary' | 'replica'): Promise<void>;
+  thaw(server: 'primary' | 'replica'): Promise<void>;
   /** `pg_ctl promote` of the standby: it becomes a primary (stop the old one first). */
   promoteReplica(): Promise<void>;
   stop(): Promise<void>;
@@ -203,7 +203,7 @@ export async function startReplicatedPostgres(
   };
   const replica = controlOf(replicaDir);
   const primary = controlOf(primaryDir);
-  let frozen = false;
+  const frozen = new Set<string>();
   /** The postmaster and its children (backends, walreceiver, ...), by the postmaster's pid file. */
   const signalServer = async (dir: string, signal: 'STOP' | 'CONT') => {
     const postmaster = readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]?.trim() ?? '';
@@ -237,20 +237,22 @@ export async function startReplicatedPostgres(
     startReplica: replica.start,
     stopPrimary: primary.stop,
     startPrimary: primary.start,
-    async freezeReplica() {
-      await signalServer(replicaDir, 'STOP');
-      frozen = true;
+    async freeze(server) {
+      const dir = server === 'primary' ? primaryDir : replicaDir;
+      await signalServer(dir, 'STOP');
+      frozen.add(dir);
     },
-    async thawReplica() {
-      await signalServer(replicaDir, 'CONT');
-      frozen = false;
+    async thaw(server) {
+      const dir = server === 'primary' ? primaryDir : replicaDir;
+      await signalServer(dir, 'CONT');
+      frozen.delete(dir);
     },
     async promoteReplica() {
       await tool('pg_ctl', ['-D', replicaDir, '-w', '-t', '60', 'promote']);
     },
     async stop() {
-      // A test that failed with the standby frozen: a stopped server cannot shut down.
-      if (frozen) await signalServer(replicaDir, 'CONT').catch(() => {});
+      // A test that failed with a server frozen: a stopped server cannot shut down.
+      for (const dir of frozen) await signalServer(dir, 'CONT').catch(() => {});
       await stop();
     },
   };

@@ -124,7 +124,13 @@ export function parseConfig(
     env: e.NODE_ENV,
     dataDir,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS }
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+          heartbeatMs: e.DATABASE_HEARTBEAT_MS,
+          heartbeatDeadlineMs: e.DATABASE_HEARTBEAT_DEADLINE_MS,
+        }
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
     replicas: {
       urls: replicaUrls,

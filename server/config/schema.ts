@@ -101,6 +101,8 @@ export const envSchema = z.object({
       .optional(),
   ),
   DATABASE_CONNECT_TIMEOUT_MS: intAtLeast(2_000, 100),
+  DATABASE_HEARTBEAT_MS: nonNegativeInt(1_000),
+  DATABASE_HEARTBEAT_DEADLINE_MS: intAtLeast(2_000, 100),
   DATABASE_READ_URLS: optionalText,
   REPLICA_MAX_LAG_BLOCKS: nonNegativeInt(16),
   REPLICA_POLL_MS: intAtLeast(250, 10),

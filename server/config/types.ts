@@ -37,6 +37,10 @@ export type DatabaseConfig =
       url: string;
       /** DATABASE_CONNECT_TIMEOUT_MS: a connect or a host probe ends after this (default 2000). */
       connectTimeoutMs?: number;
+      /** DATABASE_HEARTBEAT_MS: how often a pool with sessions asks its server `select 1` (default 1000; 0: never). */
+      heartbeatMs?: number;
+      /** DATABASE_HEARTBEAT_DEADLINE_MS: a heartbeat unanswered this long cuts every session (default 2000). */
+      heartbeatDeadlineMs?: number;
     }
   | { kind: 'pglite'; dir: string };
 

@@ -106,7 +106,10 @@ export async function openDriver(
       exec: async (sqlText) => {
         await client.unsafe(sqlText);
       },
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        await connector.close();
+        await client.end({ timeout: 5 });
+      },
     };
   }
   mkdirSync(config.dir, { recursive: true });

@@ -161,6 +161,41 @@ describe.skipIf('missing' in tools)('database sessions survive restarts, freezes
     expect(Math.max(...failed.map((o) => o.ms))).toBeLessThan(1_500);
   }, 60_000);
 
+  it('a frozen primary (SIGSTOP) costs a query at most the heartbeat deadline; sessions come back when it thaws', async () => {
+    const web = await openDatabase(
+      { kind: 'postgres', url: pg.primaryUrl, heartbeatMs: 200, heartbeatDeadlineMs: 600 },
+      { max: POOL_SIZE, prepareStatements: true, applicationName: 'launchdex-freeze-test' },
+    );
+    const load = steadyLoad(POOL_SIZE, () => selectRows(web.db, sql`select pg_sleep(0.002), 1 as one`));
+    try {
+      await sleep(500);
+      await pg.freeze('primary');
+      const frozenAt = performance.now();
+      await until(() => web.connector?.frozen() != null, 1_500, 'the frozen primary noticed');
+      await sleep(2_000);
+      // While it is frozen, queries fail at once instead of waiting on it.
+      const during = load.outcomes.filter((o) => o.at > frozenAt + 1_000);
+      expect(during.length).toBeGreaterThan(POOL_SIZE);
+      expect(during.every((o) => !o.ok && o.connection && o.ms < 300)).toBe(true);
+      await pg.thaw('primary');
+      const thawedAt = performance.now();
+      await until(
+        () => load.firstSuccessAfter(thawedAt) !== undefined,
+        2_000,
+        'a read answered after the thaw',
+      );
+      await sleep(500);
+      expect(await sessionsOf(pg.primaryUrl, 'launchdex-freeze-test')).toBe(POOL_SIZE);
+    } finally {
+      await pg.thaw('primary').catch(() => {});
+      await load.stop();
+      await web.close();
+    }
+    // Deadline (600 ms) after a beat (200 ms), plus a turn: nothing waited longer, nothing hung.
+    expect(Math.max(...load.outcomes.map((o) => o.ms))).toBeLessThan(1_500);
+    expect(load.outcomes.filter((o) => !o.ok && !o.connection)).toEqual([]);
+  }, 60_000);
+
   describe('with a replica', () => {
     let reads: ReadDatabases;
     let primary: DatabaseHandle;
@@ -224,7 +259,7 @@ describe.skipIf('missing' in tools)('database sessions survive restarts, freezes
       const load = steadyLoad(POOL_SIZE, readOnce);
       try {
         await sleep(300);
-        await pg.freezeReplica();
+        await pg.freeze('replica');
         const frozenAt = performance.now();
         await until(() => reads.health()[0]?.healthy === false, 1_000, 'the frozen standby left');
         expect(reads.health()[0]?.reason).toMatch(/poll overdue|poll failed|read failed/);
@@ -233,10 +268,10 @@ describe.skipIf('missing' in tools)('database sessions survive restarts, freezes
         expect(late.length).toBeGreaterThan(20);
         // After it left, reads do not wait on it.
         expect(Math.max(...late.map((o) => o.ms))).toBeLessThan(500);
-        await pg.thawReplica();
+        await pg.thaw('replica');
         await until(() => reads.health()[0]?.healthy === true, 2_000, 'the thawed standby rejoined');
       } finally {
-        await pg.thawReplica().catch(() => {});
+        await pg.thaw('replica').catch(() => {});
         await load.stop();
       }
       expect(load.outcomes.filter((o) => !o.ok)).toEqual([]);

@@ -13,6 +13,7 @@
  */
 import { createConnection, Socket } from 'node:net';
 import postgres from 'postgres';
+import type { DatabaseConfig } from '../config';
 import {
   type DatabaseHost,
   formatHost,
@@ -20,8 +21,17 @@ import {
   type TargetSessionAttrs,
 } from '../config/database-url';
 
-/** A connect (TCP and PostgreSQL's start-up) ends after this unless configured otherwise. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+/**
+ * The deadlines of a pool unless configured otherwise (DATABASE_CONNECT_TIMEOUT_MS,
+ * DATABASE_HEARTBEAT_MS, DATABASE_HEARTBEAT_DEADLINE_MS; see ConnectorOptions).
+ */
+export const DATABASE_DEADLINE_DEFAULTS = {
+  connectTimeoutMs: 2_000,
+  heartbeatMs: 1_000,
+  heartbeatDeadlineMs: 2_000,
+};
+
+type PostgresDatabaseConfig = Omit<Extract<DatabaseConfig, { kind: 'postgres' }>, 'kind'>;
 
 export interface ConnectorOptions {
   /** The URL of one host, with the credentials, database and settings every host shares. */
@@ -30,6 +40,14 @@ export interface ConnectorOptions {
   target: TargetSessionAttrs;
   /** A connect (TCP, then PostgreSQL's start-up) and a probe of a host end after this. */
   connectTimeoutMs: number;
+  /**
+   * While the pool has sessions, `select 1` every `intervalMs` on a session of its own (0: never).
+   * One unanswered after `deadlineMs` means the server is frozen (a partition, a stuck disk, a
+   * paused VM: sockets open, nothing answers, and its own statement_timeout cannot fire): every
+   * session is cut, so their queries fail now as connection errors, and new sessions fail at once
+   * until a heartbeat is answered again.
+   */
+  heartbeat: { intervalMs: number; deadlineMs: number };
 }
 
 /** What postgres.js passes to the socket function (the parts used here). */
@@ -46,6 +64,10 @@ export interface Connector {
   located(): DatabaseHost | null;
   /** Open sockets, for tests and metrics. */
   openSockets(): number;
+  /** Why the server is judged frozen (sessions fail at once meanwhile); null while it answers. */
+  frozen(): string | null;
+  /** Stops the heartbeat and ends its session. */
+  close(): Promise<void>;
 }
 
 /** The error a cut or a refused location hands to postgres.js: a connection error to every caller. */
@@ -71,6 +93,22 @@ export function createConnector(options: ConnectorOptions): Connector {
   const direct = options.hosts.length === 1 && options.target === 'any';
   let current: DatabaseHost | null = direct ? (options.hosts[0] as DatabaseHost) : null;
   let locating: Promise<DatabaseHost | null> | undefined;
+  let frozen: string | null = null;
+  const cut = (reason: string) => {
+    for (const socket of sockets) socket.destroy(new ConnectionCutError(reason));
+  };
+  const heartbeat = startHeartbeat(options, {
+    target: () => current,
+    busy: () => sockets.size > 0 || frozen !== null,
+    answered: () => {
+      frozen = null;
+    },
+    overdue: (host) => {
+      frozen = `${formatHost(host)} gave no answer within ${options.heartbeat.deadlineMs} ms`;
+      if (!direct && current === host) current = null;
+      cut(frozen);
+    },
+  });
 
   const locate = () => {
     locating ??= locateHost(options).finally(() => {
@@ -114,6 +152,7 @@ export function createConnector(options: ConnectorOptions): Connector {
 
   return {
     async socket(driverOptions) {
+      if (frozen) return failedSocket(new ConnectionCutError(`database frozen: ${frozen}`));
       if (driverOptions.path) return open(driverOptions.path);
       if (direct) return open(current as DatabaseHost);
       current ??= await locate();
@@ -126,12 +165,97 @@ export function createConnector(options: ConnectorOptions): Connector {
         ),
       );
     },
-    cut(reason) {
-      for (const socket of sockets) socket.destroy(new ConnectionCutError(reason));
-    },
+    cut,
     located: () => current,
     openSockets: () => sockets.size,
+    frozen: () => frozen,
+    close: heartbeat.close,
   };
+}
+
+/**
+ * The heartbeat of a connector (see ConnectorOptions.heartbeat), on a postgres.js session of its
+ * own to the host the pool uses. Only a deadline passed counts: a refused heartbeat is a server
+ * that is down, whose sessions fail at once by themselves.
+ */
+function startHeartbeat(
+  options: ConnectorOptions,
+  pool: {
+    target: () => DatabaseHost | null;
+    busy: () => boolean;
+    answered: () => void;
+    overdue: (host: DatabaseHost) => void;
+  },
+): { close(): Promise<void> } {
+  const { intervalMs, deadlineMs } = options.heartbeat;
+  let session: { host: DatabaseHost; client: postgres.Sql } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const drop = () => {
+    void session?.client.end({ timeout: 0 }).catch(() => {});
+    session = undefined;
+  };
+  const beat = async (): Promise<boolean> => {
+    const host = pool.target();
+    if (!host || !pool.busy()) return true;
+    if (session?.host !== host) {
+      drop();
+      session = { host, client: probeClient(host, options, 'launchdex-heartbeat') };
+    }
+    const answer = session.client`select 1`.then(
+      () => 'answered' as const,
+      (error: { code?: unknown }) => (error.code === 'CONNECT_TIMEOUT' ? 'overdue' : 'failed'),
+    );
+    let deadline: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      deadline = setTimeout(() => resolve('late'), deadlineMs);
+    });
+    let outcome = await Promise.race([answer, late]);
+    clearTimeout(deadline);
+    // The deadline's timer runs before the I/O of the same turn: a busy event loop may have an
+    // answer waiting behind it. One more turn lets it in.
+    if (outcome === 'late') outcome = await Promise.race([answer, nextTurn().then(() => 'late' as const)]);
+    if (outcome === 'answered') pool.answered();
+    if (outcome === 'late' || outcome === 'overdue') {
+      drop();
+      pool.overdue(host);
+      return false;
+    }
+    return true;
+  };
+  const schedule = (ms: number) => {
+    if (closed) return;
+    timer = setTimeout(() => {
+      // While the server is judged frozen, beats come more often: its return is noticed sooner.
+      void beat().then((healthy) => schedule(healthy ? intervalMs : Math.min(intervalMs, 250)));
+    }, ms);
+    timer.unref();
+  };
+  if (intervalMs > 0) schedule(intervalMs);
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      drop();
+    },
+  };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A one-session postgres.js client on `host`, with the URL's credentials and database. */
+function probeClient(host: DatabaseHost, options: ConnectorOptions, applicationName: string): postgres.Sql {
+  const url = new URL(options.driverUrl);
+  url.hostname = host.host.includes(':') ? `[${host.host}]` : host.host;
+  url.port = String(host.port);
+  return postgres(url.toString(), {
+    max: 1,
+    fetch_types: false,
+    connect_timeout: options.connectTimeoutMs / 1000,
+    backoff: reconnectBackoff,
+    onnotice: () => {},
+    connection: { application_name: applicationName },
+  });
 }
 
 /**
@@ -158,17 +282,7 @@ async function locateHost(options: ConnectorOptions): Promise<DatabaseHost | nul
 }
 
 async function probeHost(host: DatabaseHost, options: ConnectorOptions): Promise<boolean> {
-  const seconds = options.connectTimeoutMs / 1000;
-  const url = new URL(options.driverUrl);
-  url.hostname = host.host.includes(':') ? `[${host.host}]` : host.host;
-  url.port = String(host.port);
-  const client = postgres(url.toString(), {
-    max: 1,
-    fetch_types: false,
-    connect_timeout: seconds,
-    onnotice: () => {},
-    connection: { application_name: 'launchdex-locate' },
-  });
+  const client = probeClient(host, options, 'launchdex-locate');
   let timer: NodeJS.Timeout | undefined;
   try {
     const answer = client<{ standby: boolean; read_only: string }[]>`
@@ -194,12 +308,21 @@ async function probeHost(host: DatabaseHost, options: ConnectorOptions): Promise
  * @example const { client } = openPostgres({ url: 'postgres://postgres@127.0.0.1/launchdex' }, { max: 4 });
  */
 export function openPostgres(
-  database: { url: string; connectTimeoutMs?: number },
+  database: PostgresDatabaseConfig,
   options: postgres.Options<Record<string, postgres.PostgresType>>,
 ): { client: postgres.Sql; connector: Connector } {
   const { hosts, target, driverUrl } = parseDatabaseUrl(database.url);
-  const connectTimeoutMs = database.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const connector = createConnector({ driverUrl, hosts, target, connectTimeoutMs });
+  const connectTimeoutMs = database.connectTimeoutMs ?? DATABASE_DEADLINE_DEFAULTS.connectTimeoutMs;
+  const connector = createConnector({
+    driverUrl,
+    hosts,
+    target,
+    connectTimeoutMs,
+    heartbeat: {
+      intervalMs: database.heartbeatMs ?? DATABASE_DEADLINE_DEFAULTS.heartbeatMs,
+      deadlineMs: database.heartbeatDeadlineMs ?? DATABASE_DEADLINE_DEFAULTS.heartbeatDeadlineMs,
+    },
+  });
   const client = postgres(driverUrl, {
     ...options,
     connect_timeout: connectTimeoutMs / 1000,

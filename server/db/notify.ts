@@ -17,11 +17,14 @@ export async function listenForNotifications(
   wake: () => void,
 ): Promise<() => Promise<void>> {
   if (database.kind !== 'postgres') return async () => {};
-  const { client } = openPostgres(database, {
+  const { client, connector } = openPostgres(database, {
     max: 1,
     onnotice: () => {},
     connection: { application_name: applicationName },
   });
   await client.listen(channel, () => wake());
-  return () => client.end({ timeout: 5 });
+  return async () => {
+    await connector.close();
+    await client.end({ timeout: 5 });
+  };
 }

@@ -69,13 +69,8 @@ export async function openReadDatabases(
   const handles = await Promise.all(
     urls.map((url) =>
       openDatabase(
-        {
-          kind: 'postgres',
-          url,
-          ...(config.database.kind === 'postgres'
-            ? { connectTimeoutMs: config.database.connectTimeoutMs }
-            : {}),
-        },
+        // The primary's deadlines, on each replica's URL.
+        config.database.kind === 'postgres' ? { ...config.database, url } : { kind: 'postgres', url },
         {
           prepareStatements: true,
           statementTimeoutMs: config.readStatementTimeoutMs,

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsHeaders, startAppServer } from '../_test/app-server';
 import { fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
@@ -110,9 +111,9 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
   });
 
   const replica = () => reads.health()[0]?.name ?? '';
-  const until = async (what: () => boolean, label: string) => {
+  const until = async (what: () => boolean | Promise<boolean>, label: string) => {
     const deadline = Date.now() + 30_000;
-    while (!what()) {
+    while (!(await what())) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -295,5 +296,103 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  }, 120_000);
+
+  it('the real server while its primary restarts: the replica answers reads, what needs the primary is 503 with Retry-After, health stays 200, ready says read_only', async () => {
+    await pg.caughtUp();
+    const image = await sharp({ create: { width: 24, height: 24, channels: 3, background: '#3b5bdb' } })
+      .png()
+      .toBuffer();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'launchdex-replica-restart-'));
+    const server = await startAppServer({
+      DATABASE_URL: pg.primaryUrl,
+      DATABASE_READ_URLS: pg.replicaUrl,
+      REPLICA_POLL_MS: '100',
+      // Uncached: every read goes to a database.
+      READ_CACHE_MB: '0',
+      DATA_DIR: dataDir,
+      CURSOR_SECRET: 'replica-test-cursor-secret-0123456789',
+    });
+    const timed = async (url: string, init?: RequestInit) => {
+      const started = performance.now();
+      const response = await fetch(`${server.baseUrl}${url}`, {
+        ...init,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = await response.text();
+      return { status: response.status, headers: response.headers, body, ms: performance.now() - started };
+    };
+    // A steady read load from beside the test: every answer recorded.
+    const statuses: { status: number; ms: number }[] = [];
+    let loading = true;
+    const load = Promise.all(
+      Array.from({ length: 4 }, async (_, client) => {
+        for (let i = 0; loading; i++) {
+          const answer = await timed(`/api/v1/tokens?limit=${1 + ((i + client) % 20)}`).catch(() => ({
+            status: 0,
+            ms: 10_000,
+          }));
+          statuses.push({ status: answer.status, ms: answer.ms });
+        }
+      }),
+    );
+    try {
+      await until(() => statuses.length > 20, 'reads under way');
+      const indexed = Number((await timed('/api/v1/tokens?limit=1')).headers.get('x-indexed-through-block'));
+      for (let round = 0; round < 3; round++) {
+        await pg.stopPrimary();
+        await until(
+          async () => (await timed('/api/ready')).body.includes('"read_only"'),
+          `round ${round}: ready says read_only`,
+        );
+        const ready = await timed('/api/ready');
+        expect(ready.status).toBe(200);
+        expect(JSON.parse(ready.body)).toMatchObject({
+          status: 'read_only',
+          indexer: { indexed_through_block: indexed },
+        });
+        const health = await timed('/api/health');
+        expect(health.status).toBe(200);
+        expect(JSON.parse(health.body)).toMatchObject({ status: 'degraded', database: { reachable: false } });
+        expect(health.ms).toBeLessThan(1_500);
+        // A read newer than the replica needs the primary: refused at once, with when to retry.
+        const newer = await timed('/api/v1/tokens?limit=3', {
+          headers: { 'x-min-indexed-block': String(indexed + 1) },
+        });
+        expect(newer.status).toBe(503);
+        expect(newer.headers.get('retry-after')).toBe('1');
+        expect(JSON.parse(newer.body).error.code).toBe('unavailable');
+        expect(newer.ms).toBeLessThan(2_000);
+        // A write (a draft upload) needs the primary too.
+        const upload = new FormData();
+        upload.append('name', 'Restart Test');
+        upload.append('symbol', 'RST');
+        upload.append('initial_supply', (10n ** 27n).toString());
+        upload.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'image.png');
+        const write = await timed('/api/v1/token-metadata', { method: 'POST', body: upload });
+        expect(write.status, write.body).toBe(503);
+        expect(write.headers.get('retry-after')).toBe('1');
+        expect(write.ms).toBeLessThan(2_000);
+        await pg.startPrimary();
+        const upAt = performance.now();
+        await until(
+          async () => (await timed('/api/ready')).body.includes('"ready"'),
+          `round ${round}: ready`,
+        );
+        expect(
+          (await timed('/api/v1/tokens?limit=3', { headers: { 'x-min-indexed-block': '300' } })).status,
+        ).toBe(200);
+        expect(performance.now() - upAt).toBeLessThan(3_000);
+      }
+    } finally {
+      loading = false;
+      await load;
+      await pg.startPrimary();
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    // Reads the replica could answer were answered, every one, promptly.
+    expect(statuses.filter((answer) => answer.status !== 200)).toEqual([]);
+    expect(Math.max(...statuses.map((answer) => answer.ms))).toBeLessThan(2_000);
   }, 120_000);
 });

@@ -61,20 +61,17 @@ export function createWebHandlers(services: {
 }): WebHandlers {
   const { config, logger, reads, hub, objects, context } = services;
   const system: Record<SystemPath, WebHandler> = {
-    '/api/health': async () => {
-      const health = await checkHealth(services);
-      return Response.json(health, {
-        status: health.status === 'ok' ? 200 : 503,
-        headers: { 'cache-control': 'no-store' },
-      });
-    },
+    // Liveness: 200 while the process serves (docs/operations.md, load balancers).
+    '/api/health': async () =>
+      Response.json(await checkHealth(services), { headers: { 'cache-control': 'no-store' } }),
     '/api/ready': async () => {
-      const readiness = await checkReadiness(services);
       // A replica out of rotation does not make the instance unready: the primary serves its reads.
+      const replicas = reads.health();
+      const readiness = await checkReadiness(services, replicas);
       return Response.json(
-        { ...readiness, replicas: reads.health().map(replicaReadiness) },
+        { ...readiness, replicas: replicas.map(replicaReadiness) },
         {
-          status: readiness.status === 'ready' ? 200 : 503,
+          status: readiness.status === 'unready' ? 503 : 200,
           headers: { 'cache-control': 'no-store' },
         },
       );
