@@ -41,6 +41,7 @@ await migrateDatabase(handle);
 const rpc = createRpcClient({
   url: chain.rpcUrl,
   maxResponseBytes: chain.maxResponseBytes,
+  timeoutMs: chain.rpcTimeoutMs,
   onRetry: ({ attempt, delayMs, reason }) => logger.warn({ attempt, delayMs, reason }, 'RPC retry'),
 });
 const indexer = createIndexer({ db: handle.db, rpc, chain, logger });

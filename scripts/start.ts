@@ -247,6 +247,15 @@ if (devnet) {
       if (stopping.signal.aborted) break;
       failures++;
       if (failures % 10 === 1) console.error(`simulator: ${firstLine(error)}`);
+      // Most often a reorg took some of its transactions away (a token that no longer exists):
+      // the market goes on from what the chain holds now.
+      await live
+        .reconcile()
+        .then(({ forgotten }) => {
+          if (forgotten > 0)
+            console.error(`simulator: ${forgotten} token(s) undone by a reorg, trading the rest`);
+        })
+        .catch(() => {});
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 / rate - (Date.now() - started))));
   }

@@ -75,6 +75,7 @@ export async function startBackgroundWork(resources: BackgroundResources): Promi
       rpc: createRpcClient({
         url: chain.rpcUrl,
         maxResponseBytes: chain.maxResponseBytes,
+        timeoutMs: chain.rpcTimeoutMs,
         onRetry: (info) => indexerLog.warn(info, 'RPC retry'),
       }),
       chain,

@@ -42,6 +42,7 @@ export function parseConfig(
     labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
     maxRange: e.INDEXER_MAX_RANGE,
     maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
+    rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     pollIntervalMs: e.INDEXER_POLL_MS,
     deferIndexesBlocks: e.INDEXER_DEFER_INDEXES_BLOCKS,
   };
@@ -97,6 +98,7 @@ export function parseConfig(
       accessKeyId: e.S3_ACCESS_KEY_ID,
       secretAccessKey: e.S3_SECRET_ACCESS_KEY,
       forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      timeoutMs: e.S3_TIMEOUT_MS,
     };
   } else {
     objects = { kind: 'filesystem', dir: path.resolve(cwd, e.OBJECTS_DIR ?? path.join(dataDir, 'objects')) };

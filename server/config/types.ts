@@ -13,6 +13,8 @@ export interface ChainConfig {
   maxRange: number;
   /** Largest RPC response read; a larger eth_getLogs answer is retried as a smaller range. */
   maxResponseBytes?: number;
+  /** RPC_TIMEOUT_MS: an RPC request (its answer read whole) that takes longer is retried (default 15000). */
+  rpcTimeoutMs?: number;
   pollIntervalMs: number;
   /** An index from scratch this many blocks or more behind the head defers the traders' sort indexes (0: never). */
   deferIndexesBlocks?: number;
@@ -28,6 +30,8 @@ export type ObjectStoreConfig =
       accessKeyId: string | undefined;
       secretAccessKey: string | undefined;
       forcePathStyle: boolean;
+      /** S3_TIMEOUT_MS: a request (its answer read whole) that takes longer fails (default 10000). */
+      timeoutMs?: number;
     };
 
 export type DatabaseConfig =

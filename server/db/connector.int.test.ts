@@ -176,7 +176,8 @@ describe.skipIf('missing' in tools)('database sessions survive restarts, freezes
       // While it is frozen, queries fail at once instead of waiting on it.
       const during = load.outcomes.filter((o) => o.at > frozenAt + 1_000);
       expect(during.length).toBeGreaterThan(POOL_SIZE);
-      expect(during.every((o) => !o.ok && o.connection && o.ms < 300)).toBe(true);
+      // At once, or after the reconnect backoff (at most 0.5 s) of a session that just failed.
+      expect(during.filter((o) => o.ok || !o.connection || o.ms > 700)).toEqual([]);
       await pg.thaw('primary');
       const thawedAt = performance.now();
       await until(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStallProxy } from '../_test/stall-proxy';
 import type { ObjectStoreConfig } from '../config';
 import { objectKeyFor } from './keys';
 import { createS3Store, type ObjectStore } from './store';
@@ -126,5 +127,36 @@ describe('S3 object store against a real S3-compatible server (s3rver)', () => {
     await expect(store.delete(`sub/${key}`)).rejects.toThrow(/invalid object key/);
     expect((await storedKeys()).map((object) => object.key)).toContain(key);
     expect((await storedKeys()).map((object) => object.key)).not.toContain(otherKey);
+  });
+
+  it('a bucket that hangs (open sockets, no answer) fails each request at S3_TIMEOUT_MS, and answers again after', async () => {
+    const proxy = await startStallProxy(Number(new URL(config.endpoint ?? '').port));
+    const slowStore = await createS3Store({
+      ...config,
+      endpoint: `http://127.0.0.1:${proxy.port}`,
+      timeoutMs: 500,
+    });
+    try {
+      const key = objectKeyFor(Buffer.from('stall'), 'png');
+      await slowStore.put(key, Buffer.from('stall'));
+      proxy.stall();
+      for (const attempt of [
+        () => slowStore.get(key),
+        () => slowStore.get(key, { head: true }),
+        // Another key: s3rver, unlike S3, may keep half a PUT that arrives after its client gave up.
+        () => slowStore.put(objectKeyFor(Buffer.from('other'), 'png'), Buffer.from('other')),
+      ]) {
+        const started = performance.now();
+        await expect(attempt()).rejects.toMatchObject({ code: 'unavailable', status: 503 });
+        const ms = performance.now() - started;
+        expect(ms).toBeGreaterThanOrEqual(450);
+        expect(ms).toBeLessThan(1_500);
+      }
+      proxy.resume();
+      expect((await slowStore.get(key))?.body?.toString()).toBe('stall');
+    } finally {
+      proxy.resume();
+      await proxy.close();
+    }
   });
 });

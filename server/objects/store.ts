@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { ObjectStoreConfig } from '../config';
+import { AppError } from '../errors';
 import { contentTypeOfKey, isObjectKey } from './keys';
 
 export interface StoredObject {
@@ -98,28 +99,47 @@ export async function createS3Store(
     const name = (error as { name?: string }).name;
     return name === 'NoSuchKey' || name === 'NotFound';
   };
+  // A deadline of ours on every request and its answer: a bucket that hangs (open sockets, no
+  // answer) costs an upload or an uncached image this long, not for ever. A bucket that fails or
+  // does not answer is a 503 to the user, whose retry may find it back.
+  const timeoutMs = config.timeoutMs ?? 10_000;
+  const deadline = () => ({ abortSignal: AbortSignal.timeout(timeoutMs) });
+  const failed = (error: unknown): never => {
+    if (missing(error)) throw error;
+    throw Object.assign(
+      new AppError('unavailable', 'the object store did not answer; retry shortly', undefined, {
+        'retry-after': '1',
+      }),
+      { cause: error },
+    );
+  };
   return {
     async put(key, bytes) {
       assertKey(key);
-      await client.send(
-        new PutObjectCommand({
-          Bucket: config.bucket,
-          Key: key,
-          Body: bytes,
-          ContentType: contentTypeOfKey(key),
-          CacheControl: 'public, max-age=31536000, immutable',
-        }),
-      );
+      const put = new PutObjectCommand({
+        Bucket: config.bucket,
+        Key: key,
+        Body: bytes,
+        ContentType: contentTypeOfKey(key),
+        CacheControl: 'public, max-age=31536000, immutable',
+      });
+      await client.send(put, deadline()).catch(failed);
     },
     async get(key, options = {}) {
       if (!isObjectKey(key)) return undefined;
       try {
         if (options.head) {
-          const head = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: key }));
+          const head = await client
+            .send(new HeadObjectCommand({ Bucket: config.bucket, Key: key }), deadline())
+            .catch(failed);
           return { size: Number(head.ContentLength ?? 0), contentType: contentTypeOfKey(key) };
         }
-        const object = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }));
-        const body = Buffer.from((await object.Body?.transformToByteArray()) ?? new Uint8Array());
+        // The body is read within the request's deadline.
+        const object = await client
+          .send(new GetObjectCommand({ Bucket: config.bucket, Key: key }), deadline())
+          .catch(failed);
+        const bytes = await object.Body?.transformToByteArray().catch(failed);
+        const body = Buffer.from(bytes ?? new Uint8Array());
         return { size: body.length, contentType: contentTypeOfKey(key), body };
       } catch (error) {
         if (missing(error)) return undefined;
@@ -129,7 +149,9 @@ export async function createS3Store(
     async delete(key) {
       assertKey(key);
       // S3 answers 204 for a missing key too.
-      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
+      await client
+        .send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }), deadline())
+        .catch(failed);
     },
   };
 }

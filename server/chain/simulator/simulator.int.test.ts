@@ -1,7 +1,8 @@
 import type { Address } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulatedChain, type TestChain } from '../../_test/chain';
+import { startSimulatedChain, startTestChain, type TestChain } from '../../_test/chain';
 import type { Ledger } from './ledger';
+import { createSimulator } from './simulator';
 
 const chains: TestChain[] = [];
 
@@ -73,4 +74,41 @@ describe('activity simulator', () => {
       first.ledger.actions.map((a) => a.transactionHash),
     );
   });
+
+  it('keeps trading after a reorg undoes its launches: reconcile forgets what the chain lost', async () => {
+    const chain = await startTestChain();
+    chains.push(chain);
+    const simulator = createSimulator({
+      client: chain.client,
+      deployment: chain.deployment,
+      seed: 3,
+      advanceTime: false,
+    });
+    for (let i = 0; simulator.tokens.length < 3 || i < 10; i++) await simulator.step(3);
+    const kept = simulator.tokens.slice(0, -1).map((token) => token.token);
+    const last = simulator.tokens.at(-1)?.token as Address;
+    // Replace every block since the last launch: its token never existed on the new chain.
+    const lastLaunch = simulator
+      .ledger()
+      .actions.filter((action) => action.kind === 'launch')
+      .at(-1);
+    const launchedAt = BigInt(lastLaunch?.blockNumber ?? 0);
+    const head = await chain.client.getBlockNumber();
+    await chain.client.request({
+      method: 'anvil_reorg' as never,
+      params: [Number(head - launchedAt) + 1, []] as never,
+    });
+    expect(await chain.client.getCode({ address: last })).toBeUndefined();
+    expect(await simulator.reconcile()).toEqual({ forgotten: 1 });
+    expect(simulator.tokens.map((token) => token.token)).toEqual(kept);
+    // Steps go on without one failure, trading the tokens that exist.
+    const before = simulator.ledger().actions.length;
+    for (let i = 0; i < 20; i++) await simulator.step(3);
+    const after = simulator.ledger().actions.slice(before);
+    expect(after.length).toBeGreaterThan(10);
+    // Every token it trades exists (a new launch may take the undone one's address again: the
+    // factory's nonce went back with the reorg).
+    for (const { token } of simulator.tokens)
+      expect(await chain.client.getCode({ address: token }), token).not.toBeUndefined();
+  }, 120_000);
 });

@@ -277,6 +277,26 @@ export function createSimulator(options: SimulatorOptions) {
     summary,
     step,
 
+    /**
+     * Brings the simulator's view back to the chain after a reorg undid some of its transactions:
+     * tokens whose contracts are gone are forgotten, graduations are read again, and approvals
+     * are asked for again (the chain may have lost them). Balances are always read from the chain
+     * and anvil keeps the accounts' nonces, so nothing else is remembered.
+     */
+    async reconcile(): Promise<{ forgotten: number }> {
+      const kept: SimToken[] = [];
+      for (const token of tokens) {
+        const code = await client.getCode({ address: token.token });
+        if (!code || code === '0x') continue;
+        token.graduated = (await actions.curveState(token.token)).graduated;
+        kept.push(token);
+      }
+      const forgotten = tokens.length - kept.length;
+      tokens.splice(0, tokens.length, ...kept);
+      approved.clear();
+      return { forgotten };
+    },
+
     /** Trades a token launched elsewhere (the creator studio) like one of its own launches. */
     adopt(token: Address, creator: Address) {
       tokens.push({ token, creator, hot: false, graduated: false });
