@@ -40,6 +40,8 @@ describe('parseConfig', () => {
       kind: 'postgres',
       url: 'postgres://postgres@127.0.0.1:5432/x',
       connectTimeoutMs: 2_000,
+      heartbeatMs: 1_000,
+      heartbeatDeadlineMs: 2_000,
     });
   });
 
@@ -74,6 +76,8 @@ describe('parseConfig', () => {
       kind: 'postgres',
       url,
       connectTimeoutMs: 2_000,
+      heartbeatMs: 1_000,
+      heartbeatDeadlineMs: 2_000,
     });
     expect(problemsOf({ DATABASE_URL: 'mysql://db/launchdex' })[0]?.message).toBe(
       'must be a URL with scheme postgres: or postgresql:',
@@ -171,6 +175,7 @@ describe('parseConfig', () => {
       labels: { sniperBlocks: 5, bundlerWallets: 4 },
       maxRange: 50_000,
       maxResponseBytes: 64 * 2 ** 20,
+      rpcTimeoutMs: 15_000,
       pollIntervalMs: 500,
       deferIndexesBlocks: 1_000,
     });

@@ -150,10 +150,13 @@ export function buildOpenApiDocument(
         schema: rest,
       };
     });
-    // Every request passes the gate (429 past its client's budget) and every read runs under the
-    // statement timeout (503): clients generated from this document must know to back off.
+    // Every request passes the gate (429 past its client's budget), every read runs under the
+    // statement timeout, and every request may find its database unreachable (503): clients
+    // generated from this document must know to back off.
     const gate: ErrorCode[] =
-      route.method === 'GET' ? ['invalid_parameter', 'rate_limited', 'unavailable'] : ['rate_limited'];
+      route.method === 'GET'
+        ? ['invalid_parameter', 'rate_limited', 'unavailable']
+        : ['rate_limited', 'unavailable'];
     const errorCodes: ErrorCode[] = [...new Set<ErrorCode>([...route.errors, ...gate, 'internal'])];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorCodes)
