@@ -7,9 +7,9 @@
  * a socket function that rejects leaves its connection with no socket for good (so each refused
  * connect lost one of the pool's sessions), a URL naming several hosts retries them forever while
  * a query waits (no connect ever fails while another host is left to try), and its reconnect
- * backoff grows to 20 s. So the socket function here never rejects: it hands over a socket that is
- * still connecting, whose refusal reaches postgres.js as an ordinary socket error; the pool sees a
- * single host, this module chooses which; and the backoff is capped.
+ * backoff grows to 20 s. So the socket function here never rejects: it hands over a connected
+ * socket, or one that fails at its first write as a refused connect does; the pool sees a single
+ * host, this module chooses which; and the backoff is capped.
  */
 import { createConnection, Socket } from 'node:net';
 import postgres from 'postgres';
@@ -97,8 +97,19 @@ export function createConnector(options: ConnectorOptions): Connector {
   const cut = (reason: string) => {
     for (const socket of sockets) socket.destroy(new ConnectionCutError(reason));
   };
+  const locate = () => {
+    locating ??= locateHost(options).finally(() => {
+      locating = undefined;
+    });
+    return locating;
+  };
+
   const heartbeat = startHeartbeat(options, {
-    target: () => current,
+    // A multi-host pool whose host froze finds a host again (a standby may have been promoted).
+    target: async () => {
+      current ??= await locate();
+      return current;
+    },
     busy: () => sockets.size > 0 || frozen !== null,
     answered: () => {
       frozen = null;
@@ -109,13 +120,6 @@ export function createConnector(options: ConnectorOptions): Connector {
       cut(frozen);
     },
   });
-
-  const locate = () => {
-    locating ??= locateHost(options).finally(() => {
-      locating = undefined;
-    });
-    return locating;
-  };
 
   /**
    * A connected socket, or one that fails like it: postgres.js gets the socket only once it is
@@ -181,7 +185,7 @@ export function createConnector(options: ConnectorOptions): Connector {
 function startHeartbeat(
   options: ConnectorOptions,
   pool: {
-    target: () => DatabaseHost | null;
+    target: () => Promise<DatabaseHost | null>;
     busy: () => boolean;
     answered: () => void;
     overdue: (host: DatabaseHost) => void;
@@ -196,8 +200,9 @@ function startHeartbeat(
     session = undefined;
   };
   const beat = async (): Promise<boolean> => {
-    const host = pool.target();
-    if (!host || !pool.busy()) return true;
+    if (!pool.busy()) return true;
+    const host = await pool.target();
+    if (!host) return false;
     if (session?.host !== host) {
       drop();
       session = { host, client: probeClient(host, options, 'launchdex-heartbeat') };
