@@ -31,11 +31,6 @@ const stop = new AbortController();
 process.on('SIGINT', () => stop.abort());
 process.on('SIGTERM', () => stop.abort());
 
-let leadership: Leadership | undefined;
-if (config.database.kind === 'postgres') {
-  leadership = await acquireLeadership(config.database.url, logger, stop.signal);
-  leadership.lost.addEventListener('abort', () => stop.abort());
-}
 const handle = await openDatabase(config.database, { max: 4, applicationName: 'launchdex-indexer' });
 await migrateDatabase(handle);
 const rpc = createRpcClient({
@@ -44,9 +39,8 @@ const rpc = createRpcClient({
   timeoutMs: chain.rpcTimeoutMs,
   onRetry: ({ attempt, delayMs, reason }) => logger.warn({ attempt, delayMs, reason }, 'RPC retry'),
 });
-const indexer = createIndexer({ db: handle.db, rpc, chain, logger });
+let indexer = createIndexer({ db: handle.db, rpc, chain, logger });
 if (config.metricsPort > 0) {
-  // Served once this process leads (a standby waits on the lock above before reaching here).
   const metrics = createMetrics({
     indexedThroughBlock: () => readIndexedThroughBlock(handle.db).catch(() => null),
     chainHead: () => readChainHead(chain),
@@ -65,12 +59,31 @@ logger.info(
   { rpc: chain.rpcUrl, factory: chain.factoryAddress, startBlock: Number(chain.startBlock) },
   'indexer starting',
 );
+// Terms of leadership: with PostgreSQL, the indexer writes only while it holds the lock; a lost
+// lock (the lock's session ended: a database restart, a failover, a frozen server cut by its
+// deadline) ends the term, and the process waits to lead again instead of exiting. Each term
+// starts a fresh indexer from the checkpoint: another leader may have written meanwhile.
 try {
-  await indexer.run(stop.signal);
+  for (let term = 0; !stop.signal.aborted; term++) {
+    let leadership: Leadership | undefined;
+    if (config.database.kind === 'postgres') {
+      leadership = await acquireLeadership(config.database, logger, stop.signal).catch((error: unknown) => {
+        if (stop.signal.aborted) return undefined;
+        throw error;
+      });
+      if (!leadership) break;
+      if (term > 0) indexer = createIndexer({ db: handle.db, rpc, chain, logger });
+    }
+    try {
+      await indexer.run(leadership ? AbortSignal.any([stop.signal, leadership.lost]) : stop.signal);
+    } finally {
+      await leadership?.release();
+    }
+    if (!leadership) break;
+  }
 } catch (error) {
   logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'indexer halted');
   process.exitCode = 1;
 } finally {
   await handle.close().catch(() => {});
-  await leadership?.release();
 }

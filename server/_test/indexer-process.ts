@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, '../..');
  * process (tsx as a loader, not its CLI wrapper), so a signal reaches the indexer itself.
  */
 export function spawnIndexerProcess(
-  database: TestDatabase,
+  database: Pick<TestDatabase, 'env'>,
   chain: TestChain,
   env: Record<string, string>,
   stdio: { stderr: 'pipe' | 'ignore' } = { stderr: 'pipe' },
