@@ -33,7 +33,7 @@ export interface HealthSources {
  * A health check waits this long for the primary at most: a load balancer's probe gets its answer
  * in time even while the pool's own deadlines (connect, heartbeat) are still running out.
  */
-export const HEALTH_DATABASE_DEADLINE_MS = 1_000;
+const HEALTH_DATABASE_DEADLINE_MS = 1_000;
 
 /** The primary reachable (within {@link HEALTH_DATABASE_DEADLINE_MS}) and fully migrated. */
 export async function checkHealth({ database: handle, logger }: HealthSources): Promise<Health> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Database } from '../db';
+import { isConnectionError } from '../db/read-databases';
 import { serviceSecrets } from '../db/schema';
 
 /** The `service_secrets` row holding the generated cursor key. */
@@ -48,10 +49,24 @@ async function readStoredCursorSecret(db: Database): Promise<string | undefined>
 /**
  * The key cursors are signed with: CURSOR_SECRET when set (validated at start-up), else the
  * key persisted in `db`. There is no built-in key: a public one would let anyone forge cursors.
- * @example const secret = await resolveCursorSecret(config, db);
+ * While the primary cannot be reached (a read-only start), the key is read from a replica that
+ * has it.
+ * @example const secret = await resolveCursorSecret(config, db, replicas);
  */
-export function resolveCursorSecret(config: Pick<Config, 'cursorSecret'>, db: Database): Promise<string> {
-  return config.cursorSecret === undefined
-    ? loadPersistedCursorSecret(db)
-    : Promise.resolve(config.cursorSecret);
+export async function resolveCursorSecret(
+  config: Pick<Config, 'cursorSecret'>,
+  db: Database,
+  replicas: readonly Database[] = [],
+): Promise<string> {
+  if (config.cursorSecret !== undefined) return config.cursorSecret;
+  try {
+    return await loadPersistedCursorSecret(db);
+  } catch (error) {
+    if (!isConnectionError(error)) throw error;
+    for (const replica of replicas) {
+      const stored = await readStoredCursorSecret(replica).catch(() => undefined);
+      if (stored !== undefined) return stored;
+    }
+    throw error;
+  }
 }

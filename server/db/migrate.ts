@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type DatabaseHandle, selectRows } from './client';
+import { openPostgres } from './connector';
 
 /** Where drizzle-kit writes migrations; the app runs from the repository root. */
 export const defaultMigrationsFolder = path.resolve(process.cwd(), 'drizzle');
@@ -22,14 +23,15 @@ export async function migrateDatabase(
     await migrate(handle.db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
     return;
   }
-  const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-  const client = postgres(handle.config.url, { max: 1, onnotice: () => {} });
+  // Through the connection layer: its deadlines, and a multi-host URL's primary.
+  const { client, connector } = openPostgres(handle.config, { max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK_ID.toString()}::bigint)`;
     await migrate(drizzle({ client }), { migrationsFolder });
   } finally {
+    await connector.close();
     await client.end({ timeout: 5 });
   }
 }

@@ -24,6 +24,8 @@ export interface ReadDatabases {
   health(): ReplicaHealth[];
   /** Reads run per database since start, retries on the primary included. */
   reads(): Record<string, number>;
+  /** The replicas' databases, in DATABASE_READ_URLS order (for what start-up may read from them). */
+  replicaDatabases(): Database[];
   close(): Promise<void>;
 }
 
@@ -82,10 +84,8 @@ export async function openReadDatabases(
   const replicas = handles.map((handle, index) => ({
     name: replicaName(urls[index] ?? '', index),
     db: handle.db,
+    connector: handle.connector,
   }));
-  const connectors = new Map(
-    handles.map((handle, index) => [replicas[index]?.name ?? '', handle.connector] as const),
-  );
   const versions = new Map<string, ReadVersion>([
     ['primary', createReadVersion(primary)],
     ...replicas.map(({ name, db }) => [name, createReadVersion(db)] as const),
@@ -105,7 +105,9 @@ export async function openReadDatabases(
           // A replica that answers nothing holds its reads' sessions open: cut them, so the reads
           // fail as connection errors and run again on the primary.
           onOverdue: (name) =>
-            connectors.get(name)?.cut(`poll overdue: ${name} gave no answer within ${pollDeadlineMs} ms`),
+            replicas
+              .find((replica) => replica.name === name)
+              ?.connector?.cut(`poll overdue: ${name} gave no answer within ${pollDeadlineMs} ms`),
           ...(onChange ? { onChange } : {}),
         });
   await set?.start();
@@ -139,6 +141,7 @@ export async function openReadDatabases(
     },
     health: () => set?.health() ?? [],
     reads: () => ({ ...counts }),
+    replicaDatabases: () => replicas.map(({ db }) => db),
     async close() {
       set?.stop();
       await Promise.all(handles.map((handle) => handle.close().catch(() => {})));

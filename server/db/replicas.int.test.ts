@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsHeaders, startAppServer } from '../_test/app-server';
 import { fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
 import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../_test/replication';
+import { loadPersistedCursorSecret } from '../api/cursor-secret';
 import { createRestDispatcher } from '../api/rest/dispatch';
 import { createReadCache } from '../api/rest/read-cache';
 import { restRoutes } from '../api/rest/registry';
@@ -394,5 +395,43 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
     // Reads the replica could answer were answered, every one, promptly.
     expect(statuses.filter((answer) => answer.status !== 200)).toEqual([]);
     expect(Math.max(...statuses.map((answer) => answer.ms))).toBeLessThan(2_000);
+  }, 120_000);
+
+  it('an instance started while the primary is down starts read-only from the replica and opens writes when the primary is back', async () => {
+    // The cursor key lives in the database (no CURSOR_SECRET): the replica has it.
+    await loadPersistedCursorSecret(primary.db);
+    await pg.caughtUp();
+    await pg.stopPrimary();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'launchdex-replica-start-'));
+    let server: Awaited<ReturnType<typeof startAppServer>> | undefined;
+    try {
+      server = await startAppServer({
+        DATABASE_URL: pg.primaryUrl,
+        DATABASE_READ_URLS: pg.replicaUrl,
+        REPLICA_POLL_MS: '100',
+        DATA_DIR: dataDir,
+      });
+      const ready = await fetch(`${server.baseUrl}/api/ready`);
+      expect(ready.status).toBe(200);
+      expect(((await ready.json()) as { status: string }).status).toBe('read_only');
+      const list = await fetch(`${server.baseUrl}/api/v1/tokens?limit=2`);
+      expect(list.status).toBe(200);
+      const { next_cursor: cursor } = (await list.json()) as Page;
+      // Cursors are signed with the stored key, read from the replica.
+      expect(
+        (await fetch(`${server.baseUrl}/api/v1/tokens?limit=2&cursor=${encodeURIComponent(cursor ?? '')}`))
+          .status,
+      ).toBe(200);
+      expect(server.output()).toContain('primary database unreachable at start');
+      await pg.startPrimary();
+      await until(
+        async () => (await (await fetch(`${server?.baseUrl}/api/ready`)).json()).status === 'ready',
+        'ready once the primary is back',
+      );
+    } finally {
+      await pg.startPrimary();
+      await server?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

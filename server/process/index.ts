@@ -74,15 +74,14 @@ export interface ServerProcess {
  */
 export async function startServerProcess(config: Config, signal: AbortSignal): Promise<ServerProcess> {
   const logger = createLogger(config);
-  const database = await openProcessDatabase(config);
+  const database = await openProcessDatabase(config, { logger, signal });
   // The replicas' pools and their first poll: the first reads already know which replicas qualify.
-  // The cursor key is read (and on a first start written) on the primary: a replica may not have it yet.
-  const [limits, objects, reads, cursorSecret] = await Promise.all([
+  const [limits, objects, reads] = await Promise.all([
     createLimits(config, logger),
     openObjectStore(config.objects),
     openReadDatabases(config, database.db),
-    resolveCursorSecret(config, database.db),
   ]);
+  const cursorSecret = await resolveCursorSecret(config, database.db, reads.replicaDatabases());
   const background = await startBackgroundWork({ config, logger, database, objects, signal });
   const hub = createProcessHub({ config, db: database.db, logger, signal });
   const databaseTurn = createDatabaseTurn(
