@@ -111,7 +111,8 @@ export function createConnector(options: ConnectorOptions): Connector {
       return current;
     },
     busy: () => sockets.size > 0 || frozen !== null,
-    answered: () => {
+    // Answered, or refused at once: either way not frozen (a stopped server's connects fail fast).
+    responsive: () => {
       frozen = null;
     },
     overdue: (host) => {
@@ -179,15 +180,15 @@ export function createConnector(options: ConnectorOptions): Connector {
 
 /**
  * The heartbeat of a connector (see ConnectorOptions.heartbeat), on a postgres.js session of its
- * own to the host the pool uses. Only a deadline passed counts: a refused heartbeat is a server
- * that is down, whose sessions fail at once by themselves.
+ * own to the host the pool uses. Only a deadline passed counts as frozen: a refused heartbeat is a
+ * server that is down, whose sessions fail at once by themselves.
  */
 function startHeartbeat(
   options: ConnectorOptions,
   pool: {
     target: () => Promise<DatabaseHost | null>;
     busy: () => boolean;
-    answered: () => void;
+    responsive: () => void;
     overdue: (host: DatabaseHost) => void;
   },
 ): { close(): Promise<void> } {
@@ -220,19 +221,21 @@ function startHeartbeat(
     // The deadline's timer runs before the I/O of the same turn: a busy event loop may have an
     // answer waiting behind it. One more turn lets it in.
     if (outcome === 'late') outcome = await Promise.race([answer, nextTurn().then(() => 'late' as const)]);
-    if (outcome === 'answered') pool.answered();
     if (outcome === 'late' || outcome === 'overdue') {
       drop();
       pool.overdue(host);
       return false;
     }
+    pool.responsive();
     return true;
   };
   const schedule = (ms: number) => {
     if (closed) return;
     timer = setTimeout(() => {
       // While the server is judged frozen, beats come more often: its return is noticed sooner.
-      void beat().then((healthy) => schedule(healthy ? intervalMs : Math.min(intervalMs, 250)));
+      void beat()
+        .catch(() => false)
+        .then((healthy) => schedule(healthy ? intervalMs : Math.min(intervalMs, 250)));
     }, ms);
     timer.unref();
   };
