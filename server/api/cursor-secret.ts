@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { isConnectionError } from '../db/read-databases';
+import { isConnectionError } from '../db/connector';
 import { serviceSecrets } from '../db/schema';
 
 /** The `service_secrets` row holding the generated cursor key. */

@@ -1,4 +1,4 @@
-import { isConnectionError } from '../db/read-databases';
+import { isConnectionError } from '../db/connector';
 import { createWorkShares } from './work-shares';
 
 /** Set by the cluster primary in each worker's environment: how many web workers the instance runs. */

@@ -19,6 +19,17 @@ export interface ParsedDatabaseUrl {
   driverUrl: string;
 }
 
+/**
+ * The database deadlines unless configured otherwise (DATABASE_CONNECT_TIMEOUT_MS,
+ * DATABASE_HEARTBEAT_MS, DATABASE_HEARTBEAT_DEADLINE_MS): the config's defaults, and the
+ * connection layer's for a pool opened without them (scripts, tests).
+ */
+export const DATABASE_DEADLINE_DEFAULTS = {
+  connectTimeoutMs: 2_000,
+  heartbeatMs: 1_000,
+  heartbeatDeadlineMs: 2_000,
+};
+
 const supportedTargets: readonly string[] = ['any', 'read-write', 'primary'];
 
 /**

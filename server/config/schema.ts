@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ADDRESS_PATTERN } from '../../shared/address';
-import { parseDatabaseUrl } from './database-url';
+import { DATABASE_DEADLINE_DEFAULTS, parseDatabaseUrl } from './database-url';
 
 const address = z
   .string()
@@ -100,9 +100,9 @@ export const envSchema = z.object({
       })
       .optional(),
   ),
-  DATABASE_CONNECT_TIMEOUT_MS: intAtLeast(2_000, 100),
-  DATABASE_HEARTBEAT_MS: nonNegativeInt(1_000),
-  DATABASE_HEARTBEAT_DEADLINE_MS: intAtLeast(2_000, 100),
+  DATABASE_CONNECT_TIMEOUT_MS: intAtLeast(DATABASE_DEADLINE_DEFAULTS.connectTimeoutMs, 100),
+  DATABASE_HEARTBEAT_MS: nonNegativeInt(DATABASE_DEADLINE_DEFAULTS.heartbeatMs),
+  DATABASE_HEARTBEAT_DEADLINE_MS: intAtLeast(DATABASE_DEADLINE_DEFAULTS.heartbeatDeadlineMs, 100),
   DATABASE_READ_URLS: optionalText,
   REPLICA_MAX_LAG_BLOCKS: nonNegativeInt(16),
   REPLICA_POLL_MS: intAtLeast(250, 10),

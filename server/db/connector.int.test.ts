@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../_test/replication';
 import { parseConfig } from '../config';
 import { type DatabaseHandle, openDatabase, selectRows } from './client';
+import { isConnectionError } from './connector';
 import { migrateDatabase } from './migrate';
 import { listenForNotifications } from './notify';
-import { isConnectionError, openReadDatabases, type ReadDatabases } from './read-databases';
+import { openReadDatabases, type ReadDatabases } from './read-databases';
 
 /**
  * The connection layer against real servers stopped, restarted, frozen and failed over under

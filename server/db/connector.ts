@@ -15,21 +15,12 @@ import { createConnection, Socket } from 'node:net';
 import postgres from 'postgres';
 import type { DatabaseConfig } from '../config';
 import {
+  DATABASE_DEADLINE_DEFAULTS,
   type DatabaseHost,
   formatHost,
   parseDatabaseUrl,
   type TargetSessionAttrs,
 } from '../config/database-url';
-
-/**
- * The deadlines of a pool unless configured otherwise (DATABASE_CONNECT_TIMEOUT_MS,
- * DATABASE_HEARTBEAT_MS, DATABASE_HEARTBEAT_DEADLINE_MS; see ConnectorOptions).
- */
-export const DATABASE_DEADLINE_DEFAULTS = {
-  connectTimeoutMs: 2_000,
-  heartbeatMs: 1_000,
-  heartbeatDeadlineMs: 2_000,
-};
 
 type PostgresDatabaseConfig = Omit<Extract<DatabaseConfig, { kind: 'postgres' }>, 'kind'>;
 
@@ -73,6 +64,24 @@ export interface Connector {
 /** The error a cut or a refused location hands to postgres.js: a connection error to every caller. */
 export class ConnectionCutError extends Error {
   readonly code = 'CONNECTION_CUT';
+}
+
+/**
+ * Errors of the connection rather than of the statement: the server went away, refused or cut
+ * the session, or is a standby shutting down or starting up (SQLSTATE class 08, 57P01-57P03).
+ */
+export function isConnectionError(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  // drizzle wraps a failed query (DrizzleQueryError) with the driver's error as its cause.
+  if (typeof code !== 'string') return depth < 3 && isConnectionError(cause, depth + 1);
+  return (
+    /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)/.test(code) ||
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03'
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type DatabaseHandle, openDatabase, openDriver, wrapDriver } from './client';
+import { isConnectionError } from './connector';
 import { appliedMigrationCount, migrateDatabase, shippedMigrationCount } from './migrate';
-import { isConnectionError } from './read-databases';
 
 export type { Database, DatabaseHandle } from './client';
 

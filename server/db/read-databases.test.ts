@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isConnectionError, replicaName } from './read-databases';
+import { isConnectionError } from './connector';
+import { replicaName } from './read-databases';
 
 describe('read databases', () => {
   it('retries on the primary only for errors of the connection, not of the statement', () => {

@@ -6,6 +6,7 @@
 import type { Config } from '../config';
 import { registerMetricProbes } from '../observability/process-metrics';
 import { type Database, openDatabase } from './client';
+import { isConnectionError } from './connector';
 import { createReadVersion, type ReadVersion } from './read-version';
 import { createReplicaSet, type ReadRoute, type ReplicaHealth, readReplayPosition } from './replicas';
 
@@ -27,24 +28,6 @@ export interface ReadDatabases {
   /** The replicas' databases, in DATABASE_READ_URLS order (for what start-up may read from them). */
   replicaDatabases(): Database[];
   close(): Promise<void>;
-}
-
-/**
- * Errors of the connection rather than of the statement: the server went away, refused or cut
- * the session, or is a standby shutting down or starting up (SQLSTATE class 08, 57P01-57P03).
- */
-export function isConnectionError(error: unknown, depth = 0): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, cause } = error as { code?: unknown; cause?: unknown };
-  // drizzle wraps a failed query (DrizzleQueryError) with the driver's error as its cause.
-  if (typeof code !== 'string') return depth < 3 && isConnectionError(cause, depth + 1);
-  return (
-    /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)/.test(code) ||
-    code.startsWith('08') ||
-    code === '57P01' ||
-    code === '57P02' ||
-    code === '57P03'
-  );
 }
 
 /** A replica's name in readiness, metrics and logs: its host, port and database, never credentials. */

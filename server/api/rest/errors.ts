@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import { isConnectionError } from '../../db/read-databases';
+import { isConnectionError } from '../../db/connector';
 import { AppError, type ErrorDetail, isAppError, isErrorCode } from '../../errors';
 
 /** A schema's refusal (one copy of zod per process, so a class test). */
