@@ -194,6 +194,7 @@ export function parseConfig(
     metricsToken: e.METRICS_TOKEN,
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
     readStatementTimeoutMs: e.READ_STATEMENT_TIMEOUT_MS,
+    readAcquireTimeoutMs: e.READ_ACQUIRE_TIMEOUT_MS,
     databaseSlotsPerClient: e.DATABASE_SLOTS_PER_CLIENT,
     databaseMsPerSecondPerClient: e.DATABASE_MS_PER_SECOND_PER_CLIENT,
     instanceWebWorkers: Math.max(1, e.LAUNCHDEX_WEB_WORKERS),

@@ -197,6 +197,7 @@ export const envSchema = z.object({
   ),
   READ_CACHE_MB: nonNegativeInt(64),
   READ_STATEMENT_TIMEOUT_MS: nonNegativeInt(2_000),
+  READ_ACQUIRE_TIMEOUT_MS: nonNegativeInt(5_000),
   DATABASE_SLOTS_PER_CLIENT: intAtLeast(1, 1),
   DATABASE_MS_PER_SECOND_PER_CLIENT: nonNegativeInt(250),
   // Not an operator setting: the cluster primary writes it into each worker's environment

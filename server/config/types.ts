@@ -156,6 +156,12 @@ export interface Config {
    */
   readStatementTimeoutMs: number;
   /**
+   * A read of the web process not running on a database session this long after it was made
+   * (queued in the pool, or pipelined behind slow statements) fails as unavailable: 503 with
+   * Retry-After, or, on a replica, runs again on the primary (READ_ACQUIRE_TIMEOUT_MS; 0: it waits).
+   */
+  readAcquireTimeoutMs: number;
+  /**
    * Database reads one client may run at once per process (DATABASE_SLOTS_PER_CLIENT); its other
    * cache misses wait for its own slots, so one client holds at most this many of the pool's 10.
    */

@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
 import type { DatabaseConfig } from '../config';
-import { type Connector, openPostgres } from './connector';
+import { acquireDeadline, type Connector, openPostgres } from './connector';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -42,6 +42,12 @@ export interface OpenDatabaseOptions {
    * process and has no such timer.
    */
   statementTimeoutMs?: number;
+  /**
+   * A read not running on a session this many ms after it was made fails as a connection error
+   * (server/db/connector.ts, `acquireDeadline`; 0 or unset: it waits). Queries outside
+   * transactions only.
+   */
+  acquireTimeoutMs?: number;
 }
 
 /**
@@ -85,20 +91,27 @@ export async function openDriver(
     // statement, and the client sent all of its text, on every request.
     // One function and one options object for every read (the web process makes one per request).
     const prepared = { ...noSimpleProtocol, prepare: true };
-    const preparedUnsafe = (text: string, parameters?: unknown[], queryOptions?: object) =>
-      client.unsafe(
-        text,
-        parameters as never,
-        queryOptions ? { ...noSimpleProtocol, ...queryOptions, prepare: true } : prepared,
-      );
-    const queryClient = options.prepareStatements
-      ? new Proxy(client, {
-          get(target, property, receiver) {
-            if (property !== 'unsafe') return Reflect.get(target, property, receiver);
-            return preparedUnsafe;
-          },
-        })
-      : client;
+    const watch = options.acquireTimeoutMs ? acquireDeadline(options.acquireTimeoutMs) : undefined;
+    const unsafe: Sql['unsafe'] = options.prepareStatements
+      ? (text, parameters, queryOptions) =>
+          client.unsafe(
+            text,
+            parameters as never,
+            queryOptions ? { ...noSimpleProtocol, ...queryOptions, prepare: true } : prepared,
+          )
+      : client.unsafe;
+    const watchedUnsafe: Sql['unsafe'] = watch
+      ? (text, parameters, queryOptions) => watch(unsafe(text, parameters, queryOptions))
+      : unsafe;
+    const queryClient =
+      watchedUnsafe === client.unsafe
+        ? client
+        : new Proxy(client, {
+            get(target, property, receiver) {
+              if (property !== 'unsafe') return Reflect.get(target, property, receiver);
+              return watchedUnsafe;
+            },
+          });
     return {
       kind: 'postgres',
       queryClient,

@@ -67,6 +67,15 @@ export class ConnectionCutError extends Error {
 }
 
 /**
+ * A read that waited past its pool-acquire deadline for a session to run on (READ_ACQUIRE_TIMEOUT_MS):
+ * a connection error to every caller, so a replica's read runs again on the primary and the API
+ * answers 503 with Retry-After.
+ */
+export class AcquireTimeoutError extends Error {
+  readonly code = 'CONNECTION_ACQUIRE_TIMEOUT';
+}
+
+/**
  * Errors of the connection rather than of the statement: the server went away, refused or cut
  * the session, or is a standby shutting down or starting up (SQLSTATE class 08, 57P01-57P03).
  */
@@ -255,6 +264,49 @@ function startHeartbeat(
       clearTimeout(timer);
       drop();
     },
+  };
+}
+
+/** What postgres.js 3.4.9's query shows of its progress (src/query.js, src/connection.js). */
+interface DriverQuery {
+  /** Set once the query is the one its session is running (and kept after it ends). */
+  active: boolean;
+  /** Set once the query is written to a session (pipelined behind others, maybe); null while queued in the pool. */
+  state: unknown;
+  reject(error: Error): void;
+  cancel(): unknown;
+}
+
+/**
+ * A pool-acquire deadline for postgres.js, which has none: a query waits for a session in the
+ * pool's queue, or pipelined behind another session's statements, for as long as they take. A
+ * query not yet running `timeoutMs` after it was made fails with {@link AcquireTimeoutError}; one
+ * still in the pool's queue is also taken out of it (one written to a session runs when its turn
+ * comes, its answer dropped). One timer sweeps every query made since the last sweep.
+ * @example const watch = acquireDeadline(5_000); const query = watch(client.unsafe(text, values));
+ */
+export function acquireDeadline(timeoutMs: number): <Query>(query: Query) => Query {
+  let waiting: { query: DriverQuery; at: number }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    const now = performance.now();
+    const still: typeof waiting = [];
+    for (const entry of waiting) {
+      if (entry.query.active) continue;
+      if (now - entry.at < timeoutMs) {
+        still.push(entry);
+        continue;
+      }
+      entry.query.reject(new AcquireTimeoutError(`no database session within ${timeoutMs} ms`));
+      if (!entry.query.state) entry.query.cancel();
+    }
+    waiting = still;
+    timer = waiting.length > 0 ? setTimeout(sweep, Math.max(25, timeoutMs / 4)).unref() : undefined;
+  };
+  return (query) => {
+    waiting.push({ query: query as DriverQuery, at: performance.now() });
+    timer ??= setTimeout(sweep, Math.max(25, timeoutMs / 4)).unref();
+    return query;
   };
 }
 

@@ -18,12 +18,13 @@ export type { Database, DatabaseHandle } from './client';
  * @example const database = await openProcessDatabase(config, { logger, signal });
  */
 export async function openProcessDatabase(
-  config: Pick<Config, 'database' | 'readStatementTimeoutMs' | 'replicas'>,
+  config: Pick<Config, 'database' | 'readStatementTimeoutMs' | 'readAcquireTimeoutMs' | 'replicas'>,
   background?: { logger: Logger; signal: AbortSignal },
 ): Promise<DatabaseHandle> {
   const driver = await openDriver(config.database, {
     prepareStatements: true,
     statementTimeoutMs: config.readStatementTimeoutMs,
+    acquireTimeoutMs: config.readAcquireTimeoutMs,
   });
   const handle = await wrapDriver(driver, config.database);
   try {

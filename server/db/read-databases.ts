@@ -59,6 +59,7 @@ export async function openReadDatabases(
         {
           prepareStatements: true,
           statementTimeoutMs: config.readStatementTimeoutMs,
+          acquireTimeoutMs: config.readAcquireTimeoutMs,
           applicationName: 'launchdex-read',
         },
       ),
