@@ -287,7 +287,11 @@ interface DriverQuery {
  */
 export function acquireDeadline(timeoutMs: number): <Query>(query: Query) => Query {
   let waiting: { query: DriverQuery; at: number }[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let scheduled = false;
+  const schedule = () => {
+    scheduled = true;
+    setTimeout(sweep, Math.max(25, timeoutMs / 4)).unref();
+  };
   const sweep = () => {
     const now = performance.now();
     const still: typeof waiting = [];
@@ -301,11 +305,12 @@ export function acquireDeadline(timeoutMs: number): <Query>(query: Query) => Que
       if (!entry.query.state) entry.query.cancel();
     }
     waiting = still;
-    timer = waiting.length > 0 ? setTimeout(sweep, Math.max(25, timeoutMs / 4)).unref() : undefined;
+    scheduled = false;
+    if (waiting.length > 0) schedule();
   };
   return (query) => {
     waiting.push({ query: query as DriverQuery, at: performance.now() });
-    timer ??= setTimeout(sweep, Math.max(25, timeoutMs / 4)).unref();
+    if (!scheduled) schedule();
     return query;
   };
 }
