@@ -1,5 +1,5 @@
 /**
- * `npm run chaos -- [--seeds N] [--from S] [--seed S] [--backend postgres|pglite] [--limits 1,7,100] [--no-stream] [--no-webhooks] [--json FILE]`
+ * `npm run chaos -- [--seeds N] [--from S] [--seed S] [--backend postgres|pglite] [--limits 1,7,100] [--faults db] [--no-stream] [--no-webhooks] [--json FILE]`
  *
  * Seeded chaos runs (server/_test/chaos/run-seed.ts): each seed draws a launchpad scenario with
  * reorgs, indexer SIGKILLs and RPC faults, lets the index settle and compares every read answer
@@ -12,6 +12,10 @@
  * `--backend pglite`. Needs `npx next build` (the settle phase runs the production server).
  * `--no-stream` leaves the stream consumer out (to tell a stream failure from an index one);
  * `--no-webhooks` the webhook receiver (server/_test/chaos/webhook-consumer.ts).
+ * `--faults db` adds database faults (server/_test/chaos/db-faults.ts): the seed's database is a
+ * primary and a standby of its own behind loopback proxies, frozen, restarted, slowed, cut off
+ * and failed over at seeded steps while a reader and a draft uploader load the web process; a
+ * request unanswered past its deadlines plus 1 s, an answer 500 or a lost draft fails the seed.
  * Prints a line per seed and a summary; exits 1 when any answer differs.
  */
 import { writeFileSync } from 'node:fs';
@@ -30,6 +34,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'no-stream': { type: 'boolean', default: false },
     'no-webhooks': { type: 'boolean', default: false },
+    faults: { type: 'string' },
   },
 });
 
@@ -40,11 +45,14 @@ const seeds =
     ? [Number(values.seed)]
     : Array.from({ length: Number(values.seeds) }, (_, i) => Number(values.from) + i);
 const limits = values.limits.split(',').map(Number);
+if (values.faults !== undefined && values.faults !== 'db') throw new Error('--faults takes db');
+const dbFaults = values.faults === 'db';
+if (dbFaults && backend !== 'postgres') throw new Error('--faults db needs PostgreSQL (--backend postgres)');
 const started = Date.now();
 const clock = () => `[${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s]`;
 
 console.log(
-  `${clock()} chaos: ${seeds.length} seed(s) on ${backend}, lists walked at limits ${limits.join(', ')}`,
+  `${clock()} chaos: ${seeds.length} seed(s) on ${backend}${dbFaults ? ' with database faults' : ''}, lists walked at limits ${limits.join(', ')}`,
 );
 const results: ChaosResult[] = [];
 const failed: number[] = [];
@@ -58,6 +66,7 @@ for (const seed of seeds) {
       limits,
       stream: !values['no-stream'],
       webhooks: !values['no-webhooks'],
+      dbFaults,
       log: (line) => console.log(`${clock()} ${line}`),
     });
   } catch (error) {
@@ -86,10 +95,26 @@ for (const seed of seeds) {
       `${clock()} seed ${seed} webhook receiver: ${hooks.posts} POSTs, ${hooks.applied} applied (${hooks.duplicates} duplicates, ${hooks.retractions} retractions), ` +
         `${hooks.failed500} answered 500, ${hooks.hung} hung, ${hooks.downStretches} stretches down`,
     );
+  if (result.database) {
+    const { faults, load } = result.database;
+    const applied = Object.entries(faults)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${kind} ${n}`);
+    console.log(
+      `${clock()} seed ${seed} database faults: ${applied.join(', ') || 'none'}; load ${load.requests} requests ` +
+        `(${Object.entries(load.statuses)
+          .map(([status, n]) => `${status}: ${n}`)
+          .join(
+            ', ',
+          )}), p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, max ${load.maxMs} ms, ${load.hung} hung, ${load.drafts} drafts stored`,
+    );
+  }
   if (result.differences.length > 0) {
     failed.push(seed);
     console.log(describeDifference(result.differences[0] as (typeof result.differences)[number]));
-    console.log(`replay: npm run chaos -- --seed ${seed} --backend ${backend}`);
+    console.log(
+      `replay: npm run chaos -- --seed ${seed} --backend ${backend}${dbFaults ? ' --faults db' : ''}`,
+    );
   }
 }
 
@@ -113,6 +138,11 @@ const summary = {
   webhookPosts: sum((r) => r.webhooks?.posts ?? 0),
   webhookDuplicates: sum((r) => r.webhooks?.duplicates ?? 0),
   webhookRetractions: sum((r) => r.webhooks?.retractions ?? 0),
+  databaseFaults: sum((r) => Object.values(r.database?.faults ?? {}).reduce((a, b) => a + b, 0)),
+  promotions: sum((r) => r.database?.faults.promote ?? 0),
+  loadRequests: sum((r) => r.database?.load.requests ?? 0),
+  loadHung: sum((r) => r.database?.load.hung ?? 0),
+  loadMaxMs: Math.max(0, ...results.map((r) => r.database?.load.maxMs ?? 0)),
   seconds: Math.round((Date.now() - started) / 1000),
 };
 console.log(`${clock()} summary ${JSON.stringify(summary)}`);

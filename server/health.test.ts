@@ -21,10 +21,11 @@ describe('readiness', () => {
     expect(ready.reasons).toEqual(['index 65 blocks behind the chain head (limit 64)']);
   });
 
-  it('is not ready when the chain head is unknown: the data could be arbitrarily stale', () => {
+  it("is stale, still in rotation, when the chain head is unknown: the RPC is every instance's", () => {
     const ready = readinessOf({ health: healthy(100), head: null, chainConfigured: true, maxLag: 64 });
-    expect(ready.status).toBe('unready');
-    expect(ready.reasons).toEqual(['chain head unknown (RPC did not answer)']);
+    expect(ready.status).toBe('stale');
+    expect(ready.reasons).toEqual(['chain head unknown (RPC did not answer): serving what is indexed']);
+    expect(ready.indexer).toMatchObject({ indexed_through_block: 100, chain_head: null, lag_blocks: null });
   });
 
   it('without a chain, readiness is the database alone', () => {

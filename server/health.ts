@@ -76,12 +76,14 @@ export async function checkHealth({ database: handle, logger }: HealthSources): 
 }
 
 /**
- * Readiness for a load balancer: `ready` and `read_only` answer 200 (keep the instance in
- * rotation), `unready` 503. `read_only`: the primary is unreachable and a replica serves reads;
+ * Readiness for a load balancer: `ready`, `read_only` and `stale` answer 200 (keep the instance
+ * in rotation), `unready` 503. `read_only`: the primary is unreachable and a replica serves reads;
  * writes, finalize and reads newer than every replica answer 503 with Retry-After meanwhile.
+ * `stale`: the chain's RPC does not answer, so how far behind the index is cannot be told; reads
+ * answer what is indexed (with its `indexed_through_block`).
  */
 export interface Readiness {
-  status: 'ready' | 'read_only' | 'unready';
+  status: 'ready' | 'read_only' | 'stale' | 'unready';
   /** Why not ready, in plain words; empty when ready. */
   reasons: string[];
   database: Health['database'];
@@ -97,8 +99,9 @@ export interface Readiness {
 /**
  * Readiness: the database is reachable and migrated (or, read-only, a replica serves), and, when a
  * chain is configured, the index is at most READY_MAX_LAG_BLOCKS behind the head the RPC reports.
- * An RPC that does not answer makes the lag unknown, which is not ready: the data could be
- * arbitrarily stale.
+ * An RPC that does not answer makes the lag unknown: `stale`, still in rotation. The RPC is
+ * shared by every instance, so counting it against readiness would take them all out at once
+ * and turn a provider's outage into the explorer's, while the index could still be read.
  */
 export async function checkReadiness(
   sources: HealthSources,
@@ -134,14 +137,13 @@ export function readinessOf(input: {
   else if (health.database.reachable && !health.database.migrations?.current)
     reasons.push('database migrations not current');
   let lag: number | null = null;
-  if (input.chainConfigured) {
-    if (head === null) reasons.push('chain head unknown (RPC did not answer)');
-    else if (indexed !== null) {
-      lag = Math.max(0, head - indexed);
-      if (lag > maxLag) reasons.push(`index ${lag} blocks behind the chain head (limit ${maxLag})`);
-    }
+  const headUnknown = input.chainConfigured && head === null;
+  if (input.chainConfigured && head !== null && indexed !== null) {
+    lag = Math.max(0, head - indexed);
+    if (lag > maxLag) reasons.push(`index ${lag} blocks behind the chain head (limit ${maxLag})`);
   }
-  const status = reasons.length > 0 ? 'unready' : readOnly ? 'read_only' : 'ready';
+  const status = reasons.length > 0 ? 'unready' : readOnly ? 'read_only' : headUnknown ? 'stale' : 'ready';
+  if (headUnknown) reasons.push('chain head unknown (RPC did not answer): serving what is indexed');
   if (readOnly)
     reasons.unshift(
       `primary database unreachable: ${serving.length} replica(s) serving reads, writes refused`,

@@ -57,7 +57,8 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
   };
 }
 
-async function openMigrated(config: DatabaseConfig): Promise<DatabaseHandle> {
+/** A migrated handle on `config` (its own pool of 4). */
+export async function openMigrated(config: DatabaseConfig): Promise<DatabaseHandle> {
   const handle = await openDatabase(config, { max: 4 });
   await migrateDatabase(handle);
   return handle;

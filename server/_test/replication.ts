@@ -210,7 +210,14 @@ export async function startReplicatedPostgres(
     const { stdout } = await run('pgrep', ['-P', postmaster]).catch(() => ({ stdout: '' }));
     const pids = [postmaster, ...stdout.split('\n').filter(Boolean)];
     // The postmaster first on a stop (no new backends), last on a continue.
-    for (const pid of signal === 'STOP' ? pids : pids.reverse()) process.kill(Number(pid), `SIG${signal}`);
+    for (const pid of signal === 'STOP' ? pids : pids.reverse()) {
+      try {
+        process.kill(Number(pid), `SIG${signal}`);
+      } catch (error) {
+        // A backend that ended since pgrep listed it.
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH' || pid === postmaster) throw error;
+      }
+    }
   };
   return {
     primaryUrl: urlAt(primaryPort),

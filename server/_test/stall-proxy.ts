@@ -6,23 +6,47 @@ export interface StallProxy {
   stall(): void;
   /** Forwards what was held and everything after it. */
   resume(): void;
+  /** Every chunk is delivered this long after it arrived, in order (0: at once). */
+  latency(ms: number): void;
   close(): Promise<void>;
 }
 
 /**
  * A loopback TCP proxy to `127.0.0.1:targetPort` that can stop forwarding while keeping every
- * connection open: a server that hangs (a paused Redis, a stuck disk) rather than one that is
- * down, which a client notices at once.
+ * connection open, a server that hangs (a paused Redis, a stuck disk, a partition: TCP holds the
+ * bytes and delivers them once it heals) rather than one that is down, which a client notices at
+ * once; or that delays every chunk, a slow network.
  */
 export async function startStallProxy(targetPort: number): Promise<StallProxy> {
   let stalled = false;
-  const held: { to: Socket; data: Buffer }[] = [];
+  let delayMs = 0;
+  const flushes = new Set<() => void>();
   const sockets = new Set<Socket>();
-  const forward = (from: Socket, to: Socket) =>
-    from.on('data', (data: Buffer) => {
-      if (stalled) held.push({ to, data });
-      else to.write(data);
+  /** One direction of one connection: chunks leave in arrival order, each at its time. */
+  const forward = (from: Socket, to: Socket) => {
+    const queue: { at: number; data: Buffer }[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (stalled) return;
+      const now = Date.now();
+      while (queue.length > 0 && (queue[0]?.at ?? 0) <= now) {
+        const next = queue.shift();
+        if (next && !to.destroyed) to.write(next.data);
+      }
+      if (queue.length > 0) timer = setTimeout(flush, (queue[0]?.at ?? now) - now);
+    };
+    flushes.add(flush);
+    from.on('close', () => {
+      clearTimeout(timer);
+      flushes.delete(flush);
     });
+    from.on('data', (data: Buffer) => {
+      queue.push({ at: Date.now() + delayMs, data });
+      if (!timer) flush();
+    });
+  };
   const server = createServer((client) => {
     const upstream = connect(targetPort, '127.0.0.1');
     for (const socket of [client, upstream]) {
@@ -47,7 +71,10 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
     },
     resume: () => {
       stalled = false;
-      for (const { to, data } of held.splice(0)) if (!to.destroyed) to.write(data);
+      for (const flush of flushes) flush();
+    },
+    latency: (ms) => {
+      delayMs = ms;
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

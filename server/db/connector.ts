@@ -113,7 +113,16 @@ export function createConnector(options: ConnectorOptions): Connector {
   let locating: Promise<DatabaseHost | null> | undefined;
   let frozen: string | null = null;
   const cut = (reason: string) => {
-    for (const socket of sockets) socket.destroy(new ConnectionCutError(reason));
+    const error = new ConnectionCutError(reason);
+    // On the next turn, after what postgres.js has queued to write: it writes a session's
+    // start-up message (and small queries) on a setImmediate, and a socket closed before that
+    // write leaves the bytes in its buffer, to be sent ahead of the next session's own start-up.
+    // The server then reads that second start-up as the head of a message some 22 kB long and
+    // waits for the rest: a session that looks open and never answers (docs/decisions.md).
+    const doomed = [...sockets];
+    setImmediate(() => {
+      for (const socket of doomed) socket.destroy(error);
+    });
   };
   const locate = () => {
     locating ??= locateHost(options).finally(() => {

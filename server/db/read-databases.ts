@@ -71,8 +71,10 @@ export async function openReadDatabases(
     connector: handle.connector,
   }));
   const versions = new Map<string, ReadVersion>([
+    // A replica's version read is one row: one that takes as long as an overdue poll is not
+    // coming, and its readers are better served by the primary (which keeps its acquire deadline).
     ['primary', createReadVersion(primary)],
-    ...replicas.map(({ name, db }) => [name, createReadVersion(db)] as const),
+    ...replicas.map(({ name, db }) => [name, createReadVersion(db, pollDeadlineMs)] as const),
   ]);
   const counts: Record<string, number> = { primary: 0 };
   for (const { name } of replicas) counts[name] = 0;

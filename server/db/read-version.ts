@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from './client';
 import { compiledRead } from './compiled-read';
+import { ConnectionCutError } from './connector';
 
 /** Anything that runs SQL: the database or a transaction of it. */
 type Executor = Pick<Database, 'execute'>;
@@ -34,11 +35,13 @@ const versionRow = compiledRead<{ version: string | number | bigint }, never>(
  * happened in between), so callers arriving during a read wait for the next one; under load
  * one round trip serves every request that arrived during the previous one.
  */
-export function createReadVersion(db: Database): ReadVersion {
+export function createReadVersion(db: Database, deadlineMs = 0): ReadVersion {
   let inFlight: Promise<bigint> | undefined;
   let next: Promise<bigint> | undefined;
   const read = async () => {
-    const [row] = await versionRow(db, {});
+    const [row] = await (deadlineMs > 0
+      ? withinDeadline(versionRow(db, {}), deadlineMs)
+      : versionRow(db, {}));
     return BigInt(row?.version ?? 0);
   };
   const start = (): Promise<bigint> => {
@@ -60,4 +63,22 @@ export function createReadVersion(db: Database): ReadVersion {
       return next;
     },
   };
+}
+
+/**
+ * The version read, or a connection error once `deadlineMs` passed: every read of a database
+ * waits on this one statement (its callers share it), so a session that does not answer it must
+ * not hold them all; a replica's read then runs again on the primary. Measured under repeated
+ * freezes of a standby (`npm run chaos -- --faults db`): without it one unanswered version read
+ * held that replica's readers for 10 s and more.
+ */
+function withinDeadline<T>(read: Promise<T>, deadlineMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ConnectionCutError(`the read-model version did not answer within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
+  });
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
 }

@@ -13,6 +13,15 @@ import { buildOracle } from '../oracle/model';
 import { type FaultProxy, type FaultRates, startFaultProxy } from '../rpc-fault-proxy';
 import { waitForIndexedHead } from '../stack';
 import {
+  compareDrafts,
+  type DatabaseFaultKind,
+  type DatabaseFaults,
+  DB_FAULT_HUNG_MS,
+  type LoadStats,
+  startChaosLoad,
+  startDatabaseFaults,
+} from './db-faults';
+import {
   compareConsumerWithOracle,
   type StreamConsumer,
   startStreamConsumer,
@@ -55,6 +64,12 @@ export interface ChaosOptions {
   stream?: boolean;
   /** The webhook receiver (default on). */
   webhooks?: boolean;
+  /**
+   * Database faults (db-faults.ts): a primary and a standby behind loopback proxies, frozen,
+   * restarted, slowed, cut off and failed over while a reader and an uploader load the web
+   * process. PostgreSQL only, with its server binaries.
+   */
+  dbFaults?: boolean;
   log?: (line: string) => void;
 }
 
@@ -87,6 +102,8 @@ export interface ChaosResult {
     events: number;
   };
   webhooks: ChaosWebhooks['stats'] | null;
+  /** The database faults and what the loaded web process answered meanwhile (with `dbFaults`). */
+  database: { faults: Record<DatabaseFaultKind, number>; load: LoadStats } | null;
   seconds: number;
 }
 
@@ -144,6 +161,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       events: 0,
     },
     webhooks: null,
+    database: null,
     seconds: 0,
   };
   // The consumer's own choices draw from a stream of their own: the scenario of a seed stays
@@ -152,6 +170,8 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
   let consumer: StreamConsumer | undefined;
   let web: AppServer | undefined;
   let hooks: ChaosWebhooks | undefined;
+  let dbFaults: DatabaseFaults | undefined;
+  let load: ReturnType<typeof startChaosLoad> | undefined;
   const stopIndexer = async () => {
     const child = indexer;
     indexer = undefined;
@@ -164,7 +184,12 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
   try {
     chain = await startTestChain({ genesisTimestamp: GENESIS });
     const live = chain;
-    database = await createTestDatabase(options.backend);
+    if (options.dbFaults) {
+      if (options.backend !== 'postgres') throw new Error('database faults need PostgreSQL');
+      // A random stream of their own: the seed's scenario stays what it is without them.
+      dbFaults = await startDatabaseFaults(createRandom(options.seed * 31_337 + 11), steps, log);
+      database = dbFaults.database;
+    } else database = await createTestDatabase(options.backend);
     proxy = await startFaultProxy(live.anvil.rpcUrl, rates, options.seed);
     if (options.webhooks !== false)
       hooks = await startChaosWebhooks(database, createRandom(options.seed * 6_131 + 5));
@@ -196,12 +221,21 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       STREAM_POLL_MS: '100',
       // A small queue in some seeds: large advances overflow it, and resumes get `reset`.
       STREAM_MAX_QUEUED: String(consumerRandom.pick([64, 1_000])),
+      // The load is one loopback client: its per-client bounds would measure the gate, not the faults.
+      ...(dbFaults
+        ? {
+            RATE_LIMIT_READS_PER_MINUTE: '0',
+            RATE_LIMIT_UPLOADS_PER_MINUTE: '0',
+            DATABASE_MS_PER_SECOND_PER_CLIENT: '0',
+            DATABASE_SLOTS_PER_CLIENT: '8',
+          }
+        : {}),
     };
     /** The web process beside the indexer, its stream followed by the consumer (PostgreSQL). */
     // It holds nothing yet: everything from the deployment on, as of before the first change.
     if (options.stream !== false) consumer = startStreamConsumer(`${live.deployment.startBlock - 1}-0`);
     const startWeb = async () => {
-      if (options.backend !== 'postgres' || options.stream === false) return;
+      if (options.backend !== 'postgres' || (options.stream === false && !dbFaults)) return;
       web = await startAppServer({ ...appEnv, INDEXER_MODE: 'off' });
       consumer?.attach(web.baseUrl);
     };
@@ -310,12 +344,14 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     floor = Number(await live.client.getBlockNumber());
     await startIndexer();
     await startWeb();
+    if (dbFaults) load = startChaosLoad(() => web?.baseUrl);
     // At least one reorg and one kill per seed, at seeded positions; more at random.
     const reorgAt = random.int(steps / 4, steps - 1);
     const killAt = random.int(1, steps - 1);
     const webRestartAt = consumerRandom.int(Math.floor(steps / 4), steps - 1);
     for (let i = 0; i < steps; i++) {
       await hooks?.step();
+      dbFaults?.step(i);
       if (web && i === webRestartAt) {
         await stopWeb();
         result.stream.webRestarts++;
@@ -335,8 +371,10 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     await new Promise((resolve) => setTimeout(resolve, random.int(200, 2_000)));
     await stopIndexer();
     result.kills++;
+    const loaded = await load?.stop();
     if (web) result.stream.webRestarts++;
     await stopWeb();
+    await dbFaults?.settle();
     const { forwarded: _, ...faults } = proxy.counts;
     result.faults = faults;
     await proxy.close();
@@ -372,8 +410,21 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
           }))
         : []),
       ...(hooks ? compareReceiverWithOracle(hooks, oracle, view) : []),
+      ...(load && dbFaults ? await compareDrafts(database, load.drafts) : []),
+      ...(load && load.slow.length > 0
+        ? [
+            {
+              path: 'load',
+              message: `${load.slow.length} requests unanswered within ${DB_FAULT_HUNG_MS} ms: ${load.slow.slice(0, 5).join('; ')}`,
+            },
+          ]
+        : []),
+      ...(loaded && (loaded.statuses['500'] ?? 0) > 0
+        ? [{ path: 'load', message: `${loaded.statuses['500']} answers 500 under database faults` }]
+        : []),
       ...comparison.differences,
     ];
+    if (dbFaults && loaded) result.database = { faults: dbFaults.counts, load: loaded };
     return result;
   } finally {
     if (consumer) {
@@ -391,7 +442,9 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     await web?.stop();
     await server?.stop();
     await proxy?.close();
+    await load?.stop();
     await database?.drop();
+    await dbFaults?.stop();
     await chain?.stop();
     result.seconds = (Date.now() - started) / 1000;
   }
