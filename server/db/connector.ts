@@ -49,7 +49,11 @@ interface DriverSocketOptions {
 export interface Connector {
   /** postgres.js's `socket` option: never rejects (see the module's comment). */
   socket(options: DriverSocketOptions): Promise<Socket>;
-  /** Ends every open session to this server now; their queries fail as connection errors. */
+  /**
+   * Ends every open session to this server now (their queries fail as connection errors) and
+   * fails new ones at once until a heartbeat is answered: reads that were routed here before the
+   * verdict then go elsewhere in milliseconds instead of each waiting out a connect.
+   */
   cut(reason: string): void;
   /** The host sessions go to now (null: none located yet, or none qualifies). */
   located(): DatabaseHost | null;
@@ -113,6 +117,7 @@ export function createConnector(options: ConnectorOptions): Connector {
   let locating: Promise<DatabaseHost | null> | undefined;
   let frozen: string | null = null;
   const cut = (reason: string) => {
+    frozen ??= reason;
     const error = new ConnectionCutError(reason);
     // On the next turn, after what postgres.js has queued to write: it writes a session's
     // start-up message (and small queries) on a setImmediate, and a socket closed before that

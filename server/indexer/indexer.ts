@@ -8,6 +8,7 @@ import {
   deferredIndexNames,
 } from '../db/deferred-indexes';
 import { createPartitionKeeper } from '../db/partitions';
+import type { IndexerStatus } from '../observability/metrics';
 import { createProjectionCaches } from './caches';
 import { loadProjectionContext } from './context';
 import { asIndexerError, type IndexerError } from './errors';
@@ -64,23 +65,6 @@ export interface IndexerOptions {
    */
   deferIndexesBlocks?: number;
   sleep?: (ms: number) => Promise<void>;
-}
-
-export interface IndexerStatus {
-  indexedThroughBlock: number | null;
-  head: number | null;
-  /** Blocks covered by committed ranges (cumulative, this process). */
-  blocks: number;
-  events: number;
-  batches: number;
-  reorgs: number;
-  /** Cumulative milliseconds spent fetching from the RPC and projecting into the database. */
-  fetchMs: number;
-  projectMs: number;
-  /** Parts of ranges handed on in several parts as their Transfers arrived. */
-  streamedParts: number;
-  /** Stored balances read because the balance book did not know them (cumulative, this process). */
-  balanceReads: number;
 }
 
 /** What one step did. */

@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import { readBounded } from '../http/read-bounded';
+import { readBounded } from '../read-bounded';
 
 const MAX_JSON_BYTES = 16 * 1024;
 

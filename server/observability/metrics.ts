@@ -1,6 +1,23 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { IndexerStatus } from '../indexer/indexer';
 import { RouteLatency } from './route-latency';
+
+/** An indexer's counters as this process's metrics read them (server/indexer fills them in). */
+export interface IndexerStatus {
+  indexedThroughBlock: number | null;
+  head: number | null;
+  /** Blocks covered by committed ranges (cumulative, this process). */
+  blocks: number;
+  events: number;
+  batches: number;
+  reorgs: number;
+  /** Cumulative milliseconds spent fetching from the RPC and projecting into the database. */
+  fetchMs: number;
+  projectMs: number;
+  /** Parts of ranges handed on in several parts as their Transfers arrived. */
+  streamedParts: number;
+  /** Stored balances read because the balance book did not know them (cumulative, this process). */
+  balanceReads: number;
+}
 
 /** Where the index and the chain stand, read when Prometheus scrapes. */
 export interface IndexProbe {

@@ -5,11 +5,11 @@ import {
   traderLabels,
   type WalletPnlPage,
 } from '../../../shared/api/traders';
+import { unrealizedPnl } from '../../../shared/trade/unrealized-pnl';
 import { indexedThroughBlockSql } from '../../db/checkpoint';
 import { compiledReads } from '../../db/compiled-read';
 import { rowLimit } from '../../db/row-limit';
 import { AppError } from '../../errors';
-import { unrealizedPnl } from '../../indexer/project/traders';
 import { decodeCursorIfAny, encodeCursor, keysetPage } from '../cursor';
 import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
 import type { Context } from '../trpc';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unrealizedPnl } from '../../../shared/trade/unrealized-pnl';
 import {
   applyTraderOps,
   emptyTrader,
@@ -6,7 +7,6 @@ import {
   type TraderOp,
   type TraderRow,
   transferOps,
-  unrealizedPnl,
 } from './traders';
 
 const token = '0x00000000000000000000000000000000000000aa';

@@ -245,12 +245,6 @@ export function applyTraderOps(
   return touched;
 }
 
-/** Unrealized PnL at `price` (quote per whole token, 18 decimals): value of the position − its cost. */
-export function unrealizedPnl(balance: bigint, costBasis: bigint, price: bigint): bigint {
-  const held = balance > 0n ? balance : 0n;
-  return (held * price) / 10n ** 18n - costBasis;
-}
-
 /** Addresses that are not traders: a Transfer touching the curve or the pool is a trade's leg. */
 export interface TransferParties {
   curve: string;

@@ -1,5 +1,5 @@
 import { parseRetryAfter } from '../../../shared/http/retry-after';
-import { readBounded } from '../../http/read-bounded';
+import { readBounded } from '../../read-bounded';
 import { IndexerError, type Retry } from '../errors';
 import { type Answer, streamResult } from './result-stream';
 /**
