@@ -106,7 +106,8 @@ for (const seed of seeds) {
           .map(([status, n]) => `${status}: ${n}`)
           .join(
             ', ',
-          )}), p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, max ${load.maxMs} ms, ${load.hung} hung, ${load.drafts} drafts stored`,
+          )}), p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms, max ${load.maxMs} ms, ${load.hung} hung, ${load.drafts} drafts stored` +
+        (load.unanswered.length > 0 ? `; no answer: ${load.unanswered.join('; ')}` : ''),
     );
   }
   if (result.differences.length > 0) {

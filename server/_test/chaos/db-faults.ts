@@ -197,6 +197,8 @@ export interface LoadStats {
   p99Ms: number;
   maxMs: number;
   drafts: number;
+  /** Why requests got no answer: the first few distinct reasons. */
+  unanswered: string[];
 }
 
 /**
@@ -208,6 +210,8 @@ export function startChaosLoad(target: () => string | undefined) {
   const statuses: Record<string, number> = {};
   const slow: string[] = [];
   const drafts: string[] = [];
+  /** Why requests got no answer (the first few distinct reasons). */
+  const unanswered: string[] = [];
   let running = true;
   const timed = async (url: string, init?: RequestInit): Promise<Response | undefined> => {
     const base = target();
@@ -220,8 +224,11 @@ export function startChaosLoad(target: () => string | undefined) {
     try {
       response = await fetch(`${base}${url}`, { ...init, signal: AbortSignal.timeout(30_000) });
       await response.clone().arrayBuffer();
-    } catch {
+    } catch (error) {
       response = undefined;
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      const what = `${init?.method ?? 'GET'} ${url.split('?')[0]}: ${cause}`;
+      if (unanswered.length < 5 && !unanswered.includes(what)) unanswered.push(what);
     }
     const ms = performance.now() - started;
     // A request cut by a web restart answers nothing at once: it did not hang.
@@ -272,6 +279,7 @@ export function startChaosLoad(target: () => string | undefined) {
         p99Ms: quantile(0.99),
         maxMs: Math.round(sorted[sorted.length - 1] ?? 0),
         drafts: drafts.length,
+        unanswered,
       };
     },
     slow,
