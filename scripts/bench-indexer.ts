@@ -25,7 +25,6 @@ import { openDatabase, selectRows } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { INDEXER_NODE_FLAGS } from '../server/indexer/heap';
 import { createIndexer } from '../server/indexer/indexer';
-import { projectionTimings } from '../server/indexer/project/write';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { webhookEventTypes } from '../server/webhooks/outbox';
 import { addWebhookTarget } from '../server/webhooks/targets';
@@ -125,8 +124,6 @@ try {
       : {}),
     ...(process.env.BENCH_TARGET_LOGS ? { targetLogsPerBatch: Number(process.env.BENCH_TARGET_LOGS) } : {}),
     ...(process.env.BENCH_RANGE_SLICES ? { rangeSlices: Number(process.env.BENCH_RANGE_SLICES) } : {}),
-    // BENCH_TRADERS=off: the baseline without the traders projection (issue 30: >= 0.9x of it).
-    ...(process.env.BENCH_TRADERS === 'off' ? { projectTraders: false } : {}),
   });
   const [sizes] = await selectRows<{ trades: string; events: string; tokens: string }>(
     handle.db,
@@ -189,12 +186,6 @@ try {
   );
   console.log(
     `  peak RSS ${Math.round(peakRss / 2 ** 20)} MiB (${Math.round(startRss / 2 ** 20)} MiB before indexing; peak heap used ${Math.round(peakHeap / 2 ** 20)} MiB, external ${Math.round(peakExternal / 2 ** 20)} MiB)`,
-  );
-  console.log(
-    `  projection phases: ${Object.entries(projectionTimings)
-      .sort(([, a], [, b]) => b - a)
-      .map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(2)}s`)
-      .join(' · ')}`,
   );
   console.log(
     `\n| ${new Date().toISOString().slice(0, 10)} | ${cpus()[0]?.model.trim()} ×${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB | PostgreSQL ${version?.server_version.split(' ')[0]} | ${indexedEvents} events / ${blocks} blocks | ${seconds.toFixed(2)} s | ${Math.round(indexedEvents / seconds)} events/s | ${Math.round(blocks / seconds)} blocks/s |`,

@@ -54,11 +54,6 @@ export interface IndexerOptions {
   /** Minimum time between progress lines during backfill. */
   progressIntervalMs?: number;
   /**
-   * false leaves `traders` unwritten: only `npm run bench:indexer` turns it off, to measure the
-   * projection's cost in the same run (issue 30 asks the backfill to keep >= 0.9x without it).
-   */
-  projectTraders?: boolean;
-  /**
    * An index that starts this many blocks or more behind the head (or resumes such a backfill)
    * drops the traders' sort indexes and builds them once it is within that distance
    * (db/deferred-indexes.ts); 0 never does. Default: the chain's `deferIndexesBlocks`, else 1,000.
@@ -197,10 +192,7 @@ export function createIndexer(options: IndexerOptions) {
   }
 
   async function advance(): Promise<StepResult> {
-    context ??= {
-      ...(await loadProjectionContext(rpc, chain)),
-      ...(options.projectTraders === false ? { projectTraders: false } : {}),
-    };
+    context ??= await loadProjectionContext(rpc, chain);
     await caches.book.load();
     const chainHead = Number.parseInt(await rpc.request<string>('eth_blockNumber', []), 16);
     if (chainHead < highestHead) {

@@ -27,8 +27,6 @@ export interface ProjectionContext {
   finalityDepth: number;
   /** Trader label parameters (defaultLabelParams when absent). */
   labels?: LabelParams;
-  /** false: `traders` is not kept (a benchmark's baseline, never production); kept when absent. */
-  projectTraders?: boolean;
   /**
    * The sort indexes of `traders` are deferred (a backfill: db/deferred-indexes.ts), so new rows
    * need not arrive in their order.
@@ -165,7 +163,6 @@ export function foldRange(
     traders: [],
     tradersInIndexOrder: context.traderIndexesDeferred !== true,
   };
-  const keepTraders = context.projectTraders !== false;
   const pushOp = (op: TraderOp) => plan.traderOps.push(op);
   // Mints come from the zero address; burn and launchpad addresses are not wallets.
   const contracts = new Set([ZERO_ADDRESS, BURN_ADDRESS, context.graduator, context.factory]);
@@ -208,18 +205,17 @@ export function foldRange(
       `${provenanceText(event, timestamp)}\t${row.tokenAddress}\t${row.trader}\t${row.side}\t${row.source}\t${row.tokenAmount}\t${row.reserveAmount}\t${row.curveValue}\t${row.protocolFee}\t${row.creatorFee}\t${row.price}`,
     );
     traded.add(row.tokenAddress);
-    if (keepTraders)
-      plan.traderOps.push({
-        kind: row.side,
-        token: row.tokenAddress,
-        wallet: row.trader,
-        tokens: row.tokenAmount,
-        // The trader's side: gross paid on a buy, net received on a sell (equal on the pool).
-        quote: row.side === 'buy' ? row.reserveAmount : row.curveValue,
-        block: event.blockNumber,
-        timestamp,
-        transaction: event.transactionHash,
-      });
+    plan.traderOps.push({
+      kind: row.side,
+      token: row.tokenAddress,
+      wallet: row.trader,
+      tokens: row.tokenAmount,
+      // The trader's side: gross paid on a buy, net received on a sell (equal on the pool).
+      quote: row.side === 'buy' ? row.reserveAmount : row.curveValue,
+      block: event.blockNumber,
+      timestamp,
+      transaction: event.transactionHash,
+    });
     creatorDelta(token.creator).volume += row.reserveAmount;
     let current = openCandles.get(row.tokenAddress);
     if (!current) {
@@ -295,12 +291,11 @@ export function foldRange(
     } else if (event.type === 'transfer') {
       const state = stateOf(event.token);
       if (!state) continue;
-      if (keepTraders)
-        transferOps(
-          { curve: state.curve, pool: state.poolAddress, contracts, creator: state.creator },
-          event,
-          pushOp,
-        );
+      transferOps(
+        { curve: state.curve, pool: state.poolAddress, contracts, creator: state.creator },
+        event,
+        pushOp,
+      );
       if (event.from !== ZERO_ADDRESS) addBalance(event.token, event.from, -event.value);
       addBalance(event.token, event.to, event.value);
       tokenAddress = event.token;

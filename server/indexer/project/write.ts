@@ -31,17 +31,6 @@ export type WriteResult =
   /** The range's first block does not build on the indexed head: nothing was written. */
   | { status: 'reorg'; checkpoint: Checkpoint };
 
-/** Cumulative milliseconds per write phase in this process; the benchmark prints them. */
-export const projectionTimings: Record<string, number> = {};
-async function timed<T>(phase: string, run: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  try {
-    return await run();
-  } finally {
-    projectionTimings[phase] = (projectionTimings[phase] ?? 0) + performance.now() - started;
-  }
-}
-
 // Column lists read from the schema: the fold writes COPY lines in the schema's column order.
 const tradeNames = columnNames(trades);
 const eventNames = columnNames(chainEvents);
@@ -108,9 +97,9 @@ export async function writePlan(
 async function appendRows(t: Database, plan: BatchPlan, traders: boolean) {
   // No conflict clause on appends: the checkpoint guard makes a re-insert impossible, and if one
   // happened anyway the primary key would fail the batch loudly.
-  await timed('trades', () => copyLines(t, 'trades', tradeNames, plan.tradeLines));
-  await timed('chain_events', () => copyLines(t, 'chain_events', eventNames, plan.eventLines));
-  if (traders) await timed('new traders', () => appendNewTraders(t, plan));
+  await copyLines(t, 'trades', tradeNames, plan.tradeLines);
+  await copyLines(t, 'chain_events', eventNames, plan.eventLines);
+  if (traders) await appendNewTraders(t, plan);
 }
 
 /** The write, in a transaction that holds the checkpoint row; `appended` when appendRows ran. */
@@ -143,58 +132,52 @@ async function writeHolding(
       ...plan.balances.map((b) => b.token),
       ...plan.newPools.map((p) => p.token),
     ];
-    await timed('journal', () =>
-      recordBefore(
-        t,
-        seq,
-        journaledTables.tokens,
-        sql`(select address from tokens where address = any(${textArray(touched)}) or ${windowCandidates(window)}) s`,
-      ),
+    await recordBefore(
+      t,
+      seq,
+      journaledTables.tokens,
+      sql`(select address from tokens where address = any(${textArray(touched)}) or ${windowCandidates(window)}) s`,
     );
   }
 
-  if (plan.launches.length > 0) await timed('tokens', () => insertLaunches(t, plan));
+  if (plan.launches.length > 0) await insertLaunches(t, plan);
   if (plan.updated.length > 0) {
     const rows = plan.updated.map((address) => tokenStateRow(plan.states.get(address) as TokenState));
-    await timed('tokens', () =>
-      t.execute(
-        sql`update tokens set ${sql.raw(stateAssignments)} from ${jsonRecordset(rows, tokenStateColumns)} where tokens.address = x.address`,
-      ),
+    await t.execute(
+      sql`update tokens set ${sql.raw(stateAssignments)} from ${jsonRecordset(rows, tokenStateColumns)} where tokens.address = x.address`,
     );
   }
   // A journaled write records the trader rows' before-images before it creates any.
   if (!appended) await appendRows(t, plan, seq === undefined);
-  if (plan.balances.length > 0) await timed('balances', () => writeBalances(t, plan, seq));
-  if (plan.traders.length > 0) await timed('traders', () => writeTraders(t, plan, seq, seq === undefined));
-  if (plan.candles.length > 0) await timed('candles', () => mergeCandles(t, plan, seq));
-  if (plan.creators.size > 0) await timed('creators', () => mergeCreators(t, plan, seq));
+  if (plan.balances.length > 0) await writeBalances(t, plan, seq);
+  if (plan.traders.length > 0) await writeTraders(t, plan, seq, seq === undefined);
+  if (plan.candles.length > 0) await mergeCandles(t, plan, seq);
+  if (plan.creators.size > 0) await mergeCreators(t, plan, seq);
 
   const head: Checkpoint = {
     indexedThroughBlock: plan.to,
     blockHash: plan.head.hash,
     blockTimestamp: plan.head.timestamp,
   };
-  await timed('window metrics', () => refreshWindowMetrics(t, window));
-  await timed('blocks and checkpoint', async () => {
-    await bulkInsert(
-      t,
-      'recent_blocks',
-      recentBlockColumns,
-      plan.headers.map((h) => ({
-        number: h.number,
-        hash: h.hash,
-        parent_hash: h.parentHash,
-        timestamp: h.timestamp,
-      })),
-      'on conflict (number) do update set hash = excluded.hash, parent_hash = excluded.parent_hash, timestamp = excluded.timestamp',
-    );
-    await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
-    await pruneJournal(t, plan.to - context.finalityDepth);
-    // The webhook outbox commits with the range (server/webhooks/outbox.ts).
-    await enqueueWebhookEvents(t, plan.from, plan.to);
-    await advanceCheckpoint(t, context.chainId, plan.from, head);
-    await bumpReadVersion(t);
-  });
+  await refreshWindowMetrics(t, window);
+  await bulkInsert(
+    t,
+    'recent_blocks',
+    recentBlockColumns,
+    plan.headers.map((h) => ({
+      number: h.number,
+      hash: h.hash,
+      parent_hash: h.parentHash,
+      timestamp: h.timestamp,
+    })),
+    'on conflict (number) do update set hash = excluded.hash, parent_hash = excluded.parent_hash, timestamp = excluded.timestamp',
+  );
+  await t.execute(sql`delete from recent_blocks where number < ${plan.to - context.finalityDepth}`);
+  await pruneJournal(t, plan.to - context.finalityDepth);
+  // The webhook outbox commits with the range (server/webhooks/outbox.ts).
+  await enqueueWebhookEvents(t, plan.from, plan.to);
+  await advanceCheckpoint(t, context.chainId, plan.from, head);
+  await bumpReadVersion(t);
   return { status: 'applied', checkpoint: head };
 }
 
