@@ -72,6 +72,31 @@ function steadyLoad(concurrency: number, work: () => Promise<unknown>) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Two loops inserting ids into `table` back to back through a multi-host URL (the primary, then
+ * the standby) with read-write targeting, as an operator configures failover.
+ */
+async function failoverWrites(
+  pg: ReplicatedPostgres,
+  table: string,
+  deadlines: { heartbeatMs?: number; heartbeatDeadlineMs?: number; connectTimeoutMs?: number },
+) {
+  const hostOf = (url: string) => new URL(url).host;
+  const url = `postgres://postgres@${hostOf(pg.primaryUrl)},${hostOf(pg.replicaUrl)}/launchdex?target_session_attrs=read-write`;
+  const writer = await openDatabase(
+    { kind: 'postgres', url, ...deadlines },
+    { max: 2, applicationName: `launchdex-${table}` },
+  );
+  let nextId = 0;
+  const committed: number[] = [];
+  const load = steadyLoad(2, async () => {
+    const id = nextId++;
+    await writer.exec(`insert into ${table} (id) values (${id})`);
+    committed.push(id);
+  });
+  return { writer, load, committed };
+}
+
 async function sessionsOf(adminUrl: string, applicationName: string): Promise<number> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
@@ -319,19 +344,7 @@ describe.skipIf('missing' in tools)('database sessions survive restarts, freezes
   }, 30_000);
 
   it('a multi-host URL with read-write follows a promoted standby within 10 s, losing no committed write', async () => {
-    const hostOf = (url: string) => new URL(url).host;
-    const url = `postgres://postgres@${hostOf(pg.primaryUrl)},${hostOf(pg.replicaUrl)}/launchdex?target_session_attrs=read-write`;
-    const writer = await openDatabase(
-      { kind: 'postgres', url },
-      { max: 2, applicationName: 'launchdex-failover' },
-    );
-    let nextId = 0;
-    const committed: number[] = [];
-    const load = steadyLoad(2, async () => {
-      const id = nextId++;
-      await writer.exec(`insert into failover_writes (id) values (${id})`);
-      committed.push(id);
-    });
+    const { writer, load, committed } = await failoverWrites(pg, 'failover_writes', {});
     try {
       await until(() => committed.length > 20, 5_000, 'writes on the primary');
       expect(writer.connector?.located()?.port).toBe(Number(new URL(pg.primaryUrl).port));
@@ -373,18 +386,10 @@ describe.skipIf('missing' in tools)('a multi-host pool whose primary froze', () 
   });
 
   it('leaves the frozen host on its heartbeat and writes to the promoted standby within 10 s', async () => {
-    const hostOf = (url: string) => new URL(url).host;
-    const url = `postgres://postgres@${hostOf(pg.primaryUrl)},${hostOf(pg.replicaUrl)}/launchdex?target_session_attrs=read-write`;
-    const writer = await openDatabase(
-      { kind: 'postgres', url, heartbeatMs: 200, heartbeatDeadlineMs: 600, connectTimeoutMs: 500 },
-      { max: 2, applicationName: 'launchdex-frozen-failover' },
-    );
-    let nextId = 0;
-    const committed: number[] = [];
-    const load = steadyLoad(2, async () => {
-      const id = nextId++;
-      await writer.exec(`insert into frozen_failover (id) values (${id})`);
-      committed.push(id);
+    const { writer, load, committed } = await failoverWrites(pg, 'frozen_failover', {
+      heartbeatMs: 200,
+      heartbeatDeadlineMs: 600,
+      connectTimeoutMs: 500,
     });
     try {
       await until(() => committed.length > 20, 5_000, 'writes on the primary');
