@@ -22,6 +22,27 @@ export function processSlots(configured: number, workers: number): number {
 export type ReleaseTurn = (failure?: unknown) => void;
 
 /**
+ * Runs `work` holding a turn and then hands it back, with the error the work failed on (or
+ * `failureIn` finds in its result), so a read that failed on the connection is not charged.
+ * @example const rows = await whileHolding(await turn(client), () => readPage(db));
+ */
+export async function whileHolding<T>(
+  release: ReleaseTurn | undefined,
+  work: () => Promise<T>,
+  failureIn?: (result: T) => unknown,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    release?.(error);
+    throw error;
+  }
+  release?.(failureIn?.(result));
+  return result;
+}
+
+/**
  * Waits until `client` may run one more database read; resolves with the release to call when the
  * read is done. Synchronous while the client has a free slot.
  */

@@ -10,7 +10,7 @@ import { type AppError, isAppError } from '../errors';
 import type { ImageFetcher } from '../metadata/fetch-image';
 import type { ObjectStore } from '../objects/store';
 import { cursorBlock } from './cursor';
-import type { DatabaseTurn } from './database-share';
+import { type DatabaseTurn, whileHolding } from './database-share';
 import { highestBlock } from './min-block';
 import { isZodError, toAppError } from './rest/errors';
 
@@ -86,34 +86,26 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next, getRawI
   // A query from outside takes one of its client's database slots, shared with its REST reads.
   const release =
     type === 'query' && ctx.transport === 'http' ? await ctx.databaseTurn?.(ctx.client) : undefined;
-  let result: Awaited<ReturnType<typeof next>> | undefined;
-  let failure: unknown;
-  try {
-    const { reads } = ctx;
-    result =
+  const { reads } = ctx;
+  // A read that failed on the connection is not charged (ReleaseTurn).
+  const result = await whileHolding(
+    release,
+    async () =>
       type === 'query' && reads
-        ? await reads.read(
-            highestBlock(ctx.minBlock, await inputCursorBlock(ctx, getRawInput)),
-            async ({ db }) => {
-              const routed = await next({ ctx: { db, reads: undefined } });
-              // Rethrown so the routing retries a replica's lost connection once on the primary.
-              if (!routed.ok && isConnectionError(routed.error.cause)) throw routed.error.cause;
-              const { answered } = ctx;
-              if (routed.ok && answered) {
-                const block = await readIndexedThroughBlock(db);
-                answered.block = Math.max(answered.block ?? 0, block);
-              }
-              return routed;
-            },
-          )
-        : await next();
-  } catch (error) {
-    failure = error;
-    throw error;
-  } finally {
-    // A read that failed on the connection is not charged (ReleaseTurn).
-    release?.(failure ?? (result && !result.ok ? result.error.cause : undefined));
-  }
+        ? reads.read(highestBlock(ctx.minBlock, await inputCursorBlock(ctx, getRawInput)), async ({ db }) => {
+            const routed = await next({ ctx: { db, reads: undefined } });
+            // Rethrown so the routing retries a replica's lost connection once on the primary.
+            if (!routed.ok && isConnectionError(routed.error.cause)) throw routed.error.cause;
+            const { answered } = ctx;
+            if (routed.ok && answered) {
+              const block = await readIndexedThroughBlock(db);
+              answered.block = Math.max(answered.block ?? 0, block);
+            }
+            return routed;
+          })
+        : next(),
+    (answer) => (answer.ok ? undefined : answer.error.cause),
+  );
   if (result.ok || result.error.code !== 'INTERNAL_SERVER_ERROR') return result;
   const { appError, unexpected } = toAppError(result.error.cause);
   if (!unexpected)

@@ -31,7 +31,7 @@ export type ObjectStoreConfig =
       secretAccessKey: string | undefined;
       forcePathStyle: boolean;
       /** S3_TIMEOUT_MS: a request (its answer read whole) that takes longer fails (default 10000). */
-      timeoutMs?: number;
+      timeoutMs: number;
     };
 
 export type DatabaseConfig =

@@ -53,6 +53,7 @@ describe('S3 object store against a real S3-compatible server (s3rver)', () => {
       region: 'us-east-1',
       endpoint: `http://127.0.0.1:${port}`,
       forcePathStyle: true,
+      timeoutMs: 10_000,
       ...CREDENTIALS,
     };
     store = await createS3Store(config);

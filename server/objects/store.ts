@@ -102,7 +102,7 @@ export async function createS3Store(
   // A deadline of ours on every request and its answer: a bucket that hangs (open sockets, no
   // answer) costs an upload or an uncached image this long, not for ever. A bucket that fails or
   // does not answer is a 503 to the user, whose retry may find it back.
-  const timeoutMs = config.timeoutMs ?? 10_000;
+  const { timeoutMs } = config;
   const deadline = () => ({ abortSignal: AbortSignal.timeout(timeoutMs) });
   const failed = (error: unknown): never => {
     if (missing(error)) throw error;

@@ -4,7 +4,7 @@ import type { ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
 import { cursorBlock } from '../cursor';
-import type { DatabaseTurn, ReleaseTurn } from '../database-share';
+import { type DatabaseTurn, type ReleaseTurn, whileHolding } from '../database-share';
 import { highestBlock, parseMinBlock } from '../min-block';
 import { createCaller } from '../root';
 import type { Context } from '../trpc';
@@ -283,18 +283,11 @@ export function createRestDispatcher(
     database: (() => Promise<Context['db']>) | undefined,
     turn: ReleaseTurn | Promise<ReleaseTurn>,
   ): Promise<RestAnswer> {
-    const release = turn instanceof Promise ? await turn : turn;
-    let failure: unknown;
-    try {
+    return whileHolding(turn instanceof Promise ? await turn : turn, async () => {
       const result = serializeRead(await plan.route.run(routeServices, plan.parsed), 0n, false);
       const answered = withBlock(result, database);
       return readAnswer(plan.ifNoneMatch, answered instanceof Promise ? await answered : answered);
-    } catch (error) {
-      failure = error;
-      throw error;
-    } finally {
-      release(failure);
-    }
+    });
   }
 
   return { match: matcher.match, answer };

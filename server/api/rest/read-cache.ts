@@ -1,4 +1,4 @@
-import type { ReleaseTurn } from '../database-share';
+import { type ReleaseTurn, whileHolding } from '../database-share';
 
 /** A serialized 200 answer of a read, and the read-model version it was computed at (or after). */
 export interface CachedAnswer {
@@ -136,10 +136,8 @@ export function createReadCache(maxBytes: number): ReadCache {
     compute: () => Promise<CachedAnswer>,
     admit: (() => ReleaseTurn | Promise<ReleaseTurn>) | undefined,
   ): Promise<CacheServed> {
-    let release = admit?.();
-    if (release instanceof Promise) release = await release;
-    let failure: unknown;
-    try {
+    const turn = admit?.();
+    return whileHolding(turn instanceof Promise ? await turn : turn, async () => {
       // Filled while this request waited for its turn.
       const late = cache.get(key, version);
       if (late) {
@@ -162,12 +160,7 @@ export function createReadCache(maxBytes: number): ReadCache {
       } finally {
         if (filling.get(key) === entry) filling.delete(key);
       }
-    } catch (error) {
-      failure = error;
-      throw error;
-    } finally {
-      release?.(failure);
-    }
+    });
   }
   return cache;
 }
