@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db';
 import { readIndexedThroughBlock } from './db/checkpoint';
+import { withinDeadline } from './db/connector';
 import { appliedMigrationCount, shippedMigrationCount } from './db/migrate';
 import type { ReplicaHealth } from './db/replicas';
 import { readChainHead } from './observability/chain-head';
@@ -38,18 +39,12 @@ const HEALTH_DATABASE_DEADLINE_MS = 1_000;
 /** The primary reachable (within {@link HEALTH_DATABASE_DEADLINE_MS}) and fully migrated. */
 export async function checkHealth({ database: handle, logger }: HealthSources): Promise<Health> {
   const shipped = shippedMigrationCount();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer within ${HEALTH_DATABASE_DEADLINE_MS} ms`)),
-      HEALTH_DATABASE_DEADLINE_MS,
-    );
-  });
   try {
-    const [indexedThroughBlock, applied] = await Promise.race([
+    const [indexedThroughBlock, applied] = await withinDeadline(
       Promise.all([readIndexedThroughBlock(handle.db), appliedMigrationCount(handle)]),
-      deadline,
-    ]);
+      HEALTH_DATABASE_DEADLINE_MS,
+      () => new Error(`no answer within ${HEALTH_DATABASE_DEADLINE_MS} ms`),
+    );
     const current = applied === shipped;
     return {
       status: current ? 'ok' : 'degraded',
@@ -70,8 +65,6 @@ export async function checkHealth({ database: handle, logger }: HealthSources): 
       },
       indexer: { indexed_through_block: null },
     };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

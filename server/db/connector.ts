@@ -329,6 +329,19 @@ export function acquireDeadline(timeoutMs: number): <Query>(query: Query) => Que
   };
 }
 
+/**
+ * `work`'s outcome, or `late()` as its rejection once `deadlineMs` passed: a wait on a server that
+ * may be frozen ends on our timer (`work` itself runs on; its outcome is then dropped).
+ * @example const [row] = await withinDeadline(client`select 1`, 1_000, () => new Error('no answer'));
+ */
+export function withinDeadline<T>(work: Promise<T>, deadlineMs: number, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), deadlineMs);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A one-session postgres.js client on `host`, with the URL's credentials and database. */
@@ -371,14 +384,10 @@ async function locateHost(options: ConnectorOptions): Promise<DatabaseHost | nul
 
 async function probeHost(host: DatabaseHost, options: ConnectorOptions): Promise<boolean> {
   const client = probeClient(host, options, 'launchdex-locate');
-  let timer: NodeJS.Timeout | undefined;
   try {
     const answer = client<{ standby: boolean; read_only: string }[]>`
       select pg_is_in_recovery() as standby, current_setting('default_transaction_read_only') as read_only`;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('probe deadline')), options.connectTimeoutMs);
-    });
-    const [row] = await Promise.race([answer, deadline]);
+    const [row] = await withinDeadline(answer, options.connectTimeoutMs, () => new Error('probe deadline'));
     if (!row) return false;
     if (options.target === 'primary') return !row.standby;
     if (options.target === 'read-write') return !row.standby && row.read_only === 'off';
@@ -386,7 +395,6 @@ async function probeHost(host: DatabaseHost, options: ConnectorOptions): Promise
   } catch {
     return false;
   } finally {
-    clearTimeout(timer);
     void client.end({ timeout: 0 }).catch(() => {});
   }
 }

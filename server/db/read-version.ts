@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from './client';
 import { compiledRead } from './compiled-read';
-import { ConnectionCutError } from './connector';
+import { ConnectionCutError, withinDeadline } from './connector';
 
 /** Anything that runs SQL: the database or a transaction of it. */
 type Executor = Pick<Database, 'execute'>;
@@ -39,8 +39,16 @@ export function createReadVersion(db: Database, deadlineMs = 0): ReadVersion {
   let inFlight: Promise<bigint> | undefined;
   let next: Promise<bigint> | undefined;
   const read = async () => {
+    // Every read of this database waits on this one statement (its callers share it): one that
+    // does not answer must not hold them all, so a replica's read runs again on the primary.
+    // Measured under repeated standby freezes (`npm run chaos -- --faults db`): without the
+    // deadline one unanswered version read held that replica's readers for 10 s and more.
     const [row] = await (deadlineMs > 0
-      ? withinDeadline(versionRow(db, {}), deadlineMs)
+      ? withinDeadline(
+          versionRow(db, {}),
+          deadlineMs,
+          () => new ConnectionCutError(`the read-model version did not answer within ${deadlineMs} ms`),
+        )
       : versionRow(db, {}));
     return BigInt(row?.version ?? 0);
   };
@@ -63,22 +71,4 @@ export function createReadVersion(db: Database, deadlineMs = 0): ReadVersion {
       return next;
     },
   };
-}
-
-/**
- * The version read, or a connection error once `deadlineMs` passed: every read of a database
- * waits on this one statement (its callers share it), so a session that does not answer it must
- * not hold them all; a replica's read then runs again on the primary. Measured under repeated
- * freezes of a standby (`npm run chaos -- --faults db`): without it one unanswered version read
- * held that replica's readers for 10 s and more.
- */
-function withinDeadline<T>(read: Promise<T>, deadlineMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new ConnectionCutError(`the read-model version did not answer within ${deadlineMs} ms`)),
-      deadlineMs,
-    );
-  });
-  return Promise.race([read, late]).finally(() => clearTimeout(timer));
 }

@@ -21,16 +21,19 @@ import { type StallProxy, startStallProxy } from '../stall-proxy';
  * seeds the primary stopped for good and the standby promoted. A reader and a draft uploader load
  * the web process meanwhile; no request may go unanswered past its deadlines plus a second.
  */
-export type DatabaseFaultKind =
-  | 'freeze-primary'
-  | 'freeze-standby'
-  | 'restart-primary'
-  | 'restart-standby'
-  | 'latency-primary'
-  | 'latency-standby'
-  | 'blackhole-primary'
-  | 'blackhole-standby'
-  | 'promote';
+/** The faults, the primary's then the standby's (the order seeds draw them in), and the promote. */
+const faultKinds = [
+  'freeze-primary',
+  'restart-primary',
+  'latency-primary',
+  'blackhole-primary',
+  'freeze-standby',
+  'restart-standby',
+  'latency-standby',
+  'blackhole-standby',
+  'promote',
+] as const;
+export type DatabaseFaultKind = (typeof faultKinds)[number];
 
 /** Deadlines of the processes under fault, shorter than the defaults so a seed stays short. */
 export const dbFaultEnv = {
@@ -86,21 +89,7 @@ export async function startDatabaseFaults(
   // Migrated before any process starts, so a web process never starts read-only on an empty standby.
   await (await openMigrated(config)).close();
 
-  const counts = Object.fromEntries(
-    (
-      [
-        'freeze-primary',
-        'freeze-standby',
-        'restart-primary',
-        'restart-standby',
-        'latency-primary',
-        'latency-standby',
-        'blackhole-primary',
-        'blackhole-standby',
-        'promote',
-      ] as const
-    ).map((kind) => [kind, 0]),
-  ) as Record<DatabaseFaultKind, number>;
+  const counts = Object.fromEntries(faultKinds.map((kind) => [kind, 0])) as Record<DatabaseFaultKind, number>;
   // The cluster's server that is the primary now (the standby's after a promote).
   let primary: 'primary' | 'replica' = 'primary';
   const promoteAt = random.chance(0.4) ? random.int(Math.floor(steps / 4), Math.floor(steps / 2)) : -1;
@@ -152,16 +141,11 @@ export async function startDatabaseFaults(
       const promoting = promoteAt >= 0 && index >= promoteAt && primary === 'primary';
       if (promoting) kind = 'promote';
       else if (random.chance(0.3)) {
+        // After a promote there is no standby left to fault.
         const standby = primary === 'primary';
-        kind = random.pick<DatabaseFaultKind>([
-          'freeze-primary',
-          'restart-primary',
-          'latency-primary',
-          'blackhole-primary',
-          ...(standby
-            ? (['freeze-standby', 'restart-standby', 'latency-standby', 'blackhole-standby'] as const)
-            : []),
-        ]);
+        kind = random.pick(
+          faultKinds.filter((k) => k.endsWith('-primary') || (standby && k.endsWith('-standby'))),
+        );
       }
       if (!kind) return;
       running = fault(kind)
