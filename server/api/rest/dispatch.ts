@@ -238,6 +238,7 @@ export function createRestDispatcher(
         at,
         () => computeRead(plan, routeServices, database, at),
         () => turnOf(plan.client),
+        name,
       );
       if (answered instanceof Promise)
         return answered.then((late) => {

@@ -120,6 +120,22 @@ describe('read cache, single flight', () => {
     expect(cache.get('/a', 2n)?.version).toBe(2n);
   });
 
+  it('a read on another database does not join (a frozen replica fails only its own readers)', async () => {
+    const cache = createReadCache(1_000_000);
+    const onReplica = gate();
+    const onPrimary = gate();
+    const replicaRead = cache.answer('/a', 1n, onReplica.compute, undefined, 'replica');
+    const primaryRead = cache.answer('/a', 1n, onPrimary.compute, undefined, 'primary');
+    await Promise.resolve();
+    expect([onReplica.runs(), onPrimary.runs()]).toEqual([1, 1]);
+    onPrimary.open(answer(1n, 10));
+    expect((await primaryRead).outcome).toBe('miss');
+    onReplica.fail(new Error('connection cut'));
+    await expect(replicaRead).rejects.toThrow('connection cut');
+    // What the primary computed serves both databases' readers at that version.
+    expect((await cache.answer('/a', 1n, onReplica.compute, undefined, 'replica')).outcome).toBe('hit');
+  });
+
   it('a failed computation reaches every request that joined it and is not kept', async () => {
     const cache = createReadCache(1_000_000);
     const fill = gate();

@@ -38,13 +38,15 @@ export interface ReadCache {
    * for the same key: only running computations are joined. A failed computation is not kept;
    * every request that joined it gets its error. A hit is answered at once, not as a promise:
    * the hot path of a busy server makes no promise it need not (each costs more on Node 20 once
-   * Next.js has turned async hooks on).
+   * Next.js has turned async hooks on). Only a computation on the same `source` (the database it
+   * reads) is joined: a read on the primary must not wait out, or fail with, a frozen replica's.
    */
   answer(
     key: string,
     version: bigint,
     compute: () => Promise<CachedAnswer>,
     admit?: () => ReleaseTurn | Promise<ReleaseTurn>,
+    source?: string,
   ): CacheServed | Promise<CacheServed>;
   /** Bytes held (keys, bodies, tags and a per-entry overhead), for tests and metrics. */
   readonly bytes: number;
@@ -76,7 +78,7 @@ export function ownedBuffer(text: string): Buffer {
  */
 export function createReadCache(maxBytes: number): ReadCache {
   const entries = new Map<string, CachedAnswer>();
-  const filling = new Map<string, { version: bigint; done: Promise<CachedAnswer> }>();
+  const filling = new Map<string, { version: bigint; source: string; done: Promise<CachedAnswer> }>();
   const stats: ReadCacheStats = { hit: 0, miss: 0, joined: 0, evicted: 0 };
   let bytes = 0;
   // A string of n characters holds n bytes (Latin-1) or 2n: counted as 2n, an upper bound.
@@ -113,13 +115,13 @@ export function createReadCache(maxBytes: number): ReadCache {
         stats.evicted++;
       }
     },
-    answer(key, version, compute, admit) {
+    answer(key, version, compute, admit, source = '') {
       const hit = cache.get(key, version);
       if (hit) {
         stats.hit++;
         return { answer: hit, outcome: 'hit' };
       }
-      return fill(key, version, compute, admit);
+      return fill(key, version, compute, admit, source);
     },
     get bytes() {
       return bytes;
@@ -135,6 +137,7 @@ export function createReadCache(maxBytes: number): ReadCache {
     version: bigint,
     compute: () => Promise<CachedAnswer>,
     admit: (() => ReleaseTurn | Promise<ReleaseTurn>) | undefined,
+    source: string,
   ): Promise<CacheServed> {
     const turn = admit?.();
     return whileHolding(turn instanceof Promise ? await turn : turn, async () => {
@@ -145,13 +148,13 @@ export function createReadCache(maxBytes: number): ReadCache {
         return { answer: late, outcome: 'hit' };
       }
       const underWay = filling.get(key);
-      if (underWay && underWay.version === version) {
+      if (underWay && underWay.version === version && underWay.source === source) {
         stats.joined++;
         return { answer: await underWay.done, outcome: 'joined' };
       }
       stats.miss++;
       const done = compute();
-      const entry = { version, done };
+      const entry = { version, source, done };
       filling.set(key, entry);
       try {
         const answer = await done;
