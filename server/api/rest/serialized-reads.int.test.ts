@@ -1,22 +1,38 @@
 import { sql } from 'drizzle-orm';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { creator } from '../../../shared/api/creators';
+import { holdersPage, pricing, tokenDetail, tradesPage } from '../../../shared/api/tokens';
+import { tradersPage, walletPnlPage } from '../../../shared/api/traders';
+import { fromWire } from '../../../shared/api/wire';
 import { availableBackends } from '../../_test/database';
 import { type IndexedStack, startIndexedStack } from '../../_test/stack';
 import { selectRows } from '../../db/client';
 import { excludeToken, includeToken } from '../../tokens/moderation';
 import { toJson } from './dispatch';
 
+const schemas: Record<string, z.ZodType> = {
+  'tokens.byAddress': tokenDetail,
+  'tokens.pricing': pricing,
+  'tokens.trades': tradesPage,
+  'tokens.holders': holdersPage,
+  'tokens.traders': tradersPage,
+  'wallets.pnl': walletPnlPage,
+  'creators.byAddress': creator,
+};
+
 const backends = await availableBackends();
 
 /**
- * The REST reads whose JSON PostgreSQL writes (token detail, pricing, trades, holders, traders,
- * wallet PnL, creator; the chart
- * in read-api.int.test.ts) answer byte for byte what serializing the structured answer tRPC
- * serves writes, for every token of an indexed chain, every page of its trades, a token with
- * bound metadata whose text needs escaping, and an excluded token.
+ * The reads whose JSON PostgreSQL writes from their schemas (server/api/rest/json-sql.ts: token
+ * detail, pricing, trades, holders, traders, wallet PnL, creator; the chart in
+ * read-api-parameters.int.test.ts) answer what their schema allows, byte for byte what
+ * JSON.stringify writes of the schema's parse of it (keys in the schema's order, amounts as
+ * decimal text), and tRPC serves the same answer, for every token of an indexed chain, every page
+ * of its lists, a token with bound metadata whose text needs escaping, and an excluded token.
  */
-describe.each(backends)('REST answers written by PostgreSQL equal the structured answers (%s)', (backend) => {
+describe.each(backends)('answers written by PostgreSQL from their schemas (%s)', (backend) => {
   let stack: IndexedStack;
   let addresses: string[];
   let creators: string[];
@@ -77,7 +93,12 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
     const response = await fetch(`${stack.server.baseUrl}${path}`);
     return { status: response.status, text: await response.text() };
   };
-  const trpc = async (procedure: string, input: unknown) => {
+  /** What tRPC answers, as JSON text; first, the REST text `expected` is checked against its schema. */
+  const trpc = async (procedure: string, input: unknown, expected?: string) => {
+    if (expected !== undefined) {
+      const schema = schemas[procedure] as z.ZodType;
+      expect(toJson(schema.parse(fromWire(schema, JSON.parse(expected)))), procedure).toBe(expected);
+    }
     const response = await fetch(
       `${stack.server.baseUrl}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
     );
@@ -93,10 +114,10 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
     for (const address of addresses) {
       const detail = await rest(`/api/v1/tokens/${address}`);
       expect(detail.status).toBe(200);
-      expect(detail.text, address).toBe(await trpc('tokens.byAddress', { address }));
+      expect(detail.text, address).toBe(await trpc('tokens.byAddress', { address }, detail.text));
       if (detail.text.includes('"draft_id":"d_escapes"')) withMetadata++;
       const pricing = await rest(`/api/v1/tokens/${address}/pricing`);
-      expect(pricing.text, address).toBe(await trpc('tokens.pricing', { address }));
+      expect(pricing.text, address).toBe(await trpc('tokens.pricing', { address }, pricing.text));
     }
     expect(withMetadata).toBe(backend === 'postgres' ? 1 : 0);
     expect((await rest(`/api/v1/tokens/0x${'f'.repeat(40)}`)).status).toBe(404);
@@ -117,7 +138,9 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
             `/api/v1/tokens/${address}/trades?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
           );
           expect(answer.status).toBe(200);
-          expect(answer.text, `${address} ${limit} page ${page}`).toBe(await trpc('tokens.trades', input));
+          expect(answer.text, `${address} ${limit} page ${page}`).toBe(
+            await trpc('tokens.trades', input, answer.text),
+          );
           cursor = (JSON.parse(answer.text) as { next_cursor: string | null }).next_cursor;
           if (cursor === null) break;
         }
@@ -145,7 +168,7 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
       const answer = await rest(`${path}?${query}`);
       expect(answer.status, path).toBe(200);
       expect(answer.text, `${path} ${limit} page ${page}`).toBe(
-        await trpc(procedure, { ...input, limit, ...(cursor ? { cursor } : {}) }),
+        await trpc(procedure, { ...input, limit, ...(cursor ? { cursor } : {}) }, answer.text),
       );
       const body = JSON.parse(answer.text) as {
         items: Record<string, unknown>[];
@@ -248,7 +271,7 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
     for (const address of creators) {
       const answer = await rest(`/api/v1/creators/${address}`);
       expect(answer.status).toBe(200);
-      expect(answer.text, address).toBe(await trpc('creators.byAddress', { address }));
+      expect(answer.text, address).toBe(await trpc('creators.byAddress', { address }, answer.text));
     }
     expect((await rest(`/api/v1/creators/0x${'f'.repeat(40)}`)).status).toBe(404);
   });
@@ -261,7 +284,7 @@ describe.each(backends)('REST answers written by PostgreSQL equal the structured
       await excludeToken(handle.db, address, 'test');
       const detail = await rest(`/api/v1/tokens/${address}`);
       expect(detail.text).toContain('"excluded":true');
-      expect(detail.text).toBe(await trpc('tokens.byAddress', { address }));
+      expect(detail.text).toBe(await trpc('tokens.byAddress', { address }, detail.text));
     } finally {
       await includeToken(handle.db, address);
       await handle.close();

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { fromWire } from '../../../shared/api/wire';
 
 /**
  * Marks a read answer that is already JSON text: a route whose answer PostgreSQL can write itself
@@ -23,10 +24,12 @@ export function isSerializedAnswer(value: unknown): value is SerializedAnswer {
 }
 
 /**
- * SQL pieces of answers PostgreSQL writes as JSON (the readers' serialized.ts files): a text
- * column as a JSON string (to_json escapes as JSON.stringify does) or `null`.
+ * The answer as its schema types it (amounts as bigints) for tRPC: a text PostgreSQL wrote is read
+ * back by the schema it was written from, so both transports serve one rendering.
  */
-export const jsonTextSql = (column: string) => sql.raw(`coalesce(to_json(${column})::text, 'null')`);
-
-/** A nullable integer column as JSON digits or `null`. */
-export const jsonIntegerSql = (column: string) => sql.raw(`coalesce((${column})::text, 'null')`);
+export function structured<Schema extends z.ZodType>(
+  schema: Schema,
+  answer: z.output<Schema> | SerializedAnswer,
+): z.output<Schema> {
+  return isSerializedAnswer(answer) ? fromWire(schema, JSON.parse(answer.text)) : answer;
+}

@@ -1,18 +1,19 @@
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
-import {
-  type TraderSort,
-  type TradersPage,
-  traderLabels,
-  type WalletPnlPage,
-} from '../../../shared/api/traders';
-import { unrealizedPnl } from '../../../shared/trade/unrealized-pnl';
+import { type TraderSort, traderItem, walletPnlItem } from '../../../shared/api/traders';
 import { indexedThroughBlockSql } from '../../db/checkpoint';
 import { compiledReads } from '../../db/compiled-read';
 import { rowLimit } from '../../db/row-limit';
 import { AppError } from '../../errors';
-import { decodeCursorIfAny, encodeCursor, keysetPage } from '../cursor';
+import { decodeCursorIfAny, encodeCursor } from '../cursor';
 import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
+import { jsonSql } from '../rest/json-sql';
+import { type SerializedAnswer, serializedAnswer } from '../rest/serialized';
 import type { Context } from '../trpc';
+
+/**
+ * A token's traders and a wallet's PnL (docs/api.md "Traders, PnL and labels"), written as JSON by
+ * PostgreSQL from their schemas (json-sql.ts) out of the `traders` rows the indexer keeps.
+ */
 
 /** The column each sort pages by (each has its index, drizzle/0011_traders.sql). */
 export const sortColumn: Record<TraderSort, string> = {
@@ -21,116 +22,39 @@ export const sortColumn: Record<TraderSort, string> = {
   holding: 'balance',
 };
 
-const positionColumns = sql.raw(
-  `x.bought::text, x.sold::text, x.quote_spent::text, x.quote_received::text, x.balance::text,
-   x.cost_basis::text, x.realized_pnl::text, x.volume::text, x.buys, x.sells, x.first_trade_block,
-   x.first_trade_at, x.last_trade_block, x.last_trade_at, x.is_creator, x.sniper, x.bundler, x.creator_linked`,
-);
+/** Held × price ÷ 10^18, truncated, − cost basis (the oracle's, server/_test/oracle/traders.ts). */
+const unrealizedAt = (price: string) =>
+  `div(greatest(x.balance, 0) * ${price}, 1000000000000000000) - x.cost_basis`;
 
-type PositionRow = {
-  bought: string;
-  sold: string;
-  quote_spent: string;
-  quote_received: string;
-  balance: string;
-  cost_basis: string;
-  realized_pnl: string;
-  volume: string;
-  buys: number;
-  sells: number;
-  first_trade_block: string | number | null;
-  first_trade_at: string | number | null;
-  last_trade_block: string | number | null;
-  last_trade_at: string | number | null;
-  is_creator: boolean;
-  sniper: boolean;
-  bundler: boolean;
-  creator_linked: boolean;
-};
-
-const orNull = (v: string | number | null) => (v === null ? null : Number(v));
-
-function position(r: PositionRow, price: bigint) {
-  const balance = BigInt(r.balance);
-  const costBasis = BigInt(r.cost_basis);
-  const flags = [r.is_creator, r.sniper, r.bundler, r.creator_linked];
-  return {
-    bought: BigInt(r.bought),
-    sold: BigInt(r.sold),
-    quote_spent: BigInt(r.quote_spent),
-    quote_received: BigInt(r.quote_received),
-    balance,
-    cost_basis: costBasis,
-    realized_pnl: BigInt(r.realized_pnl),
-    unrealized_pnl: unrealizedPnl(balance, costBasis, price),
-    buys: Number(r.buys),
-    sells: Number(r.sells),
-    first_trade_block: orNull(r.first_trade_block),
-    first_trade_at: orNull(r.first_trade_at),
-    last_trade_block: orNull(r.last_trade_block),
-    last_trade_at: orNull(r.last_trade_at),
-    labels: traderLabels.filter((_, i) => flags[i]),
-  };
-}
-
-/** Page statements of a token's traders, by `sort|first|after:rows`. */
-const traderRows = compiledReads<
-  Partial<PositionRow> & {
-    token: string | null;
-    price: string | null;
-    wallet: string | null;
-    ib: string | number;
-  },
-  'address' | 'value' | 'wallet',
-  string
->((param, variant) => {
-  const [sort, position, rows] = variant.split(/[|:]/) as [TraderSort, string, string];
-  const column = sql.raw(`"${sortColumn[sort]}"`);
-  return sql`select tk.address as token, tk.current_price::text as price, x.wallet, ${indexedThroughBlockSql} as ib, ${positionColumns}
-          from (select 1) one
-          left join tokens tk on tk.address = ${param('address')}
-          left join lateral (
-            select * from traders where token_address = ${param('address')}
-             ${position === 'after' ? sql`and (${column}, wallet) < (${param('value')}::numeric, ${param('wallet')})` : sql``}
-             order by ${column} desc, wallet desc limit ${rowLimit(Number(rows))}) x on true`;
+/** The fields both lists share, from `traders` row `x`, unrealized PnL at `price`. */
+const position = (unrealized: string) => ({
+  bought: 'x.bought',
+  sold: 'x.sold',
+  quote_spent: 'x.quote_spent',
+  quote_received: 'x.quote_received',
+  balance: 'x.balance',
+  cost_basis: 'x.cost_basis',
+  realized_pnl: 'x.realized_pnl',
+  unrealized_pnl: unrealized,
+  buys: 'x.buys',
+  sells: 'x.sells',
+  first_trade_block: 'x.first_trade_block',
+  first_trade_at: 'x.first_trade_at',
+  last_trade_block: 'x.last_trade_block',
+  last_trade_at: 'x.last_trade_at',
+  // In traderLabels' order.
+  labels: `'[' || concat_ws(',', case when x.is_creator then '"creator"' end, case when x.sniper then '"sniper"' end,
+             case when x.bundler then '"bundler"' end, case when x.creator_linked then '"creator_linked"' end) || ']'`,
 });
 
-/** A token's traders (docs/api.md "Traders, PnL and labels"), largest first by `sort`. */
-export async function listTraders(
-  ctx: Context,
-  input: { address: string; limit: number; cursor?: string | undefined; sort?: TraderSort | undefined },
-): Promise<TradersPage> {
-  const sort = input.sort ?? 'realized_pnl';
-  const list = `traders:${input.address}:${sort}`;
-  const key = decodeCursorIfAny(input.cursor, list, signedAmountAndAddressKey, ctx.cursorSecret);
-  const rows = await traderRows(
-    ctx.db,
-    { address: input.address, value: key?.[0] ?? null, wallet: key?.[1] ?? null },
-    `${sort}|${key ? 'after' : 'first'}:${input.limit + 1}`,
-  );
-  if (!rows[0]?.token) throw new AppError('not_found', `no launched token at ${input.address}`);
-  const price = BigInt(rows[0].price ?? '0');
-  const found = rows.filter((r) => r.wallet !== null) as (PositionRow & { wallet: string })[];
-  const page = keysetPage(
-    found,
-    input.limit,
-    (last, block) =>
-      encodeCursor(
-        list,
-        [
-          sort === 'realized_pnl' ? last.realized_pnl : sort === 'volume' ? last.volume : last.balance,
-          last.wallet,
-        ],
-        ctx.cursorSecret,
-        block,
-      ),
-    Number(rows[0]?.ib ?? 0),
-  );
-  return {
-    items: page.rows.map((r) => ({ wallet: r.wallet, ...position(r, price) })),
-    next_cursor: page.nextCursor,
-  };
-}
+const traderJson = jsonSql(traderItem, { wallet: 'x.wallet', ...position(unrealizedAt('tk.current_price')) });
+
+// An excluded token keeps its row without a valuation: price and unrealized PnL null.
+const walletPnlJson = jsonSql(walletPnlItem, {
+  token: 'x.token_address',
+  ...position(`case when x.excluded then null else ${unrealizedAt('x.price')} end`),
+  price: 'case when x.excluded then null else x.price end',
+});
 
 const traderColumns = `token_address, wallet, bought, sold, quote_spent, quote_received, volume, balance, cost_basis,
   realized_pnl, buys, sells, first_trade_block, first_trade_at, last_trade_block, last_trade_at, is_creator, sniper,
@@ -162,17 +86,79 @@ export function walletPositionsSql(
               order by token_address limit ${limit}`;
 }
 
-/** Page statements of a wallet's positions, by `first|after:rows`. */
-const walletRows = compiledReads<
-  PositionRow & { token_address: string; price: string; excluded: boolean; ib: string | number },
+/**
+ * Page statements of a token's traders as JSON, by `sort|first|after:rows`: the first `rows − 1`
+ * as the items' text, the sort key of the last of them, and whether one more follows.
+ */
+const traderBodies = compiledReads<
+  {
+    ib: string | number;
+    token: string | null;
+    items: string | null;
+    n: string | number;
+    last_value: string | null;
+    last_wallet: string | null;
+  },
+  'address' | 'value' | 'wallet',
+  string
+>((param, variant) => {
+  const [sort, position, rows] = variant.split(/[|:]/) as [TraderSort, string, string];
+  const column = sql.raw(`"${sortColumn[sort]}"`);
+  const fetched = Number(rows);
+  const limit = rowLimit(fetched - 1);
+  return sql`select ${indexedThroughBlockSql} as ib, tk.address as token, p.items, p.n, p.last_value, p.last_wallet
+          from (select 1) one
+          left join tokens tk on tk.address = ${param('address')}
+          left join lateral (
+            select string_agg(${traderJson}, ',' order by x.n) filter (where x.n <= ${limit}) as items,
+                   count(*) as n,
+                   max(x.${column}::text) filter (where x.n = ${limit}) as last_value,
+                   max(x.wallet) filter (where x.n = ${limit}) as last_wallet
+              from (select page.*, row_number() over (order by page.${column} desc, page.wallet desc) as n
+                      from (select * from traders where token_address = ${param('address')}
+                             ${position === 'after' ? sql`and (${column}, wallet) < (${param('value')}::numeric, ${param('wallet')})` : sql``}
+                             order by ${column} desc, wallet desc limit ${rowLimit(fetched)}) page) x) p on true`;
+});
+
+/** A token's traders, largest first by `sort`: one statement, no row parsed. */
+export async function listTraders(
+  ctx: Context,
+  input: { address: string; limit: number; cursor?: string | undefined; sort?: TraderSort | undefined },
+): Promise<SerializedAnswer> {
+  const sort = input.sort ?? 'realized_pnl';
+  const list = `traders:${input.address}:${sort}`;
+  const key = decodeCursorIfAny(input.cursor, list, signedAmountAndAddressKey, ctx.cursorSecret);
+  const [row] = await traderBodies(
+    ctx.db,
+    { address: input.address, value: key?.[0] ?? null, wallet: key?.[1] ?? null },
+    `${sort}|${key ? 'after' : 'first'}:${input.limit + 1}`,
+  );
+  if (!row?.token) throw new AppError('not_found', `no launched token at ${input.address}`);
+  const next =
+    Number(row.n) > input.limit && row.last_value !== null && row.last_wallet !== null
+      ? `"${encodeCursor(list, [row.last_value, row.last_wallet], ctx.cursorSecret, Number(row.ib))}"`
+      : 'null';
+  return serializedAnswer(`{"items":[${row.items ?? ''}],"next_cursor":${next}}`);
+}
+
+/** Page statements of a wallet's positions as JSON, by `first|after:rows`. */
+const pnlBodies = compiledReads<
+  { ib: string | number; items: string | null; n: string | number; last_token: string | null },
   'wallet' | 'after',
   string
 >((param, variant) => {
   const [position, rows] = variant.split(':');
-  return sql`select x.token_address, tk.current_price::text as price, tk.excluded, ${indexedThroughBlockSql} as ib, ${positionColumns}
-          from (${walletPositionsSql(param, position === 'after', Number(rows))}) x
-          join tokens tk on tk.address = x.token_address
-          order by x.token_address`;
+  const fetched = Number(rows);
+  const limit = rowLimit(fetched - 1);
+  return sql`select ${indexedThroughBlockSql} as ib, p.items, p.n, p.last_token
+          from (select 1) one
+          left join lateral (
+            select string_agg(${walletPnlJson}, ',' order by x.n) filter (where x.n <= ${limit}) as items,
+                   count(*) as n,
+                   max(x.token_address) filter (where x.n = ${limit}) as last_token
+              from (select t.*, tk.current_price as price, tk.excluded, row_number() over (order by t.token_address) as n
+                      from (${walletPositionsSql(param, position === 'after', fetched)}) t
+                      join tokens tk on tk.address = t.token_address) x) p on true`;
 });
 
 /**
@@ -183,26 +169,17 @@ const walletRows = compiledReads<
 export async function listWalletPnl(
   ctx: Context,
   input: { address: string; limit: number; cursor?: string | undefined },
-): Promise<WalletPnlPage> {
+): Promise<SerializedAnswer> {
   const list = `pnl:${input.address}`;
   const after = decodeCursorIfAny(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
-  const rows = await walletRows(
+  const [row] = await pnlBodies(
     ctx.db,
     { wallet: input.address, after: after?.[0] ?? null },
     `${after ? 'after' : 'first'}:${input.limit + 1}`,
   );
-  const page = keysetPage(
-    rows,
-    input.limit,
-    (last, block) => encodeCursor(list, [last.token_address], ctx.cursorSecret, block),
-    Number(rows[0]?.ib ?? 0),
-  );
-  return {
-    items: page.rows.map((r) => {
-      const price = BigInt(r.price);
-      const row = { token: r.token_address, ...position(r, price) };
-      return r.excluded ? { ...row, price: null, unrealized_pnl: null } : { ...row, price };
-    }),
-    next_cursor: page.nextCursor,
-  };
+  const next =
+    row && Number(row.n) > input.limit && row.last_token !== null
+      ? `"${encodeCursor(list, [row.last_token], ctx.cursorSecret, Number(row.ib))}"`
+      : 'null';
+  return serializedAnswer(`{"items":[${row?.items ?? ''}],"next_cursor":${next}}`);
 }

@@ -1,7 +1,7 @@
 import { creator, creatorInput, creatorTokensInput } from '../../../../shared/api/creators';
 import { tokenPage } from '../../../../shared/api/tokens';
 import { defineRestRoute } from '../../rest/define';
-import { getCreatorSerialized, listCreatorTokens } from './router';
+import { getCreator, listCreatorTokens } from './router';
 
 export const creatorRestRoutes = [
   defineRestRoute({
@@ -15,7 +15,7 @@ export const creatorRestRoutes = [
     input: creatorInput,
     output: creator,
     errors: ['invalid_address', 'not_found'],
-    read: (ctx, input) => getCreatorSerialized(ctx, input.address),
+    read: (ctx, input) => getCreator(ctx, input.address),
   }),
   defineRestRoute({
     method: 'GET',

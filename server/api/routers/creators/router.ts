@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import {
-  type Creator,
   type CreatorTokensInput,
+  creator,
   creatorInput,
   creatorTokensInput,
 } from '../../../../shared/api/creators';
@@ -10,31 +10,11 @@ import { indexedThroughBlockSql } from '../../../db/checkpoint';
 import { compiledRead } from '../../../db/compiled-read';
 import { tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
-import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
+import { jsonSql } from '../../rest/json-sql';
+import { type SerializedAnswer, serializedAnswer, structured } from '../../rest/serialized';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { creatorTokensOrder, listByOrder } from '../tokens/list';
-
-/** A creator's record; 404 for an address that never launched a canonical token. */
-const creatorRow = compiledRead<Record<string, string | number>, 'address'>(
-  (param) =>
-    sql`select address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume::text, ${indexedThroughBlockSql} as ib
-          from creators where address = ${param('address')}`,
-);
-
-export async function getCreator(ctx: Context, address: string): Promise<Creator> {
-  const [row] = await creatorRow(ctx.db, { address });
-  if (!row) throw new AppError('not_found', `${address} has not launched a token`);
-  return {
-    address,
-    tokens_launched: Number(row.tokens_launched),
-    tokens_graduated: Number(row.tokens_graduated),
-    first_launch_at: Number(row.first_launch_at),
-    last_launch_at: Number(row.last_launch_at),
-    total_volume: BigInt(row.total_volume as string),
-    indexed_through_block: Number(row.ib),
-  };
-}
 
 /** The creator's non-excluded tokens, newest first; an unknown creator has an empty page. */
 export function listCreatorTokens(ctx: Context, input: CreatorTokensInput): Promise<TokenPage> {
@@ -45,31 +25,32 @@ export function listCreatorTokens(ctx: Context, input: CreatorTokensInput): Prom
   });
 }
 
+/** A creator's record; 404 for an address that never launched a canonical token. */
 const creatorBody = compiledRead<{ ib: string | number; body: string }, 'address'>(
   (param) =>
-    sql`select c.ib, '{"address":"' || c.address || '","tokens_launched":' || c.tokens_launched
-               || ',"tokens_graduated":' || c.tokens_graduated || ',"first_launch_at":' || c.first_launch_at
-               || ',"last_launch_at":' || c.last_launch_at || ',"total_volume":"' || c.total_volume
-               || '","indexed_through_block":' || c.ib || '}' as body
+    sql`select c.ib, ${jsonSql(creator, {
+      address: 'c.address',
+      tokens_launched: 'c.tokens_launched',
+      tokens_graduated: 'c.tokens_graduated',
+      first_launch_at: 'c.first_launch_at',
+      last_launch_at: 'c.last_launch_at',
+      total_volume: 'c.total_volume',
+      indexed_through_block: 'c.ib',
+    })} as body
           from (select address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume,
                        ${indexedThroughBlockSql} as ib
                   from creators where address = ${param('address')} offset 0) c`,
 );
 
-/**
- * {@link getCreator} as the JSON PostgreSQL writes (REST): byte for byte its answer serialized
- * (keys in the schema's order, the volume as decimal text), without parsing the row.
- */
-export async function getCreatorSerialized(
-  ctx: Context,
-  address: string,
-): Promise<Creator | SerializedAnswer> {
+export async function getCreator(ctx: Context, address: string): Promise<SerializedAnswer> {
   const [row] = await creatorBody(ctx.db, { address });
   if (!row) throw new AppError('not_found', `${address} has not launched a token`);
   return serializedAnswer(row.body, Number(row.ib));
 }
 
 export const creatorsRouter = createTRPCRouter({
-  byAddress: publicProcedure.input(creatorInput).query(({ ctx, input }) => getCreator(ctx, input.address)),
+  byAddress: publicProcedure
+    .input(creatorInput)
+    .query(async ({ ctx, input }) => structured(creator, await getCreator(ctx, input.address))),
   tokens: publicProcedure.input(creatorTokensInput).query(({ ctx, input }) => listCreatorTokens(ctx, input)),
 });

@@ -1,39 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
-import type { TokenDetail } from '../../../../shared/api/tokens';
-import { indexedThroughBlockColumn } from '../../../db/checkpoint';
-import type { Database } from '../../../db/client';
+import { sql } from 'drizzle-orm';
+import { tokenDetail } from '../../../../shared/api/tokens';
+import { indexedThroughBlockSql } from '../../../db/checkpoint';
+import { compiledRead } from '../../../db/compiled-read';
 import { frozenSql } from '../../../db/frozen-sql';
-import { createStatementCache, executePrepared } from '../../../db/prepared';
-import { builderRowLimit } from '../../../db/row-limit';
-import { balanceKind, metadataDrafts, tokens } from '../../../db/schema';
+import { balanceKind } from '../../../db/schema';
 import { AppError } from '../../../errors';
+import { jsonSql } from '../../rest/json-sql';
+import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
-import { boundDraftJoin, priceChange24hBpsColumn, toTokenDetail } from './rows';
-
-function buildDetail(db: Database) {
-  return db
-    .select({
-      token: tokens,
-      draft: {
-        id: metadataDrafts.id,
-        description: metadataDrafts.description,
-        imageKey: metadataDrafts.imageKey,
-        websiteUrl: metadataDrafts.websiteUrl,
-        xUrl: metadataDrafts.xUrl,
-        telegramUrl: metadataDrafts.telegramUrl,
-        discordUrl: metadataDrafts.discordUrl,
-      },
-      indexedThroughBlock: indexedThroughBlockColumn,
-      priceChange24hBps: priceChange24hBpsColumn,
-      concentration: concentrationColumn,
-      risk: riskColumn,
-    })
-    .from(tokens)
-    .leftJoin(metadataDrafts, boundDraftJoin)
-    .where(eq(tokens.address, sql.placeholder('address')))
-    .limit(builderRowLimit(1))
-    .prepare('token_detail');
-}
+import { priceChange24hBpsColumn } from './rows';
 
 /**
  * Supply shares from the indexed balances, in one scalar subquery per detail read: the 10 largest
@@ -51,17 +26,6 @@ export const concentrationSql = frozenSql(sql`(
     div(coalesce(sum(a.balance) filter (where a.kind = ${balanceKind.pool}), 0) * 10000, tokens.total_supply),
     div(coalesce(sum(a.balance) filter (where a.kind = ${balanceKind.burn}), 0) * 10000, tokens.total_supply))
   from balances a where a.token_address = tokens.address and a.kind <> ${balanceKind.holder})`);
-
-const concentrationColumn = sql<[number, number, number, number, number]>`${concentrationSql}`.mapWith(
-  (value: string | number[]) =>
-    (typeof value === 'string' ? (JSON.parse(value) as number[]) : value).map(Number) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-    ],
-);
 
 /**
  * The risk summary from precomputed `traders` rows: only labelled wallets are read (a partial
@@ -81,43 +45,99 @@ export const riskSql = frozenSql(sql`(
   from traders x left join balances b on b.token_address = x.token_address and b.wallet = x.wallet
   where x.token_address = tokens.address and (x.sniper or x.bundler or x.creator_linked))`);
 
-const riskColumn = sql<number[]>`${riskSql}`.mapWith((value: string | number[]) =>
-  (typeof value === 'string' ? (JSON.parse(value) as number[]) : value).map(Number),
+/**
+ * One token with every group of DESIGN.md section 6, written as JSON by PostgreSQL in one
+ * statement. Excluded tokens still answer (with `excluded: true`): moderation hides them from
+ * lists, it does not pretend they do not exist.
+ */
+const detailBody = compiledRead<{ ib: string | number; body: string }, 'address'>(
+  (param) =>
+    sql`select d.ib, ${jsonSql(tokenDetail, {
+      indexed_through_block: 'd.ib',
+      identity: {
+        address: 'd.address',
+        name: 'd.name',
+        symbol: 'd.symbol',
+        decimals: 'd.decimals',
+        total_supply: 'd.total_supply',
+      },
+      metadata: {
+        when: 'd.bound_draft is not null',
+        description: 'd.description',
+        image_url: "'/objects/' || d.image_key",
+        website_url: 'd.website_url',
+        x_url: 'd.x_url',
+        telegram_url: 'd.telegram_url',
+        discord_url: 'd.discord_url',
+        draft_id: 'd.bound_draft',
+      },
+      creation: {
+        creator: 'd.creator',
+        block_number: 'd.created_block',
+        block_timestamp: 'd.created_at',
+        transaction_hash: 'd.created_transaction_hash',
+        transaction_index: 'd.created_transaction_index',
+        log_index: 'd.created_log_index',
+      },
+      curve: {
+        lifecycle: 'd.lifecycle',
+        virtual_token_reserve: 'd.virtual_token_reserve',
+        virtual_reserve: 'd.virtual_reserve',
+        real_token_reserve: 'd.real_token_reserve',
+        real_reserve: 'd.real_reserve',
+        graduation_threshold: 'd.graduation_threshold',
+        progress_bps: 'd.progress_bps',
+      },
+      metrics: {
+        current_price: 'd.current_price',
+        price_change_24h_bps: 'd.price_change',
+        market_cap: 'd.market_cap',
+        fully_diluted_value: 'd.fully_diluted_value',
+        volume_24h: 'd.volume_24h',
+        trades_24h: 'd.trades_24h',
+        traders_24h: 'd.traders_24h',
+        holders: 'd.holders',
+        last_trade_at: 'd.last_trade_at',
+      },
+      graduation: {
+        // Only once every fact of the graduation is indexed.
+        when: `d.pool_address is not null and d.graduated_block is not null and d.graduated_at is not null
+               and d.graduated_transaction_hash is not null and d.graduation_token_amount is not null
+               and d.graduation_reserve_amount is not null`,
+        pool_address: 'd.pool_address',
+        block_number: 'd.graduated_block',
+        block_timestamp: 'd.graduated_at',
+        transaction_hash: 'd.graduated_transaction_hash',
+        token_amount: 'd.graduation_token_amount',
+        reserve_amount: 'd.graduation_reserve_amount',
+      },
+      concentration: {
+        top10_holders_bps: 'd.concentration->>0',
+        creator_bps: 'd.concentration->>1',
+        curve_bps: 'd.concentration->>2',
+        pool_bps: 'd.concentration->>3',
+        burned_bps: 'd.concentration->>4',
+      },
+      risk: {
+        sniper_bps: 'd.risk->>0',
+        sniper_wallets: 'd.risk->>1',
+        bundler_bps: 'd.risk->>2',
+        bundler_wallets: 'd.risk->>3',
+        creator_linked_bps: 'd.risk->>4',
+        creator_linked_wallets: 'd.risk->>5',
+        creator_sold_bps: 'd.risk->>6',
+      },
+      excluded: 'd.excluded',
+    })} as body
+        from (select tokens.*, m.id as bound_draft, m.description, m.image_key, m.website_url, m.x_url, m.telegram_url, m.discord_url,
+                     ${indexedThroughBlockSql} as ib, ${priceChange24hBpsColumn} as price_change,
+                     ${concentrationSql} as concentration, ${riskSql} as risk
+                from tokens left join metadata_drafts m on m.id = tokens.draft_id
+               where tokens.address = ${param('address')} offset 0) d`,
 );
 
-const detailStatements = createStatementCache<ReturnType<typeof buildDetail>>();
-
-/**
- * One token with every group of DESIGN.md section 6. Excluded tokens still answer (with
- * `excluded: true`): moderation hides them from lists, it does not pretend they do not exist.
- */
-export async function getTokenDetail(ctx: Context, address: string): Promise<TokenDetail> {
-  const [row] = await executePrepared(detailStatements(ctx.db, 'token_detail', buildDetail), { address });
+export async function getTokenDetail(ctx: Context, address: string): Promise<SerializedAnswer> {
+  const [row] = await detailBody(ctx.db, { address });
   if (!row) throw new AppError('not_found', `no launched token at ${address}`);
-  const [top10, creator, curve, pool, burned] = row.concentration;
-  const { risk } = row;
-  return {
-    ...toTokenDetail(
-      row.token,
-      row.draft?.id ? row.draft : null,
-      row.indexedThroughBlock ?? 0,
-      row.priceChange24hBps,
-    ),
-    concentration: {
-      top10_holders_bps: top10,
-      creator_bps: creator,
-      curve_bps: curve,
-      pool_bps: pool,
-      burned_bps: burned,
-    },
-    risk: {
-      sniper_bps: risk[0] ?? 0,
-      sniper_wallets: risk[1] ?? 0,
-      bundler_bps: risk[2] ?? 0,
-      bundler_wallets: risk[3] ?? 0,
-      creator_linked_bps: risk[4] ?? 0,
-      creator_linked_wallets: risk[5] ?? 0,
-      creator_sold_bps: risk[6] ?? 0,
-    },
-  };
+  return serializedAnswer(row.body, Number(row.ib));
 }

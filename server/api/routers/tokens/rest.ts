@@ -19,16 +19,12 @@ import {
 import { tradersInput, tradersPage } from '../../../../shared/api/traders';
 import { TRENDING_FORMULA } from '../../../tokens/trending';
 import { defineRestRoute } from '../../rest/define';
-import { listTradersSerialized } from '../../traders/serialized';
+import { listTraders } from '../../traders/read';
 import { getTokensBatch } from './batch';
+import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
-import { getChartSerialized, listActivity } from './market';
-import {
-  getPricingSerialized,
-  getTokenDetailSerialized,
-  listHoldersSerialized,
-  listTradesSerialized,
-} from './serialized';
+import { getChart, listActivity } from './market';
+import { getPricing, listHolders, listTrades } from './serialized';
 
 const untrusted = 'Names, images and links are supplied by creators and unverified.';
 const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ${TRENDING_FORMULA}, relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
@@ -104,7 +100,7 @@ export const tokenRestRoutes = [
     input: tokenAddressInput,
     output: tokenDetail,
     errors: ['invalid_address', 'not_found'],
-    read: (ctx, input) => getTokenDetailSerialized(ctx, input.address),
+    read: (ctx, input) => getTokenDetail(ctx, input.address),
   }),
   defineRestRoute({
     method: 'GET',
@@ -117,7 +113,7 @@ export const tokenRestRoutes = [
     input: tokenAddressInput,
     output: pricing,
     errors: ['invalid_address', 'not_found'],
-    read: (ctx, input) => getPricingSerialized(ctx, input.address),
+    read: (ctx, input) => getPricing(ctx, input.address),
   }),
   defineRestRoute({
     method: 'GET',
@@ -130,7 +126,7 @@ export const tokenRestRoutes = [
     input: chartInput,
     output: chart,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_range', 'not_found'],
-    read: getChartSerialized,
+    read: getChart,
   }),
   defineRestRoute({
     method: 'GET',
@@ -143,7 +139,7 @@ export const tokenRestRoutes = [
     input: tradesInput,
     output: tradesPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    read: listTradesSerialized,
+    read: listTrades,
   }),
   defineRestRoute({
     method: 'GET',
@@ -169,7 +165,7 @@ export const tokenRestRoutes = [
     input: tradesInput,
     output: holdersPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    read: listHoldersSerialized,
+    read: listHolders,
   }),
   defineRestRoute({
     method: 'GET',
@@ -182,6 +178,6 @@ export const tokenRestRoutes = [
     input: tradersInput,
     output: tradersPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
-    read: listTradersSerialized,
+    read: listTraders,
   }),
 ];

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { TokenDetail, TokenListItem } from '../../../../shared/api/tokens';
+import type { TokenListItem } from '../../../../shared/api/tokens';
 import { indexedHeadTimestampSql } from '../../../db/checkpoint';
 import { frozenSql } from '../../../db/frozen-sql';
 import { metadataDrafts, tokens } from '../../../db/schema';
@@ -91,92 +91,5 @@ export function toTokenListItem({ token: row, imageKey, priceChange24hBps }: Tok
     volume_24h: row.volume24h,
     trades_24h: row.trades24h,
     holders: row.holders,
-  };
-}
-
-export interface BoundMetadata {
-  id: string;
-  description: string;
-  imageKey: string;
-  websiteUrl: string | null;
-  xUrl: string | null;
-  telegramUrl: string | null;
-  discordUrl: string | null;
-}
-
-export function toTokenDetail(
-  row: TokenRow,
-  metadata: BoundMetadata | null,
-  indexedThroughBlock: number,
-  priceChange24hBps: number | null,
-): Omit<TokenDetail, 'concentration' | 'risk'> {
-  const graduated =
-    row.poolAddress !== null &&
-    row.graduatedBlock !== null &&
-    row.graduatedAt !== null &&
-    row.graduatedTransactionHash !== null &&
-    row.graduationTokenAmount !== null &&
-    row.graduationReserveAmount !== null;
-  return {
-    indexed_through_block: indexedThroughBlock,
-    identity: {
-      address: row.address,
-      name: row.name,
-      symbol: row.symbol,
-      decimals: row.decimals,
-      total_supply: row.totalSupply,
-    },
-    metadata: metadata
-      ? {
-          description: metadata.description,
-          image_url: objectPath(metadata.imageKey),
-          website_url: metadata.websiteUrl,
-          x_url: metadata.xUrl,
-          telegram_url: metadata.telegramUrl,
-          discord_url: metadata.discordUrl,
-          draft_id: metadata.id,
-        }
-      : null,
-    creation: {
-      creator: row.creator,
-      block_number: row.createdBlock,
-      block_timestamp: row.createdAt,
-      transaction_hash: row.createdTransactionHash,
-      transaction_index: row.createdTransactionIndex,
-      log_index: row.createdLogIndex,
-    },
-    curve: {
-      lifecycle: row.lifecycle,
-      virtual_token_reserve: row.virtualTokenReserve,
-      virtual_reserve: row.virtualReserve,
-      real_token_reserve: row.realTokenReserve,
-      real_reserve: row.realReserve,
-      graduation_threshold: row.graduationThreshold,
-      progress_bps: row.progressBps,
-    },
-    metrics: {
-      current_price: row.currentPrice,
-      price_change_24h_bps: priceChange24hBps,
-      market_cap: row.marketCap,
-      fully_diluted_value: row.fullyDilutedValue,
-      volume_24h: row.volume24h,
-      trades_24h: row.trades24h,
-      traders_24h: row.traders24h,
-      holders: row.holders,
-      last_trade_at: row.lastTradeAt,
-    },
-    ...(graduated
-      ? {
-          graduation: {
-            pool_address: row.poolAddress as string,
-            block_number: row.graduatedBlock as number,
-            block_timestamp: row.graduatedAt as number,
-            transaction_hash: row.graduatedTransactionHash as string,
-            token_amount: row.graduationTokenAmount as bigint,
-            reserve_amount: row.graduationReserveAmount as bigint,
-          },
-        }
-      : {}),
-    excluded: row.excluded,
   };
 }

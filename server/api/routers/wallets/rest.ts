@@ -1,7 +1,7 @@
 import { walletPnlInput, walletPnlPage } from '../../../../shared/api/traders';
 import { holdingsInput, holdingsPage } from '../../../../shared/api/wallets';
 import { defineRestRoute } from '../../rest/define';
-import { listWalletPnlSerialized } from '../../traders/serialized';
+import { listWalletPnl } from '../../traders/read';
 import { listHoldings } from './router';
 
 export const walletRestRoutes = [
@@ -29,6 +29,6 @@ export const walletRestRoutes = [
     input: walletPnlInput,
     output: walletPnlPage,
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
-    read: listWalletPnlSerialized,
+    read: listWalletPnl,
   }),
 ];

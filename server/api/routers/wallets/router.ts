@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { walletPnlInput } from '../../../../shared/api/traders';
+import { walletPnlInput, walletPnlPage } from '../../../../shared/api/traders';
 import { type HoldingsPage, holdingsInput } from '../../../../shared/api/wallets';
 import { WAD } from '../../../../shared/units';
 import { indexedThroughBlockColumn } from '../../../db/checkpoint';
@@ -9,6 +9,7 @@ import { builderRowLimit } from '../../../db/row-limit';
 import { balances, metadataDrafts, tokens } from '../../../db/schema';
 import { decodeCursorIfAny, encodeCursor, keysetPage } from '../../cursor';
 import { addressOnlyKey } from '../../cursor-keys';
+import { structured } from '../../rest/serialized';
 import { listWalletPnl } from '../../traders/read';
 import type { Context } from '../../trpc';
 import { createTRPCRouter, publicProcedure } from '../../trpc';
@@ -76,5 +77,7 @@ export async function listHoldings(
 
 export const walletsRouter = createTRPCRouter({
   holdings: publicProcedure.input(holdingsInput).query(({ ctx, input }) => listHoldings(ctx, input)),
-  pnl: publicProcedure.input(walletPnlInput).query(({ ctx, input }) => listWalletPnl(ctx, input)),
+  pnl: publicProcedure
+    .input(walletPnlInput)
+    .query(async ({ ctx, input }) => structured(walletPnlPage, await listWalletPnl(ctx, input))),
 });
