@@ -1,5 +1,5 @@
 /**
- * `node --import tsx scripts/bench-floor.ts --database-url URL [--port 0] [--workers 1]`
+ * `node dist/bench-floor.js --database-url URL [--port 0] [--workers 1]`
  * (started by `npm run bench`; CURSOR_SECRET from the environment)
  *
  * The floor of the read API (DESIGN.md section 10): a bare `node:http` + postgres.js server that

@@ -1,15 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../server/_test/app-server';
+import { assertBuilt, compiledServer, freePort } from '../server/_test/app-server';
 import { collectOutput, productionScriptEnv } from '../server/_test/child-process';
-
-const serve = path.resolve(import.meta.dirname, 'serve.ts');
 
 /** Runs `npm run serve` in production with `env` (nothing else) until it exits (or 60 s pass); its code and output. */
 function runServe(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', serve], {
+    assertBuilt();
+    const child: ChildProcess = spawn(process.execPath, [compiledServer], {
       env: productionScriptEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

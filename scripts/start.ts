@@ -4,17 +4,19 @@
  * With no RPC_URL it runs the local devnet (anvil from npm, contracts deployed, state kept in
  * $DATA_DIR), fills a fresh chain with two days of seeded activity, keeps a live simulator
  * trading, and serves the web app whose embedded indexer follows the chain. With RPC_URL set it
- * only serves (and, on PGlite, indexes) that chain. Builds first when the sources changed.
+ * only serves (and, on PGlite, indexes) that chain. scripts/start.mjs builds first when the
+ * sources changed, then runs this launcher compiled (dist/start.js).
  * A rerun resumes from $DATA_DIR; `npm start -- --reset` starts from nothing. Ctrl-C stops all.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Devnet, startDevnet } from '../server/chain/devnet';
 import { createCreatorStudio, type StudioLaunch } from '../server/chain/simulator/creator-studio';
 import { createSimulator } from '../server/chain/simulator/simulator';
 import { localBaseUrl } from '../server/config';
+import { compiled } from '../server/module-worker';
 import { WAD } from '../shared/units';
 import { loadConfigOrExit } from './cli';
 
@@ -24,51 +26,15 @@ const STUDIO_INTERVAL_MS = 90_000;
 
 /** The first line of a thrown value: viem and RPC errors run to many lines of detail. */
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
-const sourceRoots = [
-  'app',
-  'server',
-  'components',
-  'public',
-  'next.config.mjs',
-  'package-lock.json',
-  'tsconfig.json',
-];
 const { values } = parseArgs({
   options: { reset: { type: 'boolean', default: false }, rate: { type: 'string', default: '0.5' } },
 });
-
-function newestMtime(entry: string): number {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  return newest;
-}
-
-function needsBuild(): boolean {
-  const buildId = path.join(root, '.next', 'BUILD_ID');
-  if (!existsSync(buildId)) return true;
-  const built = statSync(buildId).mtimeMs;
-  return sourceRoots.some((entry) => newestMtime(path.join(root, entry)) > built);
-}
 
 const config = loadConfigOrExit();
 if (values.reset) {
   console.log(`▶ --reset: removing ${config.dataDir}`);
   rmSync(config.dataDir, { recursive: true, force: true });
 }
-if (needsBuild()) {
-  console.log('▶ building the web app (first run or sources changed)…');
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-    // No telemetry calls from a developer's machine (and none are possible offline).
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-
 let devnet: Devnet | undefined;
 let web: ChildProcess | undefined;
 const stopping = new AbortController();
@@ -137,7 +103,11 @@ const url = localBaseUrl(config.host, config.port);
 console.log(
   `▶ starting the web server (${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dir}` : 'PostgreSQL'})…`,
 );
-web = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts')], {
+// The compiled server (dist/, `npm run build`) when this launcher is compiled too.
+const serve = compiled
+  ? [path.join(root, 'dist', 'serve.js')]
+  : ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts')];
+web = spawn(process.execPath, serve, {
   cwd: root,
   // Its own process group, so stopping it also stops anything it forks.
   stdio: ['ignore', 'inherit', 'inherit'],

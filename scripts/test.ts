@@ -11,7 +11,8 @@ const steps = [
   { name: 'openapi', command: ['npx', 'tsx', 'scripts/openapi-lint.ts'] },
   { name: 'contracts', command: ['npx', 'tsx', 'contracts/build.ts', '--check'] },
   { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit'] },
-  { name: 'build', command: ['npx', 'next', 'build'] },
+  // The web app and the compiled server the integration and e2e suites start (dist/).
+  { name: 'build', command: ['npm', 'run', 'build'] },
   // First-load JavaScript of the home and token pages, read from the build just made.
   { name: 'budget', command: ['npx', 'tsx', 'scripts/bundle-budget.ts'] },
   { name: 'int', command: ['npx', 'vitest', 'run', '--project', 'integration'] },

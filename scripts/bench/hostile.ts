@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { typeScriptWorker } from '../../server/typescript-worker';
+import { moduleWorker } from '../../server/module-worker';
 import type { AttackerData } from './attacker-thread';
 import { busiestToken, tokenAddress } from './fixtures';
 import { type LoadResult, pooled, type RawRun, type Run, toRun } from './measure';
@@ -204,7 +204,7 @@ function sumRuns(runs: Run[]): Run {
  */
 async function startAttacker(server: BenchServer, data: AttackerData): Promise<{ stop(): Promise<Run> }> {
   const cpuBefore = server.cpuSeconds();
-  const thread = typeScriptWorker(new URL('./attacker-thread.ts', import.meta.url), { workerData: data });
+  const thread = moduleWorker(new URL('./attacker-thread.ts', import.meta.url), { workerData: data });
   const messages: unknown[] = [];
   let wake: () => void = () => {};
   thread.on('message', (message: unknown) => {

@@ -59,7 +59,10 @@ export async function startLaunchdex(env: Record<string, string>, workers: numbe
   };
 }
 
-/** The floor (scripts/bench-floor.ts) over the same database, with as many workers. */
+/**
+ * The floor (scripts/bench-floor.ts) over the same database, with as many workers: compiled as
+ * Launchdex is (dist/bench-floor.js, `npm run build`), with the same postgres.js queue.
+ */
 export async function startFloor(
   databaseUrl: string,
   workers: number,
@@ -69,7 +72,7 @@ export async function startFloor(
   return spawnServer(
     'floor',
     [
-      'scripts/bench-floor.ts',
+      'dist/bench-floor.js',
       '--database-url',
       databaseUrl,
       '--port',
@@ -92,7 +95,7 @@ async function spawnServer(
   healthPath: string,
   env: Record<string, string>,
 ): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

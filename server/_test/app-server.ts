@@ -57,8 +57,11 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
+/** The compiled production server (`npm run build`: scripts/build-server.mjs). */
+export const compiledServer = path.join(root, 'dist', 'serve.js');
+
 export function assertBuilt(): void {
-  if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+  if (!existsSync(path.join(root, '.next', 'BUILD_ID')) || !existsSync(compiledServer)) {
     throw new Error('No production build found: run `npm run build` before the integration and e2e tests.');
   }
 }
@@ -82,7 +85,7 @@ export async function startAppServer(
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts'), '--workers', String(options.workers ?? 1)],
+    [compiledServer, '--workers', String(options.workers ?? 1)],
     {
       cwd: root,
       env: productionScriptEnv({

@@ -7,8 +7,8 @@ import type { TestDatabase } from './database';
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * `npm run indexer` as a real process on a test database and chain, with its node flags. One
- * process (tsx as a loader, not its CLI wrapper), so a signal reaches the indexer itself.
+ * `npm run indexer` as a real process on a test database and chain, with its node flags: the
+ * compiled indexer (dist/, `npm run build`), one process, so a signal reaches the indexer itself.
  */
 export function spawnIndexerProcess(
   database: Pick<TestDatabase, 'env'>,
@@ -16,7 +16,7 @@ export function spawnIndexerProcess(
   env: Record<string, string>,
   stdio: { stderr: 'pipe' | 'ignore' } = { stderr: 'pipe' },
 ): ChildProcess {
-  return spawn(process.execPath, [...INDEXER_NODE_FLAGS, '--import', 'tsx', 'scripts/indexer.ts'], {
+  return spawn(process.execPath, [...INDEXER_NODE_FLAGS, 'dist/indexer.js'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

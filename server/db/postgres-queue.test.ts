@@ -1,23 +1,5 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-/**
- * postgres.js's connection queues as installed: the ESM copy (Launchdex's server and Next's bundle
- * load it) and the CommonJS one. scripts/patch-dependencies.mjs mends both at install.
- */
-interface Queue<T> {
-  readonly length: number;
-  push(x: T): T;
-  shift(): T;
-  remove(x: T): T | null;
-}
-type QueueFactory = <T>(initial?: T[]) => Queue<T>;
-
-const root = path.resolve(import.meta.dirname, '../../node_modules/postgres');
-const esm = (await import(pathToFileURL(path.join(root, 'src/queue.js')).href)) as { default: QueueFactory };
-const cjs = createRequire(import.meta.url)(path.join(root, 'cjs/src/queue.js')) as QueueFactory;
+import Queue from './postgres-queue';
 
 /**
  * An array that records the longest it ever was: the queue copies its initial array with
@@ -32,10 +14,7 @@ class Watched<T> extends Array<T> {
   }
 }
 
-describe.each([
-  ['ESM', esm.default],
-  ['CommonJS', cjs],
-])('postgres.js connection queue (%s), as patched', (_name, Queue) => {
+describe('the connection queue built into postgres.js (scripts/build-server.mjs)', () => {
   it('keeps its storage bounded when it never drains: a pool that always has an idle connection', () => {
     Watched.longest = 0;
     const queue = Queue(new Watched<object>());
@@ -49,7 +28,7 @@ describe.each([
       queue.push(connection);
     }
     expect(queue.length).toBe(8);
-    // Unpatched, the array held one slot per query served (50,008 here).
+    // postgres.js's own held one slot per query served (50,008 here).
     expect(Watched.longest).toBeLessThan(2_100);
   });
 

@@ -14,7 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { appErrorCodeOf } from '../errors';
 import type { PageServices } from '../handover';
-import { typeScriptWorker } from '../typescript-worker';
+import { compiled, moduleWorker } from '../module-worker';
 import {
   bufferOf,
   type CrossedError,
@@ -102,7 +102,8 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
     publicBaseUrl: services.publicBaseUrl,
     openApi: services.openApiDocument(),
   };
-  const threadModule = new URL('./thread.ts', import.meta.url);
+  // Compiled, every module is in dist/ beside the thread's (scripts/build-server.mjs).
+  const threadModule = new URL(compiled ? './page-thread.js' : './thread.ts', import.meta.url);
   const agent = new Agent({ keepAlive: true });
   let closing = false;
 
@@ -110,7 +111,7 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
   let ready: Promise<Worker>;
 
   function start(): Promise<Worker> {
-    const worker = typeScriptWorker(threadModule, { workerData: data });
+    const worker = moduleWorker(threadModule, { workerData: data });
     options.onThread?.(worker);
     /** The cards this thread is drawing for the process: settled by its `drawn`, or its exit. */
     const drawing = new Map<number, { resolve(card: Buffer | null): void; reject(error: Error): void }>();
