@@ -43,7 +43,7 @@ const result = await build({
     webhooks: 'scripts/webhooks.ts',
     start: 'scripts/start.ts',
     // The benchmarks' floor, compiled as the server is, so the two compare on equal terms.
-    'bench-floor': 'scripts/bench-floor.ts',
+    'bench-floor': 'bench/floor.ts',
   },
   outdir: 'dist',
   // Every file in dist/ itself: a module finds the page thread beside it (server/worker-module.ts).

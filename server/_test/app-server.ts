@@ -85,7 +85,14 @@ export async function startAppServer(
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [compiledServer, '--workers', String(options.workers ?? 1)],
+    // BENCH_RUNTIME=tsx: the TypeScript sources under tsx, to measure the compiled server against them.
+    [
+      ...(process.env.BENCH_RUNTIME === 'tsx'
+        ? ['--import', 'tsx', path.join(root, 'scripts', 'serve.ts')]
+        : [compiledServer]),
+      '--workers',
+      String(options.workers ?? 1),
+    ],
     {
       cwd: root,
       env: productionScriptEnv({

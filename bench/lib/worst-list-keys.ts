@@ -1,5 +1,5 @@
 /**
- * The keyset lists `npm run bench:worst` mints cursors in (scripts/bench/worst-fixtures.ts): each
+ * The keyset lists `npm run bench:worst` mints cursors in (bench/lib/worst-fixtures.ts): each
  * list's rows and sort key, and the keys at its top, middle and bottom.
  */
 import type { CursorValue } from '../../server/api/cursor';

@@ -9,7 +9,7 @@ import type postgres from 'postgres';
 
 export type Sql = postgres.Sql;
 
-/** The address of seeded token i (scripts/bench/seed-sql.ts). */
+/** The address of seeded token i (bench/lib/seed-sql.ts). */
 export const seededTokenAddress = (index: number): string => `0x${index.toString(16).padStart(40, '0')}`;
 
 export const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;

@@ -5,10 +5,10 @@
  * `npm run bench -- --hostile [--workers 1,2] [--duration 10] [--warmup 10] [--victims 8] [--victim-rate 15]
  *   [--attackers 16] [--ramp 0] [--rounds 3] [--database-ms 0,250] …`
  *
- * Read API against its floor. Seeds PostgreSQL at scale once (scripts/seed-scale.ts; 1M tokens /
+ * Read API against its floor. Seeds PostgreSQL at scale once (bench/seed-scale.ts; 1M tokens /
  * 20M trades, `--quick` 2M trades; kept between runs in `launchdex_bench` / `launchdex_bench_quick`),
  * starts Launchdex's production server (`npm run serve`, indexer off) and the floor
- * (scripts/bench-floor.ts: bare node:http + postgres.js, one prepared statement per route class)
+ * (bench/floor.ts: bare node:http + postgres.js, one prepared statement per route class)
  * on the same database with the same number of workers, checks that both give the same answer
  * for every route class, then drives each class with autocannon on both: req/s at 64 connections,
  * p99 at 16, and each server's CPU per request (its process tree's CPU time from /proc). Prints a
@@ -32,15 +32,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { fieldDifferences, firstDifference } from './bench/answer-shape';
-import { readCacheCounts } from './bench/cache-metrics';
-import { ensureDataset } from './bench/dataset';
-import { type RouteClass, routeClasses } from './bench/fixtures';
-import { benchHostile } from './bench/hostile-runs';
-import { renderLive, runLive } from './bench/live';
-import { measure, warm } from './bench/measure';
-import { type RouteResult, renderReport, writeMarkedSection, writeReport } from './bench/report';
-import { type BenchServer, outOfReachLimits, startFloor, startLaunchdex } from './bench/servers';
+import { fieldDifferences, firstDifference } from './lib/answer-shape';
+import { readCacheCounts } from './lib/cache-metrics';
+import { ensureDataset } from './lib/dataset';
+import { type RouteClass, routeClasses } from './lib/fixtures';
+import { benchHostile } from './lib/hostile-runs';
+import { renderLive, runLive } from './lib/live';
+import { measure, warm } from './lib/measure';
+import { type RouteResult, renderReport, writeMarkedSection, writeReport } from './lib/report';
+import { type BenchServer, outOfReachLimits, startFloor, startLaunchdex } from './lib/servers';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({

@@ -1,4 +1,4 @@
-/** The candidates of the per-token, creator, wallet and stream routes (scripts/bench/worst-candidates.ts). */
+/** The candidates of the per-token, creator, wallet and stream routes (bench/lib/worst-candidates.ts). */
 import { encodeCursor } from '../../server/api/cursor';
 import { candleIntervals } from '../../server/db/schema/trades';
 import {

@@ -1,5 +1,5 @@
 /**
- * The parts every candidate of `npm run bench:worst` is made of (scripts/bench/worst-candidates.ts):
+ * The parts every candidate of `npm run bench:worst` is made of (bench/lib/worst-candidates.ts):
  * the request shape, keyset positions and cursors at them, and a search with its follow-up pages.
  */
 import { type CursorValue, encodeCursor } from '../../server/api/cursor';

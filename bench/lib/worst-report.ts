@@ -165,7 +165,7 @@ const end = '<!-- bench:worst:end -->';
 /** What the section says about its method (written once, when the section is created). */
 const method = `## Worst case per route (\`npm run bench:worst\`)
 
-\`npm run bench:worst\` (\`scripts/bench-worst.ts\`) looks for the slowest answer of every GET route of
+\`npm run bench:worst\` (\`bench/worst.ts\`) looks for the slowest answer of every GET route of
 \`/api/v1\` over the parameters the API accepts. Same machine and database as \`npm run bench\` (1,000,000
 tokens / 20,000,000 trades; it never seeds), Launchdex as in its uncached column (\`npm run serve\`, one
 process, indexer off, \`READ_CACHE_MB=0\`, rate limits out of reach, a known \`CURSOR_SECRET\` to mint

@@ -7,8 +7,8 @@
  * (1M tokens / 20M trades in `launchdex_bench`; it never seeds: an incomplete database is an
  * error), starts Launchdex's production server as the bench's uncached one (indexer off,
  * READ_CACHE_MB=0, rate limits out of reach, a known CURSOR_SECRET so that cursors can be minted
- * at any key), finds the dataset's extremes with SQL (scripts/bench/worst-fixtures.ts), builds
- * candidates per route (scripts/bench/worst-candidates.ts) and times each one alone, `--repeat`
+ * at any key), finds the dataset's extremes with SQL (bench/lib/worst-fixtures.ts), builds
+ * candidates per route (bench/lib/worst-candidates.ts) and times each one alone, `--repeat`
  * times, keeping the median: the wall time of a serial uncached request bounds its database time.
  * Prints a markdown table (worst route first), the slowest candidates and every refused (400)
  * request; `--write` puts it into docs/benchmarks.md between the bench:worst markers.
@@ -20,15 +20,15 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { type AppServer, startAppServer } from '../server/_test/app-server';
 import { isProcessAlive } from '../server/_test/child-process';
-import { SEED_VERSION } from './bench/seed-sql';
-import { outOfReachLimits } from './bench/servers';
+import { SEED_VERSION } from './lib/seed-sql';
+import { outOfReachLimits } from './lib/servers';
 import {
   aliasRoutes,
   buildCandidates,
   type Candidate,
   type ListKeys,
   searchTexts,
-} from './bench/worst-candidates';
+} from './lib/worst-candidates';
 import {
   activitySpec,
   creatorTokensSpec,
@@ -39,9 +39,9 @@ import {
   type ListSpec,
   tokenListSpecs,
   tradesSpec,
-} from './bench/worst-fixtures';
-import { type RouteSummary, renderWorst, worstOf, writeWorst } from './bench/worst-report';
-import { median, type Timing, timeCandidate, waitForQuiet } from './bench/worst-timing';
+} from './lib/worst-fixtures';
+import { type RouteSummary, renderWorst, worstOf, writeWorst } from './lib/worst-report';
+import { median, type Timing, timeCandidate, waitForQuiet } from './lib/worst-timing';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -88,7 +88,7 @@ const postgresVersion = /^PostgreSQL [\d.]+/.exec(seedRow?.version ?? '')?.[0] ?
 log(`▶ ${dataset}`);
 
 const loadBefore = os.loadavg();
-// Launchdex as bench-api.ts's uncached server runs it (scripts/bench/servers.ts startLaunchdex is
+// Launchdex as bench-api.ts's uncached server runs it (bench/lib/servers.ts startLaunchdex is
 // this launcher; called directly for the server's output when it exits during a request).
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'launchdex-worst-'));
 const launchdexEnv = {

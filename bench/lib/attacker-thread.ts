@@ -1,5 +1,5 @@
 /**
- * The hostile benchmark's attacker, in a worker thread of its own (scripts/bench/hostile.ts):
+ * The hostile benchmark's attacker, in a worker thread of its own (bench/lib/hostile.ts):
  * its autocannon parses large answers (1,000 candles, 100 holders), and in the victims' thread
  * that parsing would delay the victims' own timers and count as the server's latency. A real
  * attacker is another machine; here it is at least another event loop.
@@ -19,7 +19,7 @@ export interface AttackerData {
   headers: Record<string, string>;
 }
 
-if (!parentPort) throw new Error('scripts/bench/attacker-thread.ts runs as a worker thread');
+if (!parentPort) throw new Error('bench/lib/attacker-thread.ts runs as a worker thread');
 const port = parentPort;
 const data = workerData as AttackerData;
 const options: autocannon.Options = {

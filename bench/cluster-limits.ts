@@ -1,5 +1,5 @@
 /**
- * `node --import tsx scripts/bench-cluster-limits.ts [--store primary|redis|memory] [--workers 2]
+ * `node --import tsx bench/cluster-limits.ts [--store primary|redis|memory] [--workers 2]
  * [--in-flight 64] [--seconds 3] [--redis-url redis://127.0.0.1:6379]`
  *
  * What a rate-limit check costs in a worker of `npm run serve --workers N`, without HTTP or a

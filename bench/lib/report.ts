@@ -58,7 +58,7 @@ export function renderReport(context: ReportContext, results: RouteResult[]): st
     `${c.trades.toLocaleString('en-US')} trades (\`npm run seed:scale\`, ${c.seedDate}, ${c.seedSeconds.toLocaleString('en-US')} s).`,
     `Launchdex: \`npm run serve\`, ${workers(c.launchdexWorkers)}, indexer off, \`LOG_LEVEL=warn\` (no request log lines),`,
     `\`READ_CACHE_MB=0\` (every request reads the database, as the floor's do);`,
-    `floor: \`scripts/bench-floor.ts\`, ${workers(c.floorWorkers)}.`,
+    `floor: \`bench/floor.ts\`, ${workers(c.floorWorkers)}.`,
     ...cachedNote,
     `autocannon in the bench process on the same machine, ${c.duration} s per run after ${c.warmup} s of warm-up per server`,
     `and route; load average (1/5/15 min) ${load(c.loadBefore)} before, ${load(c.loadAfter)} after.`,

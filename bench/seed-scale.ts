@@ -4,7 +4,7 @@
  * Fills an empty PostgreSQL database (migrated first) with synthetic but well-formed projections
  * at production scale: tokens with search terms and bound metadata, creators, trades skewed
  * towards popular tokens (one token gets 6 % of all trades), their decoded events with the
- * launches and graduations, candles of every interval, balances and traders (scripts/bench/seed-sql.ts).
+ * launches and graduations, candles of every interval, balances and traders (bench/lib/seed-sql.ts).
  * For query plans (docs/api.md) and read benchmarks, never for tests of correctness (those index
  * a real chain).
  *
@@ -34,7 +34,7 @@ import {
   insertTraders,
   insertTrades,
   SEED_VERSION,
-} from './bench/seed-sql';
+} from './lib/seed-sql';
 
 const { values } = parseArgs({
   options: {

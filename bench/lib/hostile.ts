@@ -9,7 +9,7 @@ import { headOf } from './seed-sql';
 import type { BenchServer } from './servers';
 import type { VictimRun } from './victim-process';
 
-/** The seed's name words (scripts/bench/seed-sql.ts): symbols are 3 letters of one, 2 of another, digits. */
+/** The seed's name words (bench/lib/seed-sql.ts): symbols are 3 letters of one, 2 of another, digits. */
 const words = [
   'moon',
   'frog',
@@ -110,7 +110,7 @@ export const victimAddress = (index: number) => `198.51.100.${1 + (index % 250)}
 export const attackerAddress = '203.0.113.66';
 
 /**
- * The victims' run, measured from a process of their own (scripts/bench/victim-process.ts):
+ * The victims' run, measured from a process of their own (bench/lib/victim-process.ts):
  * in this process their timers would share an event loop and a heap with the benchmark's own
  * work, and in the ad-hoc checks of docs/benchmarks.md that alone moved their p99.
  */
@@ -199,7 +199,7 @@ function sumRuns(runs: Run[]): Run {
 }
 
 /**
- * The attacker's load, run in its own thread (scripts/bench/attacker-thread.ts) so that parsing
+ * The attacker's load, run in its own thread (bench/lib/attacker-thread.ts) so that parsing
  * its answers does not delay the victims' measurements; stop it to get its run.
  */
 async function startAttacker(server: BenchServer, data: AttackerData): Promise<{ stop(): Promise<Run> }> {

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { createFloorAnswers } from './bench/floor-answers';
+import { createFloorAnswers } from './lib/floor-answers';
 
 const { values } = parseArgs({
   options: {

@@ -182,7 +182,7 @@ export function renderLive(c: LiveReportContext, results: LiveResult[]): string 
     `Dataset: ${c.tokens.toLocaleString('en-US')} tokens / ${c.trades.toLocaleString('en-US')} trades (\`npm run seed:scale\`).`,
     `Launchdex as shipped: \`npm run serve\`, ${plural(c.workers, 'process', 'workers')}, read cache on (\`READ_CACHE_MB\` default), indexer off,`,
     "`LOG_LEVEL=warn`, `METRICS_TOKEN` set, rate limits and per-client caps out of one load generator's reach (as above);",
-    `floor: \`scripts/bench-floor.ts\`, ${plural(c.workers, 'process', 'workers')}. Load average (1/5/15 min) ${load(c.loadBefore)} before, ${load(c.loadAfter)} after.`,
+    `floor: \`bench/floor.ts\`, ${plural(c.workers, 'process', 'workers')}. Load average (1/5/15 min) ${load(c.loadBefore)} before, ${load(c.loadAfter)} after.`,
     `Command: \`${c.command}\`.`,
     '',
     `Method: a side connection bumps \`read_model_version\` (the statement every writer of the read model runs,` +

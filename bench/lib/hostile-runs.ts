@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --hostile` (scripts/bench-api.ts): Launchdex as shipped, started once per
+ * `npm run bench -- --hostile` (bench/api.ts): Launchdex as shipped, started once per
  * worker count and `--database-ms` value, measured by {@link runHostile}; prints the markdown
  * table and, with `--write`, puts it into docs/benchmarks.md between the bench:hostile markers.
  */

@@ -1,5 +1,5 @@
 /**
- * The hostile benchmark's victims, in a process of their own (scripts/bench/hostile.ts): a
+ * The hostile benchmark's victims, in a process of their own (bench/lib/hostile.ts): a
  * victim is another client, not a neighbour of the attacker's load generator, so its latency is
  * measured where nothing else of the benchmark runs. Prints autocannon's raw result (encoded
  * histograms) as JSON for the parent to pool.

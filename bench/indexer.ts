@@ -28,9 +28,9 @@ import { createIndexer } from '../server/indexer/indexer';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { webhookEventTypes } from '../server/webhooks/outbox';
 import { addWebhookTarget } from '../server/webhooks/targets';
-import { forkingServerCpuSeconds, parentPid, treeCpuSeconds } from './bench/process-cpu';
-import { DEV, GENESIS_NUMBER, measureFloor, openBenchChain } from './bench-indexer/chain';
-import { restoreSeededRows, setSeededRowsAside } from './bench-indexer/seeded-rows';
+import { DEV, GENESIS_NUMBER, measureFloor, openBenchChain } from './indexer-lib/chain';
+import { restoreSeededRows, setSeededRowsAside } from './indexer-lib/seeded-rows';
+import { forkingServerCpuSeconds, parentPid, treeCpuSeconds } from './lib/process-cpu';
 
 const { values } = parseArgs({
   options: {

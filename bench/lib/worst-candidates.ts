@@ -1,6 +1,6 @@
 /**
  * The requests `npm run bench:worst` times, route by route: every parameter the API accepts
- * pushed to its extremes over the seeded dataset (scripts/bench/worst-fixtures.ts), cursors
+ * pushed to its extremes over the seeded dataset (bench/lib/worst-fixtures.ts), cursors
  * minted at the top, middle and bottom of each keyset list and at the bounds of their key
  * ranges, and a few requests just outside what is accepted (their refusals are listed).
  */

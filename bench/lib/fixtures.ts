@@ -15,7 +15,7 @@ export interface RouteClass {
 /** Reads a JSON answer (status 200) from the server the fixtures are taken from. */
 export type JsonGet = <T>(pathAndQuery: string) => Promise<T>;
 
-/** Address of the seed's token i (scripts/bench/seed-sql.ts): 0x…i. */
+/** Address of the seed's token i (bench/lib/seed-sql.ts): 0x…i. */
 export const tokenAddress = (index: number) => `0x${index.toString(16).padStart(40, '0')}`;
 
 /** Tokens of the busy first thousand that every per-token mix holds, besides the fixtures. */
@@ -25,7 +25,7 @@ export const busyTokensMixed = [2, 20, 250, 777];
 export const busiestToken = tokenAddress(1);
 
 /**
- * The route classes, with fixtures taken from the seed (scripts/bench/seed-sql.ts): token 1 is
+ * The route classes, with fixtures taken from the seed (bench/lib/seed-sql.ts): token 1 is
  * the busiest; token 440 is graduated, trades last on the pool and has bound metadata, so its
  * detail has every group. The mixes add the token whose `holders` count is the highest, tokens
  * of the busy first thousand and one of the long tail, their creators, the busiest token's top

@@ -32,7 +32,7 @@ function parseRecord(comment: string | null | undefined): SeedRecord | null {
 /**
  * The benchmark database with exactly this dataset: reused when its seed record matches (same
  * generator version, token and trade counts), else dropped, created and seeded anew
- * (scripts/seed-scale.ts, printed as it goes). An interrupted seed leaves no record, so it is redone.
+ * (bench/seed-scale.ts, printed as it goes). An interrupted seed leaves no record, so it is redone.
  */
 export async function ensureDataset(
   databaseUrl: string,
@@ -80,7 +80,7 @@ export async function ensureDataset(
     [
       '--import',
       'tsx',
-      'scripts/seed-scale.ts',
+      'bench/seed-scale.ts',
       '--database-url',
       databaseUrl,
       '--tokens',

@@ -1,5 +1,5 @@
 /**
- * `node --import tsx scripts/bench-replicas.ts [--tokens 50000] [--trades 500000] [--seconds 5]
+ * `node --import tsx bench/replicas.ts [--tokens 50000] [--trades 500000] [--seconds 5]
  *   [--connections 16] [--rounds 2]` (`npm run bench:replicas`; needs `npm run build`)
  *
  * The real server (`npm run serve`, one process, READ_CACHE_MB=0 so every request reaches a
@@ -21,8 +21,8 @@ import { startReplicatedPostgres } from '../server/_test/replication';
 import { cursorBlock, encodeCursor } from '../server/api/cursor';
 import { highestBlock } from '../server/api/min-block';
 import { createReplicaSet } from '../server/db/replicas';
-import { measure, type Run, warm } from './bench/measure';
-import { type BenchServer, outOfReachLimits, startLaunchdex } from './bench/servers';
+import { measure, type Run, warm } from './lib/measure';
+import { type BenchServer, outOfReachLimits, startLaunchdex } from './lib/servers';
 
 const { values } = parseArgs({
   options: {
@@ -52,7 +52,7 @@ try {
     [
       '--import',
       'tsx',
-      'scripts/seed-scale.ts',
+      'bench/seed-scale.ts',
       '--database-url',
       pg.primaryUrl,
       '--tokens',

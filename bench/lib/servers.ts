@@ -60,7 +60,7 @@ export async function startLaunchdex(env: Record<string, string>, workers: numbe
 }
 
 /**
- * The floor (scripts/bench-floor.ts) over the same database, with as many workers: compiled as
+ * The floor (bench/floor.ts) over the same database, with as many workers: compiled as
  * Launchdex is (dist/bench-floor.js, `npm run build`), with the same postgres.js queue.
  */
 export async function startFloor(
