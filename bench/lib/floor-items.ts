@@ -92,7 +92,6 @@ export function tokenDetail(r: Row) {
           },
         }
       : {}),
-    excluded: r.excluded,
     concentration: {
       top10_holders_bps: r.top10_holders_bps,
       creator_bps: r.creator_bps,
@@ -109,6 +108,7 @@ export function tokenDetail(r: Row) {
       creator_linked_wallets: r.creator_linked_wallets,
       creator_sold_bps: r.creator_sold_bps,
     },
+    excluded: r.excluded,
   };
 }
 
