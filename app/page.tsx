@@ -12,15 +12,15 @@ export const metadata: Metadata = { title: 'Token launches' };
 async function firstPage(tab: string, search: string): Promise<TokenPage | undefined> {
   await connection();
   try {
-    const caller = await pageServices().caller();
+    const { reads } = pageServices();
     if (search.trim() !== '') {
       return searchProblem(search) === null
-        ? await caller.tokens.list({ limit: TOKEN_PAGE_SIZE, search })
+        ? await reads.tokens({ limit: TOKEN_PAGE_SIZE, search })
         : undefined;
     }
     const view = parseTokenTab(tab);
-    if (view === 'trending') return await caller.tokens.trending({ limit: TOKEN_PAGE_SIZE });
-    return await caller.tokens.list({ limit: TOKEN_PAGE_SIZE, view });
+    if (view === 'trending') return await reads.trending({ limit: TOKEN_PAGE_SIZE });
+    return await reads.tokens({ limit: TOKEN_PAGE_SIZE, view });
   } catch {
     // The client retries and shows the error in place; the page itself still renders.
     return undefined;

@@ -1,4 +1,5 @@
-import type { Caller } from './api/root';
+import type { Creator } from '../shared/api/creators';
+import type { ListTokensInput, TokenDetail, TokenPage } from '../shared/api/tokens';
 import type { PublicChain } from './chain/public-chain';
 import type { ErrorCode } from './errors';
 
@@ -17,8 +18,8 @@ export interface PageServices {
   chain: PublicChain | null;
   /** The origin links and cards are built against (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
-  /** The tRPC caller over the process's context (in-process, not counted as an HTTP request). */
-  caller(): Promise<Caller>;
+  /** The reads pages render from, the process's own (not counted as HTTP requests). */
+  reads: PageReads;
   /** Whether `error` is (or, thrown through the caller, wraps) an AppError with this code. */
   isErrorCode(error: unknown, code: ErrorCode): boolean;
   /** A JSON error answer in the API's envelope (the share card's 404). */
@@ -33,6 +34,17 @@ export interface PageServices {
     ): Promise<{ card: Buffer | null; outcome: 'rendered' | 'hit' | 'joined' }>;
     logo(imageUrl: string | null | undefined, side: number): Promise<Buffer | null>;
   };
+}
+
+/**
+ * What the pages read, one function each: the same procedures as tRPC's, typed here because the
+ * page thread reaches them over a message port (server/pages/protocol.ts), not by import.
+ */
+export interface PageReads {
+  tokens(input: Partial<ListTokensInput>): Promise<TokenPage>;
+  trending(input: Partial<ListTokensInput>): Promise<TokenPage>;
+  token(address: string): Promise<TokenDetail>;
+  creator(address: string): Promise<Creator>;
 }
 
 /** The parts of the OpenAPI document the docs page renders. */

@@ -1,6 +1,6 @@
 import type { PublicChain } from '../chain/public-chain';
 import type { ErrorCode } from '../errors';
-import type { OpenApiView } from '../handover';
+import type { OpenApiView, PageReads } from '../handover';
 
 /**
  * The messages between a web server process and its page thread (docs/decisions.md, "Pages
@@ -23,7 +23,7 @@ export interface PageThreadData {
 
 /** The thread's questions, by operation. */
 export type PageAsk =
-  | { op: 'call'; path: string[]; input: unknown }
+  | { op: 'read'; name: keyof PageReads; args: unknown[] }
   | { op: 'errorResponse'; code: ErrorCode; message: string }
   | { op: 'card'; token: string }
   | { op: 'logo'; imageUrl: string | null | undefined; side: number };

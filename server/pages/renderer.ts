@@ -70,18 +70,6 @@ function crossed(error: unknown): CrossedError {
   return code ? { message, code } : { message };
 }
 
-/** `caller[names[0]][names[1]]…`, which must end at a function: the thread names a procedure. */
-function procedureAt(caller: unknown, names: string[]): (input: unknown) => Promise<unknown> {
-  let target: unknown = caller;
-  for (const name of names) {
-    if ((typeof target !== 'object' && typeof target !== 'function') || target === null)
-      throw new Error(`no procedure ${names.join('.')}`);
-    target = (target as Record<string, unknown>)[name];
-  }
-  if (typeof target !== 'function') throw new Error(`no procedure ${names.join('.')}`);
-  return target as (input: unknown) => Promise<unknown>;
-}
-
 /**
  * Starts Next.js in its own worker thread (server/pages/thread.ts) and answers the thread's
  * questions from `services`. The returned handler proxies a page request to the thread's socket;
@@ -125,8 +113,10 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
 
     function act(id: number, question: PageAsk): Promise<unknown> {
       switch (question.op) {
-        case 'call':
-          return services.caller().then((caller) => procedureAt(caller, question.path)(question.input));
+        case 'read':
+          return (services.reads[question.name] as (...args: unknown[]) => Promise<unknown>)(
+            ...question.args,
+          );
         case 'errorResponse':
           return services.errorResponse(question.code, question.message).then(
             async (response): Promise<CrossedResponse> => ({

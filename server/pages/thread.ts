@@ -11,9 +11,8 @@
 import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import next from 'next';
-import type { Caller } from '../api/root';
 import type { ErrorCode } from '../errors';
-import { handOverToPages, type PageServices } from '../handover';
+import { handOverToPages, type PageReads, type PageServices } from '../handover';
 import {
   bufferOf,
   type CrossedError,
@@ -81,23 +80,21 @@ port.on('message', (message: ToThread) => {
   else waiting.reject(new PageCallError(message.error));
 });
 
-/**
- * The tRPC caller of the process, seen from here: `caller.tokens.list(input)` asks the process
- * to call `tokens.list`. `then` is absent, so awaiting the caller yields the caller.
- */
-function procedure(path: string[]): unknown {
-  return new Proxy(() => {}, {
-    get: (_target, key) =>
-      typeof key === 'string' && key !== 'then' ? procedure([...path, key]) : undefined,
-    apply: (_target, _self, args: unknown[]) => ask({ op: 'call', path, input: args[0] }),
-  });
+/** A read of the process's, asked over the port: its answer is what the process's function returned. */
+function read<Name extends keyof PageReads>(name: Name) {
+  return (...args: Parameters<PageReads[Name]>) =>
+    ask({ op: 'read', name, args }) as ReturnType<PageReads[Name]>;
 }
-const caller = procedure([]) as Caller;
 
 const services: PageServices = {
   chain: data.chain,
   publicBaseUrl: data.publicBaseUrl,
-  caller: async () => caller,
+  reads: {
+    tokens: read('tokens'),
+    trending: read('trending'),
+    token: read('token'),
+    creator: read('creator'),
+  },
   isErrorCode: (error, code) => error instanceof PageCallError && error.code === code,
   errorResponse: async (code, message) => {
     const answer = (await ask({ op: 'errorResponse', code, message })) as CrossedResponse;

@@ -27,7 +27,12 @@ export function createPageServices(services: {
   return {
     chain: publicChainOf(config),
     publicBaseUrl: config.publicBaseUrl,
-    caller: async () => caller,
+    reads: {
+      tokens: (input) => caller.tokens.list(input),
+      trending: (input) => caller.tokens.trending(input),
+      token: (address) => caller.tokens.byAddress({ address }),
+      creator: (address) => caller.creators.byAddress({ address }),
+    },
     isErrorCode: isAppErrorCode,
     errorResponse: async (code, message) => errorResponse(new AppError(code, message)),
     openApiDocument,

@@ -62,8 +62,7 @@ describe(`the process object (${backend})`, () => {
       expect((await list(first)).items).toHaveLength(3);
       expect((await list(second)).items).toHaveLength(5);
     }
-    const pageList = async (house: ServerProcess) =>
-      (await (await house.pages.caller()).tokens.list({})).items;
+    const pageList = async (house: ServerProcess) => (await house.pages.reads.tokens({})).items;
     expect(await pageList(first)).toHaveLength(3);
     expect(await pageList(second)).toHaveLength(5);
     for (const house of houses) {

@@ -15,7 +15,7 @@ export default async function CreatorPage({ params }: Props) {
   const { address } = await params;
   if (!isAddress(address)) notFound();
   try {
-    const creator = await (await pageServices().caller()).creators.byAddress({ address });
+    const creator = await pageServices().reads.creator(address);
     return <CreatorView creator={creator} />;
   } catch (error) {
     if (pageServices().isErrorCode(error, 'not_found')) notFound();

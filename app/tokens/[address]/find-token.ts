@@ -10,7 +10,7 @@ import type { TokenDetail } from '@/shared/api/tokens';
 export const findToken = cache(async (address: string): Promise<TokenDetail | null> => {
   if (!isAddress(address)) return null;
   try {
-    return await (await pageServices().caller()).tokens.byAddress({ address });
+    return await pageServices().reads.token(address);
   } catch (error) {
     if (pageServices().isErrorCode(error, 'not_found')) return null;
     throw error;
