@@ -120,3 +120,29 @@ function valueText(def: SchemaDef, column: Column | ColumnTree, at: string): SQL
       throw new Error(`jsonSql: ${at} has a ${def.type} schema, which it does not write`);
   }
 }
+
+/**
+ * A keyset page's items as JSON text, aggregated by PostgreSQL: `numbered` yields at most `limit`
+ * + 1 rows as `x`, each with its place `x.n` in page order; the first `limit` are written by `item`
+ * (a jsonSql) and joined with commas (`items`), `n` counts the rows (`limit` + 1: a next page
+ * follows) and each of `keys` is the last item's part of the cursor, as `last_<name>`.
+ */
+export function jsonPageSql(item: SQL, numbered: SQL, limit: number, keys: Record<string, string>): SQL {
+  const last = Object.entries(keys).map(([name, column]) =>
+    sql.raw(`max(${column}) filter (where x.n = ${limit}) as last_${name}`),
+  );
+  return sql`(select string_agg(${item}, ',' order by x.n) filter (where x.n <= ${sql.raw(String(limit))}) as items,
+                     count(*) as n, ${sql.join(last, sql`, `)}
+                from ${numbered} x)`;
+}
+
+/** A page of {@link jsonPageSql} as `"items":[…],"next_cursor":…`: `cursor()` after its last item when one more came. */
+export function pageJson(
+  page: { items: string | null; n: string | number },
+  limit: number,
+  key: readonly (string | number | null)[],
+  cursor: () => string,
+): string {
+  const next = Number(page.n) > limit && key.every((part) => part !== null) ? `"${cursor()}"` : 'null';
+  return `"items":[${page.items ?? ''}],"next_cursor":${next}`;
+}

@@ -6,7 +6,7 @@ import { rowLimit } from '../../db/row-limit';
 import { AppError } from '../../errors';
 import { decodeCursorIfAny, encodeCursor } from '../cursor';
 import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
-import { jsonSql } from '../rest/json-sql';
+import { jsonPageSql, jsonSql, pageJson } from '../rest/json-sql';
 import { type SerializedAnswer, serializedAnswer } from '../rest/serialized';
 import type { Context } from '../trpc';
 
@@ -105,19 +105,14 @@ const traderBodies = compiledReads<
   const [sort, position, rows] = variant.split(/[|:]/) as [TraderSort, string, string];
   const column = sql.raw(`"${sortColumn[sort]}"`);
   const fetched = Number(rows);
-  const limit = rowLimit(fetched - 1);
+  const numbered = sql`(select page.*, row_number() over (order by page.${column} desc, page.wallet desc) as n
+          from (select * from traders where token_address = ${param('address')}
+                 ${position === 'after' ? sql`and (${column}, wallet) < (${param('value')}::numeric, ${param('wallet')})` : sql``}
+                 order by ${column} desc, wallet desc limit ${rowLimit(fetched)}) page)`;
   return sql`select ${indexedThroughBlockSql} as ib, tk.address as token, p.items, p.n, p.last_value, p.last_wallet
           from (select 1) one
           left join tokens tk on tk.address = ${param('address')}
-          left join lateral (
-            select string_agg(${traderJson}, ',' order by x.n) filter (where x.n <= ${limit}) as items,
-                   count(*) as n,
-                   max(x.${column}::text) filter (where x.n = ${limit}) as last_value,
-                   max(x.wallet) filter (where x.n = ${limit}) as last_wallet
-              from (select page.*, row_number() over (order by page.${column} desc, page.wallet desc) as n
-                      from (select * from traders where token_address = ${param('address')}
-                             ${position === 'after' ? sql`and (${column}, wallet) < (${param('value')}::numeric, ${param('wallet')})` : sql``}
-                             order by ${column} desc, wallet desc limit ${rowLimit(fetched)}) page) x) p on true`;
+          left join lateral ${jsonPageSql(traderJson, numbered, fetched - 1, { value: `x."${sortColumn[sort]}"::text`, wallet: 'x.wallet' })} p on true`;
 });
 
 /** A token's traders, largest first by `sort`: one statement, no row parsed. */
@@ -134,11 +129,15 @@ export async function listTraders(
     `${sort}|${key ? 'after' : 'first'}:${input.limit + 1}`,
   );
   if (!row?.token) throw new AppError('not_found', `no launched token at ${input.address}`);
-  const next =
-    Number(row.n) > input.limit && row.last_value !== null && row.last_wallet !== null
-      ? `"${encodeCursor(list, [row.last_value, row.last_wallet], ctx.cursorSecret, Number(row.ib))}"`
-      : 'null';
-  return serializedAnswer(`{"items":[${row.items ?? ''}],"next_cursor":${next}}`);
+  const page = pageJson(row, input.limit, [row.last_value, row.last_wallet], () =>
+    encodeCursor(
+      list,
+      [row.last_value as string, row.last_wallet as string],
+      ctx.cursorSecret,
+      Number(row.ib),
+    ),
+  );
+  return serializedAnswer(`{${page}}`);
 }
 
 /** Page statements of a wallet's positions as JSON, by `first|after:rows`. */
@@ -149,16 +148,12 @@ const pnlBodies = compiledReads<
 >((param, variant) => {
   const [position, rows] = variant.split(':');
   const fetched = Number(rows);
-  const limit = rowLimit(fetched - 1);
+  const numbered = sql`(select t.*, tk.current_price as price, tk.excluded, row_number() over (order by t.token_address) as n
+          from (${walletPositionsSql(param, position === 'after', fetched)}) t
+          join tokens tk on tk.address = t.token_address)`;
   return sql`select ${indexedThroughBlockSql} as ib, p.items, p.n, p.last_token
           from (select 1) one
-          left join lateral (
-            select string_agg(${walletPnlJson}, ',' order by x.n) filter (where x.n <= ${limit}) as items,
-                   count(*) as n,
-                   max(x.token_address) filter (where x.n = ${limit}) as last_token
-              from (select t.*, tk.current_price as price, tk.excluded, row_number() over (order by t.token_address) as n
-                      from (${walletPositionsSql(param, position === 'after', fetched)}) t
-                      join tokens tk on tk.address = t.token_address) x) p on true`;
+          left join lateral ${jsonPageSql(walletPnlJson, numbered, fetched - 1, { token: 'x.token_address' })} p on true`;
 });
 
 /**
@@ -177,9 +172,11 @@ export async function listWalletPnl(
     { wallet: input.address, after: after?.[0] ?? null },
     `${after ? 'after' : 'first'}:${input.limit + 1}`,
   );
-  const next =
-    row && Number(row.n) > input.limit && row.last_token !== null
-      ? `"${encodeCursor(list, [row.last_token], ctx.cursorSecret, Number(row.ib))}"`
-      : 'null';
-  return serializedAnswer(`{"items":[${row?.items ?? ''}],"next_cursor":${next}}`);
+  // One row always: the page is joined to `select 1`.
+  const page = row ?? { ib: 0, items: null, n: 0, last_token: null };
+  return serializedAnswer(
+    `{${pageJson(page, input.limit, [page.last_token], () =>
+      encodeCursor(list, [page.last_token as string], ctx.cursorSecret, Number(page.ib)),
+    )}}`,
+  );
 }

@@ -6,7 +6,7 @@ import { rowLimit } from '../../../db/row-limit';
 import { AppError } from '../../../errors';
 import { decodeCursorIfAny, encodeCursor } from '../../cursor';
 import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
-import { jsonSql } from '../../rest/json-sql';
+import { jsonPageSql, jsonSql, pageJson } from '../../rest/json-sql';
 import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
 
@@ -73,21 +73,16 @@ const tradeBodies = compiledReads<
 >((param, variant) => {
   const [position, rows] = variant.split(':');
   const fetched = Number(rows);
-  const limit = rowLimit(fetched - 1);
+  const numbered = sql`(select *, row_number() over (order by block_number desc, log_index desc) as n
+          from (select block_timestamp, token_address, trader, side, token_amount, reserve_amount, curve_value, protocol_fee,
+                       creator_fee, source, block_number, transaction_index, transaction_hash, log_index
+                  from trades where token_address = ${param('address')}
+                   ${position === 'after' ? sql`and (block_number, log_index) < (${param('block')}, ${param('log')})` : sql``}
+                 order by block_number desc, log_index desc limit ${rowLimit(fetched)}) page)`;
   return sql`select ${indexedThroughBlockSql} as ib, tk.address as token, p.items, p.n, p.last_block, p.last_log
           from (select 1) one
           left join tokens tk on tk.address = ${param('address')}
-          left join lateral (
-            select string_agg(${tradeJson}, ',' order by n) filter (where n <= ${limit}) as items,
-                   count(*) as n,
-                   max(block_number) filter (where n = ${limit}) as last_block,
-                   max(log_index) filter (where n = ${limit}) as last_log
-              from (select *, row_number() over (order by block_number desc, log_index desc) as n
-                      from (select block_timestamp, token_address, trader, side, token_amount, reserve_amount, curve_value, protocol_fee,
-                                   creator_fee, source, block_number, transaction_index, transaction_hash, log_index
-                              from trades where token_address = ${param('address')}
-                               ${position === 'after' ? sql`and (block_number, log_index) < (${param('block')}, ${param('log')})` : sql``}
-                             order by block_number desc, log_index desc limit ${rowLimit(fetched)}) page) numbered) p on true`;
+          left join lateral ${jsonPageSql(tradeJson, numbered, fetched - 1, { block: 'x.block_number', log: 'x.log_index' })} p on true`;
 });
 
 /** Trades in reverse chain order with the checkpoint they were read at, in one statement. */
@@ -103,14 +98,11 @@ export async function listTrades(
     `${key ? 'after' : 'first'}:${input.limit + 1}`,
   );
   if (!row?.token) throw notFound(input.address);
-  const next =
-    Number(row.n) > input.limit && row.last_block !== null && row.last_log !== null
-      ? `"${encodeCursor(list, [Number(row.last_block), Number(row.last_log)], ctx.cursorSecret, Number(row.ib))}"`
-      : 'null';
-  return serializedAnswer(
-    `{"indexed_through_block":${Number(row.ib)},"items":[${row.items ?? ''}],"next_cursor":${next}}`,
-    Number(row.ib),
+  const block = Number(row.ib);
+  const page = pageJson(row, input.limit, [row.last_block, row.last_log], () =>
+    encodeCursor(list, [Number(row.last_block), Number(row.last_log)], ctx.cursorSecret, block),
   );
+  return serializedAnswer(`{"indexed_through_block":${block},${page}}`, block);
 }
 
 const holderJson = jsonSql(holderItem, {
@@ -140,19 +132,14 @@ const holderBodies = compiledReads<
 >((param, variant) => {
   const [position, rows] = variant.split(':');
   const fetched = Number(rows);
-  const limit = rowLimit(fetched - 1);
+  const numbered = sql`(select wallet, balance, row_number() over (order by balance desc, wallet desc) as n
+          from (select wallet, balance from balances where token_address = ${param('address')} and kind = 0
+                   ${position === 'after' ? sql`and (balance, wallet) < (${param('balance')}::numeric, ${param('wallet')})` : sql``}
+                 order by balance desc, wallet desc limit ${rowLimit(fetched)}) page)`;
   return sql`select ${indexedThroughBlockSql} as ib, tk.address as token, p.items, p.n, p.last_balance, p.last_wallet
           from (select 1) one
           left join tokens tk on tk.address = ${param('address')}
-          left join lateral (
-            select string_agg(${holderJson}, ',' order by n) filter (where n <= ${limit}) as items,
-                   count(*) as n,
-                   max(balance::text) filter (where n = ${limit}) as last_balance,
-                   max(wallet) filter (where n = ${limit}) as last_wallet
-              from (select wallet, balance, row_number() over (order by balance desc, wallet desc) as n
-                      from (select wallet, balance from balances where token_address = ${param('address')} and kind = 0
-                               ${position === 'after' ? sql`and (balance, wallet) < (${param('balance')}::numeric, ${param('wallet')})` : sql``}
-                             order by balance desc, wallet desc limit ${rowLimit(fetched)}) page) numbered) p on true`;
+          left join lateral ${jsonPageSql(holderJson, numbered, fetched - 1, { balance: 'x.balance::text', wallet: 'x.wallet' })} p on true`;
 });
 
 /** Holders, largest balance first. */
@@ -168,10 +155,14 @@ export async function listHolders(
     `${key ? 'after' : 'first'}:${input.limit + 1}`,
   );
   if (!row?.token) throw notFound(input.address);
-  const next =
-    Number(row.n) > input.limit && row.last_balance !== null && row.last_wallet !== null
-      ? `"${encodeCursor(list, [row.last_balance, row.last_wallet], ctx.cursorSecret, Number(row.ib))}"`
-      : 'null';
+  const page = pageJson(row, input.limit, [row.last_balance, row.last_wallet], () =>
+    encodeCursor(
+      list,
+      [row.last_balance as string, row.last_wallet as string],
+      ctx.cursorSecret,
+      Number(row.ib),
+    ),
+  );
   // The structured page does not say its block either: the same ETag, the same headers.
-  return serializedAnswer(`{"items":[${row.items ?? ''}],"next_cursor":${next}}`);
+  return serializedAnswer(`{${page}}`);
 }
