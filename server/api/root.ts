@@ -1,8 +1,8 @@
-import { creatorsRouter } from './routers/creators/router';
+import { creatorsRouter } from './routers/creators/rest';
 import { metadataRouter } from './routers/metadata/router';
 import { systemRouter } from './routers/system/router';
 import { tokensRouter } from './routers/tokens/router';
-import { walletsRouter } from './routers/wallets/router';
+import { walletsRouter } from './routers/wallets/rest';
 import { createCallerFactory, createTRPCRouter } from './trpc';
 
 export const appRouter = createTRPCRouter({

@@ -12,7 +12,7 @@ describe('indexer node flags', () => {
   it.each(['indexer', 'bench:indexer'])('npm run %s runs node with the indexer heap flags', (name) => {
     const command = scripts[name] ?? '';
     const flags = command
-      .match(/^node((?: --[a-z-]+=\S+)*) --import tsx /)?.[1]
+      .match(/^node((?: --[a-z-]+=\S+)*) (?:--import tsx |dist\/)/)?.[1]
       ?.trim()
       .split(' ');
     expect(flags).toEqual([...INDEXER_NODE_FLAGS]);

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../errors';
 import type { Caller } from '../root';
-import type { Context } from '../trpc';
-import type { SerializedAnswer } from './serialized';
+import { type Context, publicProcedure } from '../trpc';
+import { type SerializedAnswer, structured } from './serialized';
 
 /** The bucket a write is counted in besides the reads (docs/security.md lists the limits). */
 export type WriteBucket = 'uploads' | 'finalize';
@@ -46,47 +46,81 @@ export interface RestRoute {
   run(services: RouteServices, parsed: unknown): Promise<unknown>;
 }
 
+/** What a route declares besides how it runs. */
+interface Declared<Input extends z.ZodObject, Output extends z.ZodType> {
+  method: RestRoute['method'];
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  input: Input;
+  output: Output;
+  errors: ErrorCode[];
+  successStatus?: number;
+  rateLimit?: RestRoute['rateLimit'];
+  readBody?: RestRoute['readBody'];
+  requestBody?: RestRoute['requestBody'];
+}
+
+/** A read's function: it may answer with JSON text written by the database (a SerializedAnswer). */
+type Read<Input extends z.ZodObject, Output extends z.ZodType> = (
+  ctx: Context,
+  input: z.output<Input>,
+) => Promise<z.output<Output> | SerializedAnswer>;
+
+/** A read's tRPC query: the same input schema and function, the answer typed by the output schema. */
+function readProcedure<Input extends z.ZodObject, Output extends z.ZodType>(
+  input: Input,
+  output: Output,
+  read: Read<Input, Output>,
+) {
+  return publicProcedure
+    .input(input)
+    .query(async ({ ctx, input: parsed }) => structured(output, await read(ctx, parsed as z.output<Input>)));
+}
+
+/** A read route, with its tRPC procedure: one declaration for both transports. */
+export type ReadRoute<Input extends z.ZodObject, Output extends z.ZodType> = RestRoute & {
+  procedure: ReturnType<typeof readProcedure<Input, Output>>;
+};
+
 /**
  * Declares a REST route. The declaration is all there is: routing, the OpenAPI document and the
- * docs page read the registry of declared routes. A read names the function its tRPC procedure
- * runs (`read`), called with the input parsed by the same schema: a tRPC caller's middleware chain
- * costs more than a cheap read itself (docs/benchmarks.md). A write goes through the in-process
- * tRPC procedure (`call`), which owns its rules.
+ * docs page read the registry of declared routes. A read names its function (`read`), which REST
+ * calls with the input parsed by the route's schema (a tRPC caller's middleware chain costs more
+ * than a cheap read itself, docs/benchmarks.md) and which is also its tRPC query (`procedure`,
+ * listed in the routers): one declaration, one function, for both transports. A write goes
+ * through the in-process tRPC procedure (`call`), which owns its rules.
  * @example
  * defineRestRoute({ method: 'GET', path: '/api/v1/tokens', input: listTokensInput, output: tokenPage,
  *   read: (ctx, input) => listTokens(ctx, input), ... })
  */
 export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
-  route: {
-    method: RestRoute['method'];
-    path: string;
-    operationId: string;
-    summary: string;
-    description?: string;
-    tags: string[];
-    input: Input;
-    output: Output;
-    errors: ErrorCode[];
-    successStatus?: number;
-    rateLimit?: RestRoute['rateLimit'];
-    readBody?: RestRoute['readBody'];
-    requestBody?: RestRoute['requestBody'];
-  } & (
-    | {
-        /** May answer with JSON text written by the database (a SerializedAnswer) instead. */
-        read: (ctx: Context, input: z.output<Input>) => Promise<z.output<Output> | SerializedAnswer>;
-      }
-    | { call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>> }
-  ),
+  route: Declared<Input, Output> & { read: Read<Input, Output> },
+): ReadRoute<Input, Output>;
+export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
+  route: Declared<Input, Output> & {
+    call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;
+  },
+): RestRoute;
+export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
+  route: Declared<Input, Output> &
+    (
+      | { read: Read<Input, Output> }
+      | { call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>> }
+    ),
 ): RestRoute {
   if ('read' in route) {
     const { read, ...declared } = route;
-    return {
+    const declaredRead: ReadRoute<Input, Output> = {
       ...declared,
       // Synchronous: no input schema refines asynchronously, and a promise per request costs.
       parse: (input) => route.input.parse(input),
       run: (services, parsed) => read(services.context, parsed as z.output<Input>),
+      procedure: readProcedure(route.input, route.output, read),
     };
+    return declaredRead;
   }
   const { call, ...declared } = route;
   return {

@@ -1,10 +1,11 @@
 import { creator, creatorInput, creatorTokensInput } from '../../../../shared/api/creators';
 import { tokenPage } from '../../../../shared/api/tokens';
 import { defineRestRoute } from '../../rest/define';
+import { createTRPCRouter } from '../../trpc';
 import { getCreator, listCreatorTokens } from './router';
 
-export const creatorRestRoutes = [
-  defineRestRoute({
+export const creatorRoutes = {
+  getCreator: defineRestRoute({
     method: 'GET',
     path: '/api/v1/creators/{address}',
     operationId: 'getCreator',
@@ -17,7 +18,7 @@ export const creatorRestRoutes = [
     errors: ['invalid_address', 'not_found'],
     read: (ctx, input) => getCreator(ctx, input.address),
   }),
-  defineRestRoute({
+  listCreatorTokens: defineRestRoute({
     method: 'GET',
     path: '/api/v1/creators/{address}/tokens',
     operationId: 'listCreatorTokens',
@@ -30,4 +31,13 @@ export const creatorRestRoutes = [
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
     read: listCreatorTokens,
   }),
-];
+};
+
+/** In the registry's order. */
+export const creatorRestRoutes = Object.values(creatorRoutes);
+
+/** The reads' own procedures (server/api/rest/define.ts). */
+export const creatorsRouter = createTRPCRouter({
+  byAddress: creatorRoutes.getCreator.procedure,
+  tokens: creatorRoutes.listCreatorTokens.procedure,
+});

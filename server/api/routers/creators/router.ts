@@ -1,19 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import {
-  type CreatorTokensInput,
-  creator,
-  creatorInput,
-  creatorTokensInput,
-} from '../../../../shared/api/creators';
+import { type CreatorTokensInput, creator } from '../../../../shared/api/creators';
 import type { TokenPage } from '../../../../shared/api/tokens';
 import { indexedThroughBlockSql } from '../../../db/checkpoint';
 import { compiledRead } from '../../../db/compiled-read';
 import { tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import { jsonSql } from '../../rest/json-sql';
-import { type SerializedAnswer, serializedAnswer, structured } from '../../rest/serialized';
+import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
-import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { creatorTokensOrder, listByOrder } from '../tokens/list';
 
 /** The creator's non-excluded tokens, newest first; an unknown creator has an empty page. */
@@ -47,10 +41,3 @@ export async function getCreator(ctx: Context, address: string): Promise<Seriali
   if (!row) throw new AppError('not_found', `${address} has not launched a token`);
   return serializedAnswer(row.body, Number(row.ib));
 }
-
-export const creatorsRouter = createTRPCRouter({
-  byAddress: publicProcedure
-    .input(creatorInput)
-    .query(async ({ ctx, input }) => structured(creator, await getCreator(ctx, input.address))),
-  tokens: publicProcedure.input(creatorTokensInput).query(({ ctx, input }) => listCreatorTokens(ctx, input)),
-});

@@ -29,8 +29,8 @@ import { getPricing, listHolders, listTrades } from './serialized';
 const untrusted = 'Names, images and links are supplied by creators and unverified.';
 const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ${TRENDING_FORMULA}, relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
 
-export const tokenRestRoutes = [
-  defineRestRoute({
+export const tokenRoutes = {
+  listTokens: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens',
     operationId: 'listTokens',
@@ -42,7 +42,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
     read: listTokens,
   }),
-  defineRestRoute({
+  listNewestTokens: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/newest',
     operationId: 'listNewestTokens',
@@ -54,7 +54,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
     read: listTokens,
   }),
-  defineRestRoute({
+  listTrendingTokens: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/trending',
     operationId: 'listTrendingTokens',
@@ -66,7 +66,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
     read: listTrending,
   }),
-  defineRestRoute({
+  listTrending: defineRestRoute({
     method: 'GET',
     path: '/api/v1/trending',
     operationId: 'listTrending',
@@ -78,7 +78,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_parameter', 'search_view_conflict', 'invalid_cursor'],
     read: listTrending,
   }),
-  defineRestRoute({
+  getTokensBatch: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/batch',
     operationId: 'getTokensBatch',
@@ -90,7 +90,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_parameter', 'invalid_address'],
     read: getTokensBatch,
   }),
-  defineRestRoute({
+  getToken: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/{address}',
     operationId: 'getToken',
@@ -102,7 +102,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_address', 'not_found'],
     read: (ctx, input) => getTokenDetail(ctx, input.address),
   }),
-  defineRestRoute({
+  getTokenPricing: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/{address}/pricing',
     operationId: 'getTokenPricing',
@@ -115,7 +115,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_address', 'not_found'],
     read: (ctx, input) => getPricing(ctx, input.address),
   }),
-  defineRestRoute({
+  getTokenChart: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/{address}/chart',
     operationId: 'getTokenChart',
@@ -128,7 +128,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_address', 'invalid_parameter', 'invalid_range', 'not_found'],
     read: getChart,
   }),
-  defineRestRoute({
+  listTokenTrades: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/{address}/trades',
     operationId: 'listTokenTrades',
@@ -141,7 +141,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
     read: listTrades,
   }),
-  defineRestRoute({
+  listTokenActivity: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/{address}/activity',
     operationId: 'listTokenActivity',
@@ -154,7 +154,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
     read: listActivity,
   }),
-  defineRestRoute({
+  listTokenHolders: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/{address}/holders',
     operationId: 'listTokenHolders',
@@ -167,7 +167,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
     read: listHolders,
   }),
-  defineRestRoute({
+  listTokenTraders: defineRestRoute({
     method: 'GET',
     path: '/api/v1/tokens/{address}/traders',
     operationId: 'listTokenTraders',
@@ -180,4 +180,7 @@ export const tokenRestRoutes = [
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor', 'not_found'],
     read: listTraders,
   }),
-];
+};
+
+/** In the registry's order. */
+export const tokenRestRoutes = Object.values(tokenRoutes);

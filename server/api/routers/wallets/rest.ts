@@ -2,10 +2,11 @@ import { walletPnlInput, walletPnlPage } from '../../../../shared/api/traders';
 import { holdingsInput, holdingsPage } from '../../../../shared/api/wallets';
 import { defineRestRoute } from '../../rest/define';
 import { listWalletPnl } from '../../traders/read';
+import { createTRPCRouter } from '../../trpc';
 import { listHoldings } from './router';
 
-export const walletRestRoutes = [
-  defineRestRoute({
+export const walletRoutes = {
+  listWalletHoldings: defineRestRoute({
     method: 'GET',
     path: '/api/v1/wallets/{address}/holdings',
     operationId: 'listWalletHoldings',
@@ -18,7 +19,7 @@ export const walletRestRoutes = [
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
     read: listHoldings,
   }),
-  defineRestRoute({
+  listWalletPnl: defineRestRoute({
     method: 'GET',
     path: '/api/v1/wallets/{address}/pnl',
     operationId: 'listWalletPnl',
@@ -31,4 +32,13 @@ export const walletRestRoutes = [
     errors: ['invalid_address', 'invalid_parameter', 'invalid_cursor'],
     read: listWalletPnl,
   }),
-];
+};
+
+/** In the registry's order. */
+export const walletRestRoutes = Object.values(walletRoutes);
+
+/** The reads' own procedures (server/api/rest/define.ts). */
+export const walletsRouter = createTRPCRouter({
+  holdings: walletRoutes.listWalletHoldings.procedure,
+  pnl: walletRoutes.listWalletPnl.procedure,
+});

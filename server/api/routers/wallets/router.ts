@@ -1,6 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { walletPnlInput, walletPnlPage } from '../../../../shared/api/traders';
-import { type HoldingsPage, holdingsInput } from '../../../../shared/api/wallets';
+import type { HoldingsPage } from '../../../../shared/api/wallets';
 import { WAD } from '../../../../shared/units';
 import { indexedThroughBlockColumn } from '../../../db/checkpoint';
 import type { Database } from '../../../db/client';
@@ -9,10 +8,7 @@ import { builderRowLimit } from '../../../db/row-limit';
 import { balances, metadataDrafts, tokens } from '../../../db/schema';
 import { decodeCursorIfAny, encodeCursor, keysetPage } from '../../cursor';
 import { addressOnlyKey } from '../../cursor-keys';
-import { structured } from '../../rest/serialized';
-import { listWalletPnl } from '../../traders/read';
 import type { Context } from '../../trpc';
-import { createTRPCRouter, publicProcedure } from '../../trpc';
 import { boundDraftJoin, tokenRowColumns, toTokenListItem } from '../tokens/rows';
 
 function buildHoldings(db: Database, name: string, after: boolean, rows: number) {
@@ -74,10 +70,3 @@ export async function listHoldings(
     next_cursor: page.nextCursor,
   };
 }
-
-export const walletsRouter = createTRPCRouter({
-  holdings: publicProcedure.input(holdingsInput).query(({ ctx, input }) => listHoldings(ctx, input)),
-  pnl: publicProcedure
-    .input(walletPnlInput)
-    .query(async ({ ctx, input }) => structured(walletPnlPage, await listWalletPnl(ctx, input))),
-});
