@@ -42,7 +42,6 @@ interface SchemaDef {
   type: string;
   shape?: Record<string, { _zod: { def: SchemaDef } }>;
   innerType?: { _zod: { def: SchemaDef } };
-  element?: unknown;
   checks?: { _zod: { def: { check: string; pattern?: RegExp } } }[];
 }
 

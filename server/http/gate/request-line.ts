@@ -23,29 +23,30 @@ export function requestLine(
   started: number,
 ): RequestPolicy | undefined {
   const { incoming, outgoing, method } = exchange;
-  const refused = (error: AppError, headers?: Record<string, string>) => {
-    refuse(exchange, error, headers);
-    return undefined;
-  };
   const host = incoming.headers.host;
   if (host === undefined ? incoming.httpVersion === '1.1' : host.length > 255 || !hostPattern.test(host))
-    return refused(new AppError('bad_request', 'missing or malformed Host header'));
+    return refusedLine(exchange, new AppError('bad_request', 'missing or malformed Host header'));
   if (host !== undefined && !isUrlHost(host))
-    return refused(
+    return refusedLine(
+      exchange,
       new AppError('bad_request', `the Host header is not a valid host: ${JSON.stringify(host)}`),
     );
   const target = incoming.url ?? '/';
   // Known before the target is parsed, so even an unparsable tRPC request is refused as tRPC.
   if (/^(?:https?:\/\/[^/]*)?\/+api\/+trpc\//i.test(target)) exchange.shape = 'trpc';
   if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
-    return refused(new AppError('uri_too_long', `the request target exceeds ${MAX_TARGET_BYTES} bytes`));
+    return refusedLine(
+      exchange,
+      new AppError('uri_too_long', `the request target exceeds ${MAX_TARGET_BYTES} bytes`),
+    );
   if (target === '*') {
-    if (method !== 'OPTIONS') return refused(new AppError('bad_request', 'the * target is for OPTIONS only'));
+    if (method !== 'OPTIONS')
+      return refusedLine(exchange, new AppError('bad_request', 'the * target is for OPTIONS only'));
     answerOptions(outgoing, ALLOW_ALL);
     return undefined;
   }
   const parsed = parseTarget(target);
-  if (typeof parsed === 'string') return refused(new AppError('bad_request', parsed));
+  if (typeof parsed === 'string') return refusedLine(exchange, new AppError('bad_request', parsed));
   const search = new URLSearchParams(parsed.search);
   const policy = requestPolicy(method, parsed, search, rest);
   if (!policy) {
@@ -53,7 +54,9 @@ export function requestLine(
     // it gets its X-Request-Id, access log line and latency under the `unmatched` route.
     const header = incoming.headers['x-request-id'];
     const requestId = requestIdFrom(Array.isArray(header) ? header[0] : header);
-    refused(new AppError('not_found', `no route ${parsed.path}`), { 'x-request-id': requestId });
+    refusedLine(exchange, new AppError('not_found', `no route ${parsed.path}`), {
+      'x-request-id': requestId,
+    });
     recordRequest(logger, requestId, method, 'unmatched', 404, started);
     return undefined;
   }
@@ -67,15 +70,28 @@ export function requestLine(
   }
   if (!(policy.methods as readonly string[]).includes(method)) {
     const allow = allowed(policy);
-    return refused(new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`), {
-      allow,
-    });
+    return refusedLine(
+      exchange,
+      new AppError('method_not_allowed', `${method} is not allowed here; use ${allow}`),
+      {
+        allow,
+      },
+    );
   }
   if (exchange.hasBody && !policy.takesBody)
-    return refused(new AppError('payload_too_large', `${method} ${parsed.path} takes no request body`));
+    return refusedLine(
+      exchange,
+      new AppError('payload_too_large', `${method} ${parsed.path} takes no request body`),
+    );
   exchange.path = parsed.path;
   exchange.search = parsed.search;
   exchange.query = search;
   exchange.matches = policy.matches;
   return policy;
+}
+
+/** Refuses the request (refuse) and ends the request line with no policy: no closure per request. */
+function refusedLine(exchange: Exchange, error: AppError, headers?: Record<string, string>): undefined {
+  refuse(exchange, error, headers);
+  return undefined;
 }

@@ -113,10 +113,9 @@ const holderJson = jsonSql(holderItem, {
 });
 
 /**
- * Page statements of holders as JSON (market.ts, {@link listHolders}), by `first|after:rows`:
- * the first `rows − 1` holders as the items' text with their share of the supply (basis points,
- * rounded down, as the structured answer's bigint division), the key of the last of them, and
- * whether one more follows.
+ * Page statements of holders as JSON ({@link listHolders}), by `first|after:rows`: the first
+ * `rows − 1` holders as the items' text with their share of the supply (basis points, rounded
+ * down), the key of the last of them, and whether one more follows.
  */
 const holderBodies = compiledReads<
   {
@@ -163,6 +162,6 @@ export async function listHolders(
       Number(row.ib),
     ),
   );
-  // The structured page does not say its block either: the same ETag, the same headers.
+  // The holders page does not say its block (its schema has no indexed_through_block).
   return serializedAnswer(`{${page}}`);
 }
