@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { testEnv } from './server/_test/env';
+import { testEnv } from './test/env';
 
 /**
  * E2E runs in Debian's chromium (CHROMIUM_PATH), never a downloaded browser. The stack under

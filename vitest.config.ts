@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { availableBackends } from './server/_test/backends';
+import { availableBackends } from './test/backends';
 
 const alias = { '@': path.resolve(import.meta.dirname) };
 /** Suites that measure latency under attack: run alone, after the integration tests. */

@@ -3,7 +3,7 @@
  *
  * What users see while a database fails, measured from outside: `npm run serve` (one worker, read
  * cache off, so every read reaches a database) over a PostgreSQL primary and a hot standby of its
- * own (server/_test/replication.ts), `--clients` loops reading token lists back to back, then in
+ * own (test/replication.ts), `--clients` loops reading token lists back to back, then in
  * turn: the standby frozen (SIGSTOP: sockets open, nothing answers), the primary stopped and
  * started (`pg_ctl stop -m fast`), the primary frozen. For each phase: the readers' answers by
  * status and their p50/p99/max, and what a read that needs the primary, a draft upload,
@@ -15,12 +15,12 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { startAppServer } from '../server/_test/app-server';
-import { fixtureToken, insertTokens, setCheckpoint } from '../server/_test/fixtures';
-import { startReplicatedPostgres } from '../server/_test/replication';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { bumpReadVersion } from '../server/db/read-version';
+import { startAppServer } from '../test/app-server';
+import { fixtureToken, insertTokens, setCheckpoint } from '../test/fixtures';
+import { startReplicatedPostgres } from '../test/replication';
 
 const { values } = parseArgs({
   options: { clients: { type: 'string', default: '8' }, seconds: { type: 'string', default: '10' } },

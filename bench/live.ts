@@ -19,15 +19,15 @@ import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import type { Address, Hash } from 'viem';
-import { startAppServer } from '../server/_test/app-server';
-import { DEPLOYER, GENESIS, startTestChain } from '../server/_test/chain';
-import { parseFrames } from '../server/_test/stream-client';
-import { startWebhookReceiver } from '../server/_test/webhook-receiver';
 import { bondingCurveAbi } from '../server/chain/abis';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { addWebhookTarget } from '../server/webhooks/targets';
 import { WAD } from '../shared/units';
+import { startAppServer } from '../test/app-server';
+import { DEPLOYER, GENESIS, startTestChain } from '../test/chain';
+import { parseFrames } from '../test/stream-client';
+import { startWebhookReceiver } from '../test/webhook-receiver';
 
 const { values } = parseArgs({
   options: {

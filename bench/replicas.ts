@@ -5,7 +5,7 @@
  * The real server (`npm run serve`, one process, READ_CACHE_MB=0 so every request reaches a
  * database) started twice over one dataset: once with DATABASE_URL only (every read on the
  * primary), once with DATABASE_READ_URLS naming a hot standby of it on the same box
- * (server/_test/replication.ts: a primary cluster of its own and a `pg_basebackup -R` standby),
+ * (test/replication.ts: a primary cluster of its own and a `pg_basebackup -R` standby),
  * so reads go to the replica. Each route is driven with autocannon on both, alternating, for
  * `--rounds` rounds: req/s and p99 per route and run. Then the routing check alone, in process
  * (which database, and the block a cursor carries), against the uncached path's server CPU per
@@ -17,10 +17,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import postgres from 'postgres';
-import { startReplicatedPostgres } from '../server/_test/replication';
 import { cursorBlock, encodeCursor } from '../server/api/cursor';
 import { highestBlock } from '../server/api/min-block';
 import { createReplicaSet } from '../server/db/replicas';
+import { startReplicatedPostgres } from '../test/replication';
 import { measure, type Run, warm } from './lib/measure';
 import { type BenchServer, outOfReachLimits, startLaunchdex } from './lib/servers';
 

@@ -18,8 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { type AppServer, startAppServer } from '../server/_test/app-server';
-import { isProcessAlive } from '../server/_test/child-process';
+import { type AppServer, startAppServer } from '../test/app-server';
+import { isProcessAlive } from '../test/child-process';
 import { SEED_VERSION } from './lib/seed-sql';
 import { outOfReachLimits } from './lib/servers';
 import {

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import type { Address } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { fundedAddress, type TestChain, tradeEvent } from '../server/_test/chain';
-import { testChainForTests } from '../server/_test/chain-hooks';
 import {
   bondingCurveAbi,
   devSwapRouterAbi,
@@ -13,6 +11,8 @@ import {
 } from '../server/chain/abis';
 import type { Mined } from '../server/chain/launchpad-actions';
 import { type CurveState, curvePrice, poolPrice, quoteBuy, quoteSell } from '../shared/chain/curve-math';
+import { fundedAddress, type TestChain, tradeEvent } from '../test/chain';
+import { testChainForTests } from '../test/chain-hooks';
 
 const ether = 10n ** 18n;
 const SUPPLY = 1_000_000_000n * ether;

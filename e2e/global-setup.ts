@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableBackends } from '../server/_test/database';
-import { startIndexedStack } from '../server/_test/stack';
+import { availableBackends } from '../test/database';
+import { startIndexedStack } from '../test/stack';
 
 /**
  * Starts the real stack once for every browser test: anvil with two days of simulated launchpad

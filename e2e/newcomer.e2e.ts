@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server/_test/app-server';
+import { freePort } from '../test/app-server';
 import { expect, test } from './fixtures';
 
 const repository = path.resolve(import.meta.dirname, '..');

@@ -1,7 +1,7 @@
 /**
  * `npm run chaos -- [--seeds N] [--from S] [--seed S] [--backend postgres|pglite] [--limits 1,7,100] [--faults db] [--no-stream] [--no-webhooks] [--json FILE]`
  *
- * Seeded chaos runs (server/_test/chaos/run-seed.ts): each seed draws a launchpad scenario with
+ * Seeded chaos runs (test/chaos/run-seed.ts): each seed draws a launchpad scenario with
  * reorgs, indexer SIGKILLs and RPC faults, lets the index settle and compares every read answer
  * of the API, every list page by page, with the oracle computed from the canonical chain, and
  * what a stream consumer holding `/api/v1/stream` through the seed applied and what a webhook
@@ -11,8 +11,8 @@
  * database per seed, dropped after), PGlite when PostgreSQL is not reachable or with
  * `--backend pglite`. Needs `npx next build` (the settle phase runs the production server).
  * `--no-stream` leaves the stream consumer out (to tell a stream failure from an index one);
- * `--no-webhooks` the webhook receiver (server/_test/chaos/webhook-consumer.ts).
- * `--faults db` adds database faults (server/_test/chaos/db-faults.ts): the seed's database is a
+ * `--no-webhooks` the webhook receiver (test/chaos/webhook-consumer.ts).
+ * `--faults db` adds database faults (test/chaos/db-faults.ts): the seed's database is a
  * primary and a standby of its own behind loopback proxies, frozen, restarted, slowed, cut off
  * and failed over at seeded steps while a reader and a draft uploader load the web process; a
  * request unanswered past its deadlines plus 1 s, an answer 500 or a lost draft fails the seed.
@@ -20,9 +20,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type ChaosResult, runChaosSeed } from '../server/_test/chaos/run-seed';
-import { availableBackends, type Backend } from '../server/_test/database';
-import { describeDifference } from '../server/_test/oracle/compare';
+import { type ChaosResult, runChaosSeed } from '../test/chaos/run-seed';
+import { availableBackends, type Backend } from '../test/database';
+import { describeDifference } from '../test/oracle/compare';
 
 const { values } = parseArgs({
   options: {

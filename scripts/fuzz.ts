@@ -1,7 +1,7 @@
 /**
  * `npm run fuzz -- [--runs N] [--seed S] [--database-url URL] [--only name,…] [--launches N] [--actions N]`
  *
- * Deep run of the property-based fuzzer (server/_test/fuzz/): starts anvil with a simulated
+ * Deep run of the property-based fuzzer (test/fuzz/): starts anvil with a simulated
  * market, the production server (`npm run serve`) indexing it into PGlite, or into PostgreSQL
  * with `--database-url` (a fresh database `<name>_<id>` is created beside the one named and
  * dropped afterwards: a fresh chain needs an empty database), then fuzzes every operation of the
@@ -15,11 +15,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { startAppServer } from '../server/_test/app-server';
-import { startSimulatedChain } from '../server/_test/chain';
-import { fetchFrom, freshLoopbackClient } from '../server/_test/client-fetch';
-import { collectCorpus } from '../server/_test/fuzz/corpus';
-import { FUZZ_SERVER_ENV, runFuzz, servedOperations } from '../server/_test/fuzz/runner';
+import { startAppServer } from '../test/app-server';
+import { startSimulatedChain } from '../test/chain';
+import { fetchFrom, freshLoopbackClient } from '../test/client-fetch';
+import { collectCorpus } from '../test/fuzz/corpus';
+import { FUZZ_SERVER_ENV, runFuzz, servedOperations } from '../test/fuzz/runner';
 
 const { values } = parseArgs({
   options: {

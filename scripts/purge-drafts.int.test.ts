@@ -6,11 +6,11 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productionScriptEnv } from '../server/_test/child-process';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../server/_test/database';
 import { selectRows } from '../server/db/client';
 import { createDraft } from '../server/metadata/create-draft';
 import { createFilesystemStore } from '../server/objects/store';
+import { productionScriptEnv } from '../test/child-process';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../test/database';
 
 const backends = await availableBackends();
 const root = path.resolve(import.meta.dirname, '..');

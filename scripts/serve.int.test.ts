@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { assertBuilt, compiledServer, freePort } from '../server/_test/app-server';
-import { collectOutput, productionScriptEnv } from '../server/_test/child-process';
+import { assertBuilt, compiledServer, freePort } from '../test/app-server';
+import { collectOutput, productionScriptEnv } from '../test/child-process';
 
 /** Runs `npm run serve` in production with `env` (nothing else) until it exits (or 60 s pass); its code and output. */
 function runServe(env: Record<string, string>): Promise<{ code: number | null; output: string }> {

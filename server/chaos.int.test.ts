@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runChaosSeed } from './_test/chaos/run-seed';
-import { availableBackends } from './_test/database';
-import { describeDifference } from './_test/oracle/compare';
+import { runChaosSeed } from '../test/chaos/run-seed';
+import { availableBackends } from '../test/database';
+import { describeDifference } from '../test/oracle/compare';
 
 const [backend] = await availableBackends();
 

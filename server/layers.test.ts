@@ -28,7 +28,7 @@ const nevers: [from: Layer, to: Layer][] = [
   ['db', 'indexer'],
 ];
 
-const isProduction = (file: string) => !/(\.test\.tsx?$|\/_test\/)/.test(file);
+const isProduction = (file: string) => !/(\.test\.tsx?$|^test\/)/.test(file);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Address, encodeFunctionData } from 'viem';
 import { benchSpammerBytecode } from '../../contracts/generated/bytecode.generated';
-import { freePort } from '../../server/_test/app-server';
 import { benchSpammerAbi, launchTokenAbi } from '../../server/chain/abis';
 import { type AnvilProcess, dumpAnvilState, startAnvil } from '../../server/chain/anvil';
 import { createDevnetClient, type DevnetClient } from '../../server/chain/clients';
 import { deployLaunchpad, type LaunchpadDeployment } from '../../server/chain/deploy';
 import { createLaunchpadActions } from '../../server/chain/launchpad-actions';
 import { WAD } from '../../shared/units';
+import { freePort } from '../../test/app-server';
 
 /** The account that deploys, launches and sends the load of the benchmark chain. */
 export const DEV: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';

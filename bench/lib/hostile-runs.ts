@@ -4,7 +4,7 @@
  * table and, with `--write`, puts it into docs/benchmarks.md between the bench:hostile markers.
  */
 import os from 'node:os';
-import { shippedLimits } from '../../server/_test/app-server';
+import { shippedLimits } from '../../test/app-server';
 import { describeStatuses, type HostileResult, renderHostile, runHostile } from './hostile';
 import { writeMarkedSection } from './report';
 import { type BenchServer, startLaunchdex } from './servers';

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort, startAppServer } from '../../server/_test/app-server';
+import { freePort, startAppServer } from '../../test/app-server';
 import { treeCpuSeconds } from './process-cpu';
 
 const root = path.resolve(import.meta.dirname, '../..');

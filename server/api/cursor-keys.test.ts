@@ -2,7 +2,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { searchRank } from '../../shared/search-text';
-import { expectAppError } from '../_test/expect-app-error';
+import { expectAppError } from '../../test/expect-app-error';
 import { balances, chainEvents, tokens, trades } from '../db/schema';
 import { TRENDING_SCORE_MAX, trendingScore } from '../tokens/trending';
 import { type CursorValue, decodeCursor, encodeCursor } from './cursor';

@@ -9,8 +9,8 @@ import {
   token,
   WAD,
   wallet,
-} from '../_test/cursor-world';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+} from '../../test/cursor-world';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../test/database';
 import type { DatabaseHandle } from '../db/client';
 import { type CursorValue, encodeCursor } from './cursor';
 import { searchListName } from './cursor-keys';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, startAppServer } from '../_test/app-server';
+import { type AppServer, startAppServer } from '../../test/app-server';
 import {
   busy,
   type Instance,
@@ -8,8 +8,8 @@ import {
   seed,
   seededInstance,
   storedSecrets,
-} from '../_test/cursor-world';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+} from '../../test/cursor-world';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../test/database';
 import { type Config, parseConfig } from '../config';
 import { type DatabaseHandle, openDatabase } from '../db/client';
 import { resolveCursorSecret } from './cursor-secret';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { expectAppError } from '../_test/expect-app-error';
+import { expectAppError } from '../../test/expect-app-error';
 import { cursorBlock, decodeCursor, decodeCursorIfAny, encodeCursor, keysetPage } from './cursor';
 
 const key = z.tuple([z.number().int(), z.number().int()]);

@@ -1,12 +1,12 @@
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedAddress } from '../_test/chain';
-import { availableBackends } from '../_test/database';
-import { type ChainView, viewAt } from '../_test/oracle/chain-view';
-import { compareWithOracle, describeDifference } from '../_test/oracle/compare';
-import { buildOracle, isAfter, type Oracle, type OrderedList, type OrderKey } from '../_test/oracle/model';
-import { type Json, walkPages } from '../_test/oracle/walk';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { fundedAddress } from '../../test/chain';
+import { availableBackends } from '../../test/database';
+import { type ChainView, viewAt } from '../../test/oracle/chain-view';
+import { compareWithOracle, describeDifference } from '../../test/oracle/compare';
+import { buildOracle, isAfter, type Oracle, type OrderedList, type OrderKey } from '../../test/oracle/model';
+import { type Json, walkPages } from '../../test/oracle/walk';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
 import { excludeToken } from '../tokens/moderation';
 
 const backends = await availableBackends();

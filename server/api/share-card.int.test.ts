@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends } from '../_test/database';
-import { rawRequest } from '../_test/raw-http';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
-import { createFinalizeFlow } from '../metadata/_test/finalize-flow';
+import { availableBackends } from '../../test/database';
+import { createFinalizeFlow } from '../../test/finalize-flow';
+import { rawRequest } from '../../test/raw-http';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
 import { excludeToken, includeToken } from '../tokens/moderation';
 
 const [backend] = await availableBackends();

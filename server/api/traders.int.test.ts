@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedAddress } from '../_test/chain';
-import { availableBackends } from '../_test/database';
-import { buildOracle } from '../_test/oracle/model';
-import { buildTradersOracle } from '../_test/oracle/traders';
-import { getJson, walkPages } from '../_test/oracle/walk';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { fundedAddress } from '../../test/chain';
+import { availableBackends } from '../../test/database';
+import { buildOracle } from '../../test/oracle/model';
+import { buildTradersOracle } from '../../test/oracle/traders';
+import { getJson, walkPages } from '../../test/oracle/walk';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
 import {
   type LabelScenario,
   type PoolPayerScenario,

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../_test/app-server';
+import { freePort } from '../../test/app-server';
 import { type AnvilProcess, startAnvil } from './anvil';
 import { createDevnetClient } from './clients';
 

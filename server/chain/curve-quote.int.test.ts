@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BPS, type CurveState } from '../../shared/chain/curve-math';
 import { quoteCurveTrade } from '../../shared/chain/curve-quote';
 import { readCurveState } from '../../shared/chain/read-curve-state';
-import { fundedAddress, type TestChain, tradeEvent } from '../_test/chain';
-import { testChainForTests } from '../_test/chain-hooks';
+import { fundedAddress, type TestChain, tradeEvent } from '../../test/chain';
+import { testChainForTests } from '../../test/chain-hooks';
 import { bondingCurveAbi } from './abis';
 
 const ether = 10n ** 18n;

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { createPublicClient, createWalletClient, custom, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../_test/app-server';
+import { freePort } from '../../test/app-server';
 import { parseConfig } from '../config';
 import { type AnvilProcess, startAnvil } from './anvil';
 import { proxyDevnetRpc } from './devnet-rpc-proxy';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withGasHeadroom } from '../../shared/chain/gas';
-import { fundedAddress, startTestChain, type TestChain } from '../_test/chain';
+import { fundedAddress, startTestChain, type TestChain } from '../../test/chain';
 import { devSwapRouterAbi } from './abis';
 
 let chain: TestChain;

@@ -1,8 +1,8 @@
 import { type Address, parseEventLogs } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { quoteExactInput } from '../../shared/trade/pool-quote';
-import { fundedAddress, type TestChain } from '../_test/chain';
-import { simulatedChainForTests } from '../_test/chain-hooks';
+import { fundedAddress, type TestChain } from '../../test/chain';
+import { simulatedChainForTests } from '../../test/chain-hooks';
 import { uniswapV3PoolAbi } from './abis';
 import type { Ledger } from './simulator/ledger';
 

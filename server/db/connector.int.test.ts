@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../_test/replication';
+import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../../test/replication';
 import { parseConfig } from '../config';
 import { type DatabaseHandle, openDatabase, selectRows } from './client';
 import { AcquireTimeoutError, isConnectionError } from './connector';

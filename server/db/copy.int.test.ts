@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { availableBackends } from '../_test/database';
-import { testDatabaseForTests } from '../_test/database-hooks';
+import { availableBackends } from '../../test/database';
+import { testDatabaseForTests } from '../../test/database-hooks';
 import { copyLines } from './bulk';
 import { type Database, type DatabaseHandle, selectRows } from './client';
 

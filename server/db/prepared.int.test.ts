@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { availableBackends } from '../_test/database';
-import { testDatabaseForTests } from '../_test/database-hooks';
-import { fixtureHash, fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
+import { availableBackends } from '../../test/database';
+import { testDatabaseForTests } from '../../test/database-hooks';
+import { fixtureHash, fixtureToken, insertTokens, setCheckpoint } from '../../test/fixtures';
 import { indexedThroughBlockColumn } from './checkpoint';
 import type { Database, DatabaseHandle } from './client';
 import { executePrepared } from './prepared';

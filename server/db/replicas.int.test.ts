@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsHeaders, startAppServer } from '../_test/app-server';
-import { fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
-import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../_test/replication';
+import { metricsHeaders, startAppServer } from '../../test/app-server';
+import { fixtureToken, insertTokens, setCheckpoint } from '../../test/fixtures';
+import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../../test/replication';
 import { loadPersistedCursorSecret } from '../api/cursor-secret';
 import { createRestDispatcher } from '../api/rest/dispatch';
 import { createReadCache } from '../api/rest/read-cache';
@@ -24,7 +24,7 @@ import { bumpReadVersion, createReadVersion } from './read-version';
 
 /**
  * Read replicas on PostgreSQL's own streaming replication, through the REST dispatcher and the
- * tRPC caller the server runs: a primary cluster and a hot standby of it (server/_test/replication.ts).
+ * tRPC caller the server runs: a primary cluster and a hot standby of it (test/replication.ts).
  */
 const tools = replicationTools();
 if ('missing' in tools)

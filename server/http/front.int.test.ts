@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type AppServer, shippedLimits } from '../_test/app-server';
-import { appServerForTests } from '../_test/app-server-hooks';
-import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { availableBackends } from '../_test/database';
-import { type RawAnswer, rawRequest } from '../_test/raw-http';
+import { type AppServer, shippedLimits } from '../../test/app-server';
+import { appServerForTests } from '../../test/app-server-hooks';
+import { fetchFrom, freshLoopbackClient } from '../../test/client-fetch';
+import { availableBackends } from '../../test/database';
+import { type RawAnswer, rawRequest } from '../../test/raw-http';
 import { errorStatus, isErrorCode } from '../errors';
 
 const [backend] = await availableBackends();

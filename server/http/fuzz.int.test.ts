@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { availableBackends } from '../_test/database';
-import { type Corpus, collectCorpus } from '../_test/fuzz/corpus';
-import { FUZZ_SERVER_ENV, runFuzz, servedOperations } from '../_test/fuzz/runner';
-import type { RestOperation } from '../_test/fuzz/targets';
-import { trpcProcedures } from '../_test/fuzz/targets';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { fetchFrom, freshLoopbackClient } from '../../test/client-fetch';
+import { availableBackends } from '../../test/database';
+import { type Corpus, collectCorpus } from '../../test/fuzz/corpus';
+import { FUZZ_SERVER_ENV, runFuzz, servedOperations } from '../../test/fuzz/runner';
+import type { RestOperation } from '../../test/fuzz/targets';
+import { trpcProcedures } from '../../test/fuzz/targets';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
 
 const [backend] = await availableBackends();
 /** Runs per property: 34 properties × (70 + 10 warm-up) ≈ 2,700 requests, about a minute here. */

@@ -3,22 +3,22 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shippedLimits } from '../_test/app-server';
-import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { availableBackends } from '../_test/database';
-import { rawRequest } from '../_test/raw-http';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
-import { parseConfig } from '../config';
-import { MAX_IMAGE_BYTES } from '../metadata/image';
-import { excludeToken, includeToken } from '../tokens/moderation';
-import { ATTACK_MS, attackRound } from './_test/attack-round';
+import { shippedLimits } from '../../test/app-server';
+import { fetchFrom, freshLoopbackClient } from '../../test/client-fetch';
+import { availableBackends } from '../../test/database';
+import { ATTACK_MS, attackRound } from '../../test/http/attack-round';
 import {
   directoryBytes,
   floodBody,
   percentile,
   pipelineFlood,
   startMeasuredReader,
-} from './_test/hostile-clients';
+} from '../../test/http/hostile-clients';
+import { rawRequest } from '../../test/raw-http';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
+import { parseConfig } from '../config';
+import { MAX_IMAGE_BYTES } from '../metadata/image';
+import { excludeToken, includeToken } from '../tokens/moderation';
 
 const [backend] = await availableBackends();
 

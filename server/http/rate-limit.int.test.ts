@@ -1,10 +1,10 @@
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, startAppServer } from '../_test/app-server';
-import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { createTestDatabase, type TestDatabase } from '../_test/database';
-import { testEnv } from '../_test/env';
-import { redisReachable, TEST_REDIS_URL } from '../_test/redis';
+import { type AppServer, startAppServer } from '../../test/app-server';
+import { fetchFrom, freshLoopbackClient } from '../../test/client-fetch';
+import { createTestDatabase, type TestDatabase } from '../../test/database';
+import { testEnv } from '../../test/env';
+import { redisReachable, TEST_REDIS_URL } from '../../test/redis';
 
 const stores: ('memory' | 'redis')[] = ['memory'];
 if (await redisReachable()) stores.push('redis');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisReachable } from '../_test/redis';
-import { type StallProxy, startStallProxy } from '../_test/stall-proxy';
+import { redisReachable } from '../../test/redis';
+import { type StallProxy, startStallProxy } from '../../test/stall-proxy';
 import { createRedisRateLimiter, type RateLimiter } from './rate-limit';
 
 if (!(await redisReachable())) throw new Error('this suite needs a Redis on 127.0.0.1:6379 (redis-server)');

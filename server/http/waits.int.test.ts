@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { type AppServer, shippedLimits } from '../_test/app-server';
-import { appServerForTests } from '../_test/app-server-hooks';
-import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { availableBackends } from '../_test/database';
-import { storeLargeObject } from '../_test/large-object';
+import { type AppServer, shippedLimits } from '../../test/app-server';
+import { appServerForTests } from '../../test/app-server-hooks';
+import { fetchFrom, freshLoopbackClient } from '../../test/client-fetch';
+import { availableBackends } from '../../test/database';
+import { storeLargeObject } from '../../test/large-object';
 
 const [backend] = await availableBackends();
 

@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { TestChain } from '../_test/chain';
-import { simulatedChainForTests } from '../_test/chain-hooks';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
-import { spawnIndexerProcess } from '../_test/indexer-process';
+import type { TestChain } from '../../test/chain';
+import { simulatedChainForTests } from '../../test/chain-hooks';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../test/database';
+import { dumpProjections, indexToHead } from '../../test/indexer/harness';
+import { spawnIndexerProcess } from '../../test/indexer-process';
 import { createRandom } from '../chain/simulator/random';
 import { readCheckpoint } from '../db/checkpoint';
 import { backfillDeferredIndexes, deferredIndexNames } from '../db/deferred-indexes';
-import { dumpProjections, indexToHead } from './_test/harness';
 
 const [backend] = await availableBackends();
 let chain: TestChain;

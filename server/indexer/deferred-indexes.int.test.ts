@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { TestChain } from '../_test/chain';
-import { simulatedChainForTests } from '../_test/chain-hooks';
-import { availableBackends } from '../_test/database';
+import type { TestChain } from '../../test/chain';
+import { simulatedChainForTests } from '../../test/chain-hooks';
+import { availableBackends } from '../../test/database';
+import { chainConfigFor, dumpProjections, indexToHead, withTwoDatabases } from '../../test/indexer/harness';
 import { type Database, selectRows } from '../db/client';
 import { backfillDeferredIndexes, deferIndexes, deferredIndexNames } from '../db/deferred-indexes';
-import { chainConfigFor, dumpProjections, indexToHead, withTwoDatabases } from './_test/harness';
 import { createIndexer, type IndexerLogger } from './indexer';
 import { createRpcClient } from './rpc/client';
 

@@ -1,19 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { TestChain } from '../_test/chain';
-import { simulatedChainForTests } from '../_test/chain-hooks';
-import { availableBackends } from '../_test/database';
-import { testDatabaseForTests } from '../_test/database-hooks';
-import type { Ledger } from '../chain/simulator/ledger';
-import { type DatabaseHandle, selectRows } from '../db/client';
-import { expectedFromLedger } from './_test/expected-from-ledger';
+import type { TestChain } from '../../test/chain';
+import { simulatedChainForTests } from '../../test/chain-hooks';
+import { availableBackends } from '../../test/database';
+import { testDatabaseForTests } from '../../test/database-hooks';
+import { expectedFromLedger } from '../../test/indexer/expected-from-ledger';
 import {
   clearIndex,
   dumpProjections,
   indexToHead,
   projectionContextFor,
   withTwoDatabases,
-} from './_test/harness';
+} from '../../test/indexer/harness';
+import type { Ledger } from '../chain/simulator/ledger';
+import { type DatabaseHandle, selectRows } from '../db/client';
 import { applyBatch, readCheckpoint } from './project/apply-batch';
 import { createRpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../_test/chain';
-import { spawnIndexerProcess } from '../_test/indexer-process';
-import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../_test/replication';
+import { startTestChain, type TestChain } from '../../test/chain';
+import { spawnIndexerProcess } from '../../test/indexer-process';
+import { type ReplicatedPostgres, replicationTools, startReplicatedPostgres } from '../../test/replication';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import { type DatabaseHandle, openDatabase } from '../db/client';
 

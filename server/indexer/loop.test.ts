@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from './_test/harness';
+import { silentLogger } from '../../test/indexer/harness';
 import type { StepResult } from './indexer';
 import { runLoop, syncToHead } from './loop';
 import { ReorgTooDeepError } from './reorg/find-ancestor';

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, freePort, startAppServer } from '../_test/app-server';
-import { startSimulatedChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
-import { spawnIndexerProcess } from '../_test/indexer-process';
+import { type AppServer, freePort, startAppServer } from '../../test/app-server';
+import { startSimulatedChain, type TestChain } from '../../test/chain';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../test/database';
+import { spawnIndexerProcess } from '../../test/indexer-process';
 
 const hasPostgres = (await availableBackends()).includes('postgres');
 

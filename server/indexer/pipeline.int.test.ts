@@ -1,11 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { TestChain } from '../_test/chain';
-import { simulatedChainForTests } from '../_test/chain-hooks';
-import { availableBackends, createTestDatabase } from '../_test/database';
-import { testDatabaseForTests } from '../_test/database-hooks';
-import { type DatabaseHandle, selectRows } from '../db/client';
-import { createPartitionKeeper } from '../db/partitions';
+import type { TestChain } from '../../test/chain';
+import { simulatedChainForTests } from '../../test/chain-hooks';
+import { availableBackends, createTestDatabase } from '../../test/database';
+import { testDatabaseForTests } from '../../test/database-hooks';
 import {
   chainConfigFor,
   dumpProjections,
@@ -13,7 +11,9 @@ import {
   projectionContextFor,
   silentLogger,
   withTwoDatabases,
-} from './_test/harness';
+} from '../../test/indexer/harness';
+import { type DatabaseHandle, selectRows } from '../db/client';
+import { createPartitionKeeper } from '../db/partitions';
 import { topics } from './decode/events';
 import { IndexerError } from './errors';
 import { createIndexer } from './indexer';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackDnsServer, startLoopbackDns } from '../_test/dns-server';
+import { type LoopbackDnsServer, startLoopbackDns } from '../../test/dns-server';
 import { createDnsResolver } from './dns-resolver';
 import { createImageFetcher } from './fetch-image';
 import { checkImageUrl, pinPublicAddress } from './ssrf';

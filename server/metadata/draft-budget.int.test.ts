@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, startAppServer } from '../_test/app-server';
-import { fetchFrom, freshLoopbackClient } from '../_test/client-fetch';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
+import { type AppServer, startAppServer } from '../../test/app-server';
+import { fetchFrom, freshLoopbackClient } from '../../test/client-fetch';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../test/database';
 
 const [backend] = await availableBackends();
 

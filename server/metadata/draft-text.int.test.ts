@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { AppServer } from '../_test/app-server';
-import { appServerForTests } from '../_test/app-server-hooks';
-import { availableBackends } from '../_test/database';
+import type { AppServer } from '../../test/app-server';
+import { appServerForTests } from '../../test/app-server-hooks';
+import { availableBackends } from '../../test/database';
 
 const [backend] = await availableBackends();
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends } from '../_test/database';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
-import { createFinalizeFlow, type Json } from './_test/finalize-flow';
+import { availableBackends } from '../../test/database';
+import { createFinalizeFlow, type Json } from '../../test/finalize-flow';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
 
 const backends = await availableBackends();
 

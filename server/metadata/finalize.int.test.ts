@@ -1,8 +1,8 @@
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends } from '../_test/database';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
-import { createFinalizeFlow, creator, type Json, stranger } from './_test/finalize-flow';
+import { availableBackends } from '../../test/database';
+import { createFinalizeFlow, creator, type Json, stranger } from '../../test/finalize-flow';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
 
 const [backend] = await availableBackends();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAppError } from '../_test/expect-app-error';
+import { expectAppError } from '../../test/expect-app-error';
 import { checkImageUrl, isPublicAddress, pinPublicAddress, type Resolver } from './ssrf';
 
 const forbiddenHosts = [

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStallProxy } from '../_test/stall-proxy';
+import { startStallProxy } from '../../test/stall-proxy';
 import type { ObjectStoreConfig } from '../config';
 import { objectKeyFor } from './keys';
 import { createS3Store, type ObjectStore } from './store';

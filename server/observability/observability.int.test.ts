@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsHeaders } from '../_test/app-server';
-import { availableBackends } from '../_test/database';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { metricsHeaders } from '../../test/app-server';
+import { availableBackends } from '../../test/database';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
 
 const backends = await availableBackends();
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
-import { fixtureToken, insertTokens, setCheckpoint } from '../_test/fixtures';
-import { closeTestProcess, startTestProcess } from '../_test/process';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../test/database';
+import { fixtureToken, insertTokens, setCheckpoint } from '../../test/fixtures';
+import { closeTestProcess, startTestProcess } from '../../test/process';
 import { answerWebRequest } from '../api/rest/web-request';
 import { bumpReadVersion } from '../db/read-version';
 import type { ServerProcess } from '.';

@@ -1,13 +1,13 @@
 import type { Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import type { ResumeToken } from '../../shared/api/stream';
-import { fundedAddress, type TestChain } from '../_test/chain';
-import { simulatedChainForTests } from '../_test/chain-hooks';
-import { availableBackends } from '../_test/database';
-import { testDatabaseForTests } from '../_test/database-hooks';
+import { fundedAddress, type TestChain } from '../../test/chain';
+import { simulatedChainForTests } from '../../test/chain-hooks';
+import { availableBackends } from '../../test/database';
+import { testDatabaseForTests } from '../../test/database-hooks';
+import { indexToHead } from '../../test/indexer/harness';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import type { DatabaseHandle } from '../db/client';
-import { indexToHead } from '../indexer/_test/harness';
 import { createStreamHub, type StreamHub, type StreamHubOptions } from './hub';
 import { readIndexChanges } from './read-changes';
 import type { Subscriber } from './subscriber';

@@ -1,9 +1,9 @@
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsHeaders } from '../_test/app-server';
-import { fundedAddress } from '../_test/chain';
-import { availableBackends } from '../_test/database';
-import { type IndexedStack, startIndexedStack } from '../_test/stack';
+import { metricsHeaders } from '../../test/app-server';
+import { fundedAddress } from '../../test/chain';
+import { availableBackends } from '../../test/database';
+import { type IndexedStack, startIndexedStack } from '../../test/stack';
 
 const backends = await availableBackends();
 const NO_METADATA: Hex = `0x${'00'.repeat(32)}`;

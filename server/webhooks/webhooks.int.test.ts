@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedAddress, reorgWithBuys, startSimulatedChain, type TestChain } from '../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../_test/database';
-import { startWebhookReceiver, type WebhookReceiver } from '../_test/webhook-receiver';
+import { fundedAddress, reorgWithBuys, startSimulatedChain, type TestChain } from '../../test/chain';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../test/database';
+import { indexToHead } from '../../test/indexer/harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver';
 import { readIndexedThroughBlock } from '../db/checkpoint';
 import { type DatabaseHandle, selectRows } from '../db/client';
-import { indexToHead } from '../indexer/_test/harness';
 import type { Resolver } from '../metadata/ssrf';
 import { readIndexChanges } from '../stream/read-changes';
 import { runWebhooksCommand } from './command';

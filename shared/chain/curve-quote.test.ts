@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { devnetLaunchCurve } from '../../test/devnet-curve';
 import { WAD } from '../units';
-import { devnetLaunchCurve } from './_test/devnet-curve';
 import { type CurveState, quoteBuy } from './curve-math';
 import { quoteCurveTrade } from './curve-quote';
 

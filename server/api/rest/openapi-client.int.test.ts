@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, startAppServer } from '../../_test/app-server';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../../_test/database';
-import { fixtureAddress, fixtureToken, insertTokens, setCheckpoint } from '../../_test/fixtures';
+import { type AppServer, startAppServer } from '../../../test/app-server';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../../test/database';
+import { fixtureAddress, fixtureToken, insertTokens, setCheckpoint } from '../../../test/fixtures';
 
 /*
  * Rule: the served OpenAPI document is enough to write a client (docs/api.md, "Everywhere"). A
@@ -113,7 +113,7 @@ describe(`a client generated from the served OpenAPI document (${backend})`, () 
       process.execPath,
       [
         '--import',
-        path.join(root, 'server/_test/openapi-typescript-hook.mjs'),
+        path.join(root, 'test/openapi-typescript-hook.mjs'),
         path.join(root, 'node_modules/openapi-typescript/bin/cli.js'),
         `${server.baseUrl}/api/v1/openapi.json`,
         '--output',

@@ -1,11 +1,11 @@
 import type { Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
-import { availableBackends } from '../../_test/database';
-import type { IndexedStack } from '../../_test/stack';
-import { expectedFromLedger } from '../../indexer/_test/expected-from-ledger';
+import { availableBackends } from '../../../test/database';
+import { expectedFromLedger } from '../../../test/indexer/expected-from-ledger';
+import { type Json, readApiForTests } from '../../../test/read-api-stack';
+import type { IndexedStack } from '../../../test/stack';
 import { excludeToken, includeToken } from '../../tokens/moderation';
-import { type Json, readApiForTests } from './_test/read-api-stack';
 
 const backends = await availableBackends();
 

@@ -2,10 +2,10 @@ import superjson from 'superjson';
 import { describe, expect, it } from 'vitest';
 import { chart } from '../../../shared/api/tokens';
 import { fromWire } from '../../../shared/api/wire';
-import { availableBackends } from '../../_test/database';
-import type { IndexedStack } from '../../_test/stack';
-import { expectedFromLedger } from '../../indexer/_test/expected-from-ledger';
-import { type Json, readApiForTests } from './_test/read-api-stack';
+import { availableBackends } from '../../../test/database';
+import { expectedFromLedger } from '../../../test/indexer/expected-from-ledger';
+import { type Json, readApiForTests } from '../../../test/read-api-stack';
+import type { IndexedStack } from '../../../test/stack';
 import { toJson } from './dispatch';
 
 const backends = await availableBackends();

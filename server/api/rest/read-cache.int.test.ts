@@ -1,8 +1,8 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedAddress } from '../../_test/chain';
-import { availableBackends } from '../../_test/database';
-import { type IndexedStack, startIndexedStack } from '../../_test/stack';
+import { fundedAddress } from '../../../test/chain';
+import { availableBackends } from '../../../test/database';
+import { type IndexedStack, startIndexedStack } from '../../../test/stack';
 import { excludeToken, includeToken } from '../../tokens/moderation';
 
 const backends = await availableBackends();

@@ -1,10 +1,10 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_MAX_MATCHES } from '../../../shared/search-text';
-import { type AppServer, metricsHeaders, startAppServer } from '../../_test/app-server';
-import { fetchFrom, freshLoopbackClient } from '../../_test/client-fetch';
-import { availableBackends } from '../../_test/database';
-import { type IndexedStack, startIndexedStack } from '../../_test/stack';
+import { type AppServer, metricsHeaders, startAppServer } from '../../../test/app-server';
+import { fetchFrom, freshLoopbackClient } from '../../../test/client-fetch';
+import { availableBackends } from '../../../test/database';
+import { type IndexedStack, startIndexedStack } from '../../../test/stack';
 
 const backends = await availableBackends();
 

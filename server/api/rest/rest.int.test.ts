@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, startAppServer } from '../../_test/app-server';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../../_test/database';
-import { fixtureAddress, fixtureToken, insertTokens, setCheckpoint } from '../../_test/fixtures';
+import { type AppServer, startAppServer } from '../../../test/app-server';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../../test/database';
+import { fixtureAddress, fixtureToken, insertTokens, setCheckpoint } from '../../../test/fixtures';
 
 const backends = await availableBackends();
 const TOKEN_COUNT = 45;

@@ -22,7 +22,7 @@ export const sortColumn: Record<TraderSort, string> = {
   holding: 'balance',
 };
 
-/** Held × price ÷ 10^18, truncated, − cost basis (the oracle's, server/_test/oracle/traders.ts). */
+/** Held × price ÷ 10^18, truncated, − cost basis (the oracle's, test/oracle/traders.ts). */
 const unrealizedAt = (price: string) =>
   `div(greatest(x.balance, 0) * ${price}, 1000000000000000000) - x.cost_basis`;
 

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulatedChain, startTestChain, type TestChain } from '../../_test/chain';
+import { startSimulatedChain, startTestChain, type TestChain } from '../../../test/chain';
 import type { Ledger } from './ledger';
 import { createSimulator } from './simulator';
 

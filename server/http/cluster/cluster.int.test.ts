@@ -1,11 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { type AppServer, metricsHeaders } from '../../_test/app-server';
-import { appServerForTests } from '../../_test/app-server-hooks';
-import { isProcessAlive } from '../../_test/child-process';
-import { fetchFrom, freshLoopbackClient } from '../../_test/client-fetch';
-import { availableBackends } from '../../_test/database';
+import { type AppServer, metricsHeaders } from '../../../test/app-server';
+import { appServerForTests } from '../../../test/app-server-hooks';
+import { isProcessAlive } from '../../../test/child-process';
+import { fetchFrom, freshLoopbackClient } from '../../../test/client-fetch';
+import { availableBackends } from '../../../test/database';
 
 /**
  * Rules (docs/security.md, "Every limit and its default"; docs/decisions.md, "Web workers"): with

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { curvePrice } from '../../../shared/chain/curve-math';
-import { balanceKind } from '../../db/schema';
-import type { DecodedEvent } from '../decode/events';
 import {
   alice,
   at,
@@ -17,7 +15,9 @@ import {
   tradeAt,
   transferAt,
   zero,
-} from './_test/events';
+} from '../../../test/indexer/events';
+import { balanceKind } from '../../db/schema';
+import type { DecodedEvent } from '../decode/events';
 import { createBalanceBook } from './balance-book';
 import { eventDataJson } from './copy-text';
 import { foldRange, touchedTokens } from './fold';

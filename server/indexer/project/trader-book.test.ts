@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { traders } from '../../db/schema';
-import { columnNames } from '../../db/table-columns';
 import {
   alice,
   context,
@@ -13,7 +11,9 @@ import {
   tradeAt,
   transferAt,
   zero,
-} from './_test/events';
+} from '../../../test/indexer/events';
+import { traders } from '../../db/schema';
+import { columnNames } from '../../db/table-columns';
 import { createBalanceBook } from './balance-book';
 import { foldRange } from './fold';
 import type { TokenState } from './state';

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { type Address, encodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatedChain, type TestChain } from '../../_test/chain';
-import { availableBackends, createTestDatabase, type TestDatabase } from '../../_test/database';
+import { startSimulatedChain, type TestChain } from '../../../test/chain';
+import { availableBackends, createTestDatabase, type TestDatabase } from '../../../test/database';
+import { dumpProjections, indexToHead } from '../../../test/indexer/harness';
 import { bondingCurveAbi, launchFactoryAbi } from '../../chain/abis';
 import { type DatabaseHandle, selectRows } from '../../db/client';
-import { dumpProjections, indexToHead } from '../_test/harness';
 import { ReorgTooDeepError } from './find-ancestor';
 
 const [backend] = await availableBackends();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loopbackNodeForTests } from './_test/loopback-node';
+import { loopbackNodeForTests } from '../../../test/indexer/loopback-node';
 import { createRpcClient, RpcRangeError } from './client';
 
 /** A JSON-RPC node on loopback whose eth_getLogs answer is `size` bytes, streamed in chunks. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../../shared/http/retry-after';
-import type { TestChain } from '../../_test/chain';
-import { simulatedChainForTests } from '../../_test/chain-hooks';
-import { availableBackends, createTestDatabase } from '../../_test/database';
-import { startFaultProxy } from '../../_test/rpc-fault-proxy';
-import { dumpProjections, indexToHead } from '../_test/harness';
+import type { TestChain } from '../../../test/chain';
+import { simulatedChainForTests } from '../../../test/chain-hooks';
+import { availableBackends, createTestDatabase } from '../../../test/database';
+import { dumpProjections, indexToHead } from '../../../test/indexer/harness';
+import { startFaultProxy } from '../../../test/rpc-fault-proxy';
 import { createRpcClient, RpcError, RpcRangeError } from './client';
 
 const [backend] = await availableBackends();

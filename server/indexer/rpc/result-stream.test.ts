@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loopbackNodeForTests } from './_test/loopback-node';
+import { loopbackNodeForTests } from '../../../test/indexer/loopback-node';
 import { createRpcClient, RpcRangeError } from './client';
 import { type Answer, concatAnswers, createResultScanner } from './result-stream';
 

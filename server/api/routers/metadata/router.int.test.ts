@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../_test/database';
+import { createTestDatabase, type TestDatabase } from '../../../../test/database';
 import { parseConfig } from '../../../config';
 import type { DatabaseHandle } from '../../../db/client';
 import { createImageFetcher } from '../../../metadata/fetch-image';

@@ -1,0 +1,35 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { INDEXER_NODE_FLAGS } from '../server/indexer/heap';
+import type { TestChain } from './chain';
+import type { TestDatabase } from './database';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/**
+ * `npm run indexer` as a real process on a test database and chain, with its node flags: the
+ * compiled indexer (dist/, `npm run build`), one process, so a signal reaches the indexer itself.
+ */
+export function spawnIndexerProcess(
+  database: Pick<TestDatabase, 'env'>,
+  chain: TestChain,
+  env: Record<string, string>,
+  stdio: { stderr: 'pipe' | 'ignore' } = { stderr: 'pipe' },
+): ChildProcess {
+  return spawn(process.execPath, [...INDEXER_NODE_FLAGS, 'dist/indexer.js'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      ...database.env,
+      RPC_URL: chain.anvil.rpcUrl,
+      CHAIN_ID: '31337',
+      FACTORY_ADDRESS: chain.deployment.contracts.factory,
+      START_BLOCK: String(chain.deployment.startBlock),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', stdio.stderr],
+  });
+}

@@ -1,0 +1,130 @@
+import { sql } from 'drizzle-orm';
+import type { ChainConfig } from '../../server/config';
+import { type Database, selectRows } from '../../server/db/client';
+import { createIndexer, type IndexerLogger } from '../../server/indexer/indexer';
+import type { ProjectionContext } from '../../server/indexer/project/fold';
+import { createRpcClient, type RpcClient, type RpcClientOptions } from '../../server/indexer/rpc/client';
+import type { TestChain } from '../chain';
+import { type Backend, createTestDatabase } from '../database';
+
+export const silentLogger: IndexerLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+export function chainConfigFor(chain: TestChain, overrides: Partial<ChainConfig> = {}): ChainConfig {
+  return {
+    rpcUrl: chain.anvil.rpcUrl,
+    chainId: 31337,
+    factoryAddress: chain.deployment.contracts.factory,
+    startBlock: BigInt(chain.deployment.startBlock),
+    finalityDepth: 64,
+    maxRange: 50_000,
+    pollIntervalMs: 50,
+    ...overrides,
+  };
+}
+
+/** The context loadProjectionContext (../context.ts) reads for `chain`, taken from its deployment instead. */
+export function projectionContextFor(chain: TestChain): ProjectionContext {
+  return {
+    chainId: 31337,
+    factory: chain.deployment.contracts.factory.toLowerCase(),
+    graduator: chain.deployment.contracts.graduator.toLowerCase(),
+    stable: chain.deployment.contracts.stable.toLowerCase(),
+    startBlock: chain.deployment.startBlock,
+    finalityDepth: 64,
+  };
+}
+
+/** Indexes `chain` into `db` until the checkpoint reaches the head. */
+export async function indexToHead(
+  db: Database,
+  chain: TestChain,
+  options: {
+    rpc?: Partial<RpcClientOptions>;
+    /** Instead of a client made from `rpc`. */
+    client?: RpcClient;
+    chain?: Partial<ChainConfig>;
+    initialRange?: number;
+    streamedPartEvents?: number;
+    rangeSlices?: number;
+    cachedBalances?: number;
+  } = {},
+) {
+  const config = chainConfigFor(chain, options.chain);
+  const indexer = createIndexer({
+    db,
+    rpc: options.client ?? createRpcClient({ url: config.rpcUrl, ...options.rpc }),
+    chain: config,
+    logger: silentLogger,
+    initialRange: options.initialRange,
+    streamedPartEvents: options.streamedPartEvents,
+    rangeSlices: options.rangeSlices,
+    cachedBalances: options.cachedBalances,
+  });
+  await indexer.syncToHead();
+  return indexer;
+}
+
+/**
+ * What an index from scratch starts from: every chain-derived table and the indexer's own
+ * bookkeeping emptied (drafts, objects and other off-chain rows stay). One list, beside the dump
+ * above, so that a new projection cannot be left out of one test's reset.
+ */
+export async function clearIndex(db: Database): Promise<void> {
+  await db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
+    chain_events, balances, candles, creators, traders, projection_writes, projection_journal, index_changes`);
+}
+
+/**
+ * Every chain-derived table, rows sorted, values as text: two databases holding the same
+ * projections dump identically. Bookkeeping (recent block hashes, timestamps of writes) is left
+ * out; the checkpoint's block and hash are in.
+ */
+export async function dumpProjections(db: Database): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, string> = {
+    tokens: 'select * from tokens order by address',
+    token_search_terms: 'select * from token_search_terms order by token_address, term, kind',
+    trades: 'select * from trades order by block_number, log_index',
+    chain_events: 'select * from chain_events order by block_number, log_index',
+    balances: 'select * from balances order by token_address, wallet',
+    candles: 'select * from candles order by token_address, interval_seconds, bucket_start',
+    creators: 'select * from creators order by address',
+    traders: 'select * from traders order by token_address, wallet',
+    checkpoint: 'select indexed_through_block, block_hash, block_timestamp from indexer_checkpoint',
+  };
+  const dump: Record<string, unknown[]> = {};
+  for (const [name, query] of Object.entries(tables)) {
+    const rows = await selectRows<Record<string, unknown>>(db, sql.raw(query));
+    dump[name] = rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([k, v]) => [
+          k,
+          v === null ? null : typeof v === 'object' ? JSON.stringify(v) : String(v),
+        ]),
+      ),
+    );
+  }
+  return dump;
+}
+
+/**
+ * Runs `body` with two fresh, open databases of `backend` (typically a reference index and the
+ * one under test) and drops both afterwards, whatever happened.
+ */
+export async function withTwoDatabases(
+  backend: Backend | undefined,
+  body: (a: { db: Database }, b: { db: Database }) => Promise<void>,
+): Promise<void> {
+  if (!backend) throw new Error('no backend');
+  const first = await createTestDatabase(backend);
+  const second = await createTestDatabase(backend);
+  const a = await first.open();
+  const b = await second.open();
+  try {
+    await body(a, b);
+  } finally {
+    await a.close();
+    await b.close();
+    await first.drop();
+    await second.drop();
+  }
+}

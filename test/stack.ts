@@ -1,0 +1,94 @@
+import type { Ledger } from '../server/chain/simulator/ledger';
+import { type AppServer, startAppServer } from './app-server';
+import { type SimulatedFixture, startSimulatedChain, type TestChain } from './chain';
+import { type Backend, createTestDatabase, type TestDatabase } from './database';
+import { type ChainView, readChainView } from './oracle/chain-view';
+import { type FaultProxy, startFaultProxy } from './rpc-fault-proxy';
+
+export interface IndexedStack {
+  chain: TestChain;
+  database: TestDatabase;
+  server: AppServer;
+  ledger: Ledger;
+  /** The loopback proxy between the server and anvil, when asked for. */
+  proxy: FaultProxy | undefined;
+  /** Resolves once the server's indexer has reached the chain head. */
+  waitForIndex(): Promise<number>;
+  /** The chain as the oracle reads it: every log of the deployment from its start block on. */
+  readChainView(): Promise<ChainView>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real stack for API and browser tests: anvil with a simulator fixture, a fresh database and
+ * the production server whose embedded indexer follows the chain, so new chain activity during a test
+ * reaches the API the way it does in production.
+ */
+export async function startIndexedStack(
+  backend: Backend,
+  fixture: SimulatedFixture,
+  env: Record<string, string> | ((chain: TestChain) => Record<string, string>) = {},
+  options: { proxy?: boolean } = {},
+): Promise<IndexedStack> {
+  const { chain, ledger } = await startSimulatedChain(fixture);
+  const database = await createTestDatabase(backend);
+  const proxy = options.proxy
+    ? await startFaultProxy(chain.anvil.rpcUrl, {
+        rateLimit: 0,
+        serverError: 0,
+        hang: 0,
+        reset: 0,
+        staleHead: 0,
+      })
+    : undefined;
+  const server = await startAppServer({
+    ...database.env,
+    RPC_URL: proxy?.url ?? chain.anvil.rpcUrl,
+    CHAIN_ID: '31337',
+    FACTORY_ADDRESS: chain.deployment.contracts.factory,
+    START_BLOCK: String(chain.deployment.startBlock),
+    INDEXER_MODE: 'embedded',
+    INDEXER_POLL_MS: '100',
+    ...(typeof env === 'function' ? env(chain) : env),
+  });
+  const waitForIndex = () => waitForIndexedHead(server, chain, 60_000);
+  await waitForIndex();
+  return {
+    chain,
+    database,
+    server,
+    ledger,
+    proxy,
+    waitForIndex,
+    readChainView: () => readChainView(chain.client, chain.deployment.contracts, ledger.startBlock),
+    stop: async () => {
+      await server.stop();
+      await proxy?.close();
+      await database.drop();
+      await chain.stop();
+    },
+  };
+}
+
+/**
+ * Waits until the server's index (its /api/health) reaches the chain's current head; returns the
+ * indexed block. Fails with the server's recent output when it does not within `timeoutMs`.
+ */
+export async function waitForIndexedHead(
+  server: AppServer,
+  chain: TestChain,
+  timeoutMs: number,
+): Promise<number> {
+  const head = Number(await chain.client.getBlockNumber());
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as {
+      indexer: { indexed_through_block: number | null };
+    };
+    const indexed = health.indexer.indexed_through_block ?? 0;
+    if (indexed >= head) return indexed;
+    if (Date.now() > deadline)
+      throw new Error(`index stuck at ${indexed}, head ${head}:\n${server.output().slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

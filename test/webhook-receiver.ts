@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { verifyWebhook, webhookHeaders } from '../server/webhooks/signature';
+
+/** What the receiver does with one POST: accept it, answer 500, or apply it and never answer. */
+export type ReceiverAnswer = 'ok' | 'fail' | 'hang';
+
+/** A POST the receiver applied (answered 2xx, or applied before hanging). */
+export interface ReceivedWebhook {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  body: string;
+  receivedAt: number;
+}
+
+export interface WebhookReceiver {
+  readonly url: string;
+  /** The secret it verifies with; set once the target is added. */
+  secret: string | undefined;
+  /** Applied POSTs, in arrival order (duplicates included). */
+  readonly applied: ReceivedWebhook[];
+  /** Every POST that reached it, with what it answered. */
+  readonly requests: { id: string; answer: ReceiverAnswer | 'refused' }[];
+  /** POSTs whose signature, timestamp or idempotency key did not verify (must stay 0). */
+  readonly invalid: number;
+  /** Decides each POST's answer (default: always ok). */
+  answer: (id: string) => ReceiverAnswer;
+  /** Down: the port refuses connections (the listener closed) until set up again. */
+  setDown(down: boolean): Promise<void>;
+  /**
+   * What a receiver holds after applying in order: an event sets its id, a retraction removes
+   * the id it names. Throws if two deliveries of one id differ in their bytes.
+   */
+  held(): Map<string, { type: string; data: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A webhook receiver on loopback, written as docs/api.md tells a receiver to be: it verifies
+ * every signature and deduplicates by id. Its answers are scripted so tests can fail it.
+ */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const sockets = new Set<Socket>();
+  let invalid = 0;
+  const applied: ReceivedWebhook[] = [];
+  const requests: WebhookReceiver['requests'] = [];
+  const hanging = new Set<ServerResponse>();
+  let server: Server;
+  let port = 0;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const header = (name: string) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    let parsed: { id: string; type: string; data: Record<string, unknown> };
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      invalid++;
+      return void response.writeHead(400).end();
+    }
+    const verified =
+      receiver.secret !== undefined &&
+      verifyWebhook(
+        receiver.secret,
+        { signature: header(webhookHeaders.signature), timestamp: header(webhookHeaders.timestamp) },
+        body,
+        Math.floor(Date.now() / 1000),
+      ) &&
+      header(webhookHeaders.idempotencyKey) === parsed.id;
+    if (!verified) {
+      invalid++;
+      requests.push({ id: parsed.id, answer: 'refused' });
+      return void response.writeHead(401).end();
+    }
+    const answer = receiver.answer(parsed.id);
+    requests.push({ id: parsed.id, answer });
+    if (answer === 'fail') return void response.writeHead(500).end('try later');
+    applied.push({ ...parsed, body, receivedAt: Date.now() });
+    if (answer === 'hang') {
+      hanging.add(response);
+      return;
+    }
+    response.writeHead(204).end();
+  };
+
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server = createServer((request, response) => {
+        handle(request, response).catch(() => response.destroy());
+      });
+      server.on('connection', (socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        port = (server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  const stop = async () => {
+    for (const response of hanging) response.destroy();
+    hanging.clear();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+
+  await listen();
+  let down = false;
+  const receiver: WebhookReceiver = {
+    url: `http://127.0.0.1:${port}/hooks`,
+    secret: undefined,
+    applied,
+    requests,
+    get invalid() {
+      return invalid;
+    },
+    answer: () => 'ok',
+    async setDown(value) {
+      if (value === down) return;
+      down = value;
+      if (value) await stop();
+      else await listen();
+    },
+    held() {
+      const bodies = new Map<string, string>();
+      const held = new Map<string, { type: string; data: Record<string, unknown> }>();
+      for (const event of applied) {
+        const earlier = bodies.get(event.id);
+        if (earlier !== undefined && earlier !== event.body)
+          throw new Error(`two deliveries of ${event.id} differ:\n${earlier}\n${event.body}`);
+        bodies.set(event.id, event.body);
+        if (event.type === 'retraction') held.delete(String(event.data.id));
+        else held.set(event.id, { type: event.type, data: event.data });
+      }
+      return held;
+    },
+    async close() {
+      if (!down) await stop();
+    },
+  };
+  return receiver;
+}
