@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { trpcCodeFor } from '../api/trpc';
 import type { AppError } from '../errors';
-import type { ErrorShape, TrpcCalls } from './policy';
+import type { ErrorShape, TrpcCalls } from './gate/request-line';
 
 /**
  * The body a refusal carries in its transport's own shape: the JSON envelope of DESIGN.md

@@ -1,9 +1,8 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { CLIENT_HEADER } from '../api/database-share';
+import { CLIENT_HEADER, createWorkShares } from '../api/database-share';
 import type { RestDispatcher } from '../api/rest/dispatch';
-import { createWorkShares } from '../api/work-shares';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { writeRefusal } from './answers';
@@ -11,6 +10,7 @@ import { clientAddress } from './client-address';
 import { type ConcurrencyLimiter, createConcurrencyLimiter } from './concurrency';
 import { answerClientError, capConnectionsPerAddress, peerClient, writeRawRefusal } from './connection';
 import { chargeDatabaseRead, rateBuckets } from './gate/buckets';
+import { createPipelineCap, createSendDeadlines, type PipelineSeat } from './gate/connection';
 import {
   type Answering,
   answerClosed,
@@ -21,13 +21,11 @@ import {
   runStages,
   type Stage,
 } from './gate/exchange';
+import type { RequestPolicy } from './gate/request-line';
 import { requestLine } from './gate/request-line';
 import { clientSlots, workShare } from './gate/slots';
-import { createPipelineCap, type PipelineSeat } from './pipeline';
-import type { RequestPolicy } from './policy';
 import { type RateLimiter, takeRateLimit } from './rate-limit';
 import { serveRest } from './rest-transport';
-import { createSendDeadlines } from './send-deadline';
 import { finishUnreadBody, serveWithWebHandler } from './web-bridge';
 
 export interface FrontServices {

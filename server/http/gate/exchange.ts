@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError } from '../../errors';
 import { writeRefusal } from '../answers';
-import type { PipelineSeat } from '../pipeline';
-import type { ErrorShape, RequestPolicy, TrpcCalls } from '../policy';
 import { policyHeader, type RateLimitDecision, rateLimitField } from '../rate-limit';
 import type { RestTarget } from '../rest-transport';
-import type { SendDeadlines } from '../send-deadline';
 import { finishUnreadBody } from '../web-bridge';
+import type { PipelineSeat, SendDeadlines } from './connection';
+import type { ErrorShape, RequestPolicy, TrpcCalls } from './request-line';
 
 /**
  * A stage of the gate: true when the request may go on to the next, false when the stage has

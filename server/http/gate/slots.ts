@@ -1,4 +1,4 @@
-import type { WorkShares } from '../../api/work-shares';
+import type { WorkShares } from '../../api/database-share';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
 import type { ConcurrencyLimiter } from '../concurrency';

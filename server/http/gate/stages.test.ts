@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestPolicy } from '../policy';
 import { type Exchange, runStages, type Stage } from './exchange';
+import type { RequestPolicy } from './request-line';
 
 const exchange = {} as Exchange;
 const policy = {} as RequestPolicy;
