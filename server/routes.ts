@@ -1,6 +1,6 @@
 /**
  * Every path the web server answers besides Next's pages, in one table. The HTTP front's policy
- * (server/http/policy.ts) classifies a request from it; the process serves each system path with
+ * (server/http/gate/request-line.ts) classifies a request from it; the process serves each system path with
  * the handler keyed by it (server/process/handlers.ts: a path without a handler does not compile);
  * the OpenAPI document lists the stream under its path. REST routes are declared as data in
  * server/api/rest/registry.ts and matched by one matcher (server/api/rest/match.ts), once per

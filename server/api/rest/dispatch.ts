@@ -159,7 +159,7 @@ export function createRestDispatcher(
       if (candidates.length === 0) throw new AppError('not_found', `no route ${pathname}`);
       const match = candidates.find((c) => c.route.method === methodOf(method));
       if (!match) {
-        // As the HTTP front states it (server/http/policy.ts): a read is served to HEAD too.
+        // As the HTTP front states it (server/http/gate/request-line.ts): a read is served to HEAD too.
         const allow = [
           ...new Set(candidates.flatMap((c) => (c.route.method === 'GET' ? ['GET', 'HEAD'] : ['POST']))),
         ].join(', ');
