@@ -39,7 +39,7 @@ import { type RouteClass, routeClasses } from './lib/fixtures';
 import { benchHostile } from './lib/hostile-runs';
 import { renderLive, runLive } from './lib/live';
 import { measure, warm } from './lib/measure';
-import { type RouteResult, renderReport, writeMarkedSection, writeReport } from './lib/report';
+import { agrees, type RouteResult, renderReport, writeMarkedSection, writeReport } from './lib/report';
 import { type BenchServer, outOfReachLimits, startFloor, startLaunchdex } from './lib/servers';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -125,6 +125,19 @@ const selectRoutes = (routes: RouteClass[]) => {
     ? routes.filter(({ label }) => only.some((word) => label.toLowerCase().includes(word)))
     : routes;
 };
+/** What every report states about its run, read when it is written (the load average after). */
+const runContext = () => ({
+  command,
+  postgresVersion,
+  tokens,
+  trades,
+  duration,
+  warmup,
+  throughputConnections,
+  latencyConnections,
+  loadBefore,
+  loadAfter: os.loadavg(),
+});
 /** `identical`, `same fields`, or what differs between two answers (statuses, then fields). */
 const compare = (mine: { status: number; body: string }, bare: { status: number; body: string }) => {
   if (mine.status !== 200 || bare.status !== 200) return `status ${mine.status} vs ${bare.status}`;
@@ -149,11 +162,7 @@ try {
       rounds: Math.max(1, Number(values.rounds)),
       duration,
       warmup,
-      command,
-      postgresVersion,
-      tokens,
-      trades,
-      loadBefore,
+      context: runContext,
       servers,
       ...(values.write ? { writeTo: docs } : {}),
     });
@@ -255,21 +264,12 @@ async function benchApi(): Promise<void> {
 
   const table = renderReport(
     {
-      command,
-      postgresVersion,
-      tokens,
-      trades,
+      ...runContext(),
       seedSeconds: seed.seconds,
       seedDate: seed.date,
       launchdexWorkers: launchdex.workers,
       floorWorkers: floor.workers,
       workersAsked,
-      duration,
-      warmup,
-      throughputConnections,
-      latencyConnections,
-      loadBefore,
-      loadAfter: os.loadavg(),
     },
     results,
   );
@@ -318,9 +318,7 @@ async function benchLive(): Promise<void> {
           ? 'identical'
           : 'same fields';
     shapes.set(label, shape);
-    console.log(
-      `  ${shape === 'identical' || shape === 'same fields' ? '✓' : '✗'} ${label.padEnd(28)} ${mix.length} URL(s): ${shape}`,
-    );
+    console.log(`  ${agrees(shape) ? '✓' : '✗'} ${label.padEnd(28)} ${mix.length} URL(s): ${shape}`);
   }
   const counted = await readCacheCounts(launchdex, metricsToken);
   console.log(
@@ -340,23 +338,7 @@ async function benchLive(): Promise<void> {
     throughputConnections,
     latencyConnections,
   });
-  const table = renderLive(
-    {
-      command,
-      postgresVersion,
-      tokens,
-      trades,
-      workers: launchdex.workers,
-      duration,
-      warmup,
-      throughputConnections,
-      latencyConnections,
-      bumpPeriods,
-      loadBefore,
-      loadAfter: os.loadavg(),
-    },
-    results,
-  );
+  const table = renderLive({ ...runContext(), workers: launchdex.workers, bumpPeriods }, results);
   console.log(`\n${table}\n`);
   if (values.write) {
     writeMarkedSection(docs, 'live', 'Read API while the index advances (`npm run bench -- --live`)', table);

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
+import { requireDatabaseUrl } from './lib/database-url';
 import { createFloorAnswers } from './lib/floor-answers';
 
 const { values } = parseArgs({
@@ -27,11 +28,7 @@ const { values } = parseArgs({
     pool: { type: 'string', default: '10' },
   },
 });
-const databaseUrl = values['database-url'];
-if (!databaseUrl) {
-  console.error('--database-url postgres://… is required');
-  process.exit(2);
-}
+const databaseUrl = requireDatabaseUrl(values['database-url']);
 const workers = Math.max(1, Number(values.workers));
 
 if (workers > 1 && cluster.isPrimary) {

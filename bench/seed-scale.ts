@@ -20,6 +20,7 @@ import postgres from 'postgres';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { createPartitionKeeper } from '../server/db/partitions';
+import { requireDatabaseUrl } from './lib/database-url';
 import {
   candleLevels,
   headOf,
@@ -43,11 +44,7 @@ const { values } = parseArgs({
     trades: { type: 'string', default: '20000000' },
   },
 });
-const url = values['database-url'];
-if (!url) {
-  console.error('--database-url postgres://… is required (the data is large; PGlite is not the target)');
-  process.exit(2);
-}
+const url = requireDatabaseUrl(values['database-url'], ' (the data is large; PGlite is not the target)');
 const tokenCount = Number(values.tokens);
 const tradeCount = Number(values.trades);
 const tables = [

@@ -1,4 +1,5 @@
 import type { Sql, UnsafeQueryOptions } from 'postgres';
+import { candleIntervals } from '../../server/db/schema/trades';
 import { isAddress } from '../../shared/address';
 import { type CursorKey, decodeFloorCursor, encodeFloorCursor, searchListName } from './floor-cursor';
 import {
@@ -26,15 +27,8 @@ export interface FloorAnswer {
   indexedThroughBlock?: number;
 }
 
-const intervals: Record<string, number> = {
-  '1m': 60,
-  '5m': 300,
-  '15m': 900,
-  '1h': 3600,
-  '4h': 14400,
-  '1d': 86400,
-  '1w': 604800,
-};
+// The candle widths are the schema's own constants, not its read path.
+const intervals: Record<string, number> = candleIntervals;
 
 const failure = (status: number, code: string, message: string): FloorAnswer => ({
   status,

@@ -3,10 +3,9 @@
  * worker count and `--database-ms` value, measured by {@link runHostile}; prints the markdown
  * table and, with `--write`, puts it into docs/benchmarks.md between the bench:hostile markers.
  */
-import os from 'node:os';
 import { shippedLimits } from '../../test/app-server';
 import { describeStatuses, type HostileResult, renderHostile, runHostile } from './hostile';
-import { writeMarkedSection } from './report';
+import { type RunContext, writeMarkedSection } from './report';
 import { type BenchServer, startLaunchdex } from './servers';
 
 export interface HostileBenchOptions {
@@ -22,11 +21,8 @@ export interface HostileBenchOptions {
   rounds: number;
   duration: number;
   warmup: number;
-  command: string;
-  postgresVersion: string;
-  tokens: number;
-  trades: number;
-  loadBefore: number[];
+  /** What the report states about the run (command, dataset, load), read when it is written. */
+  context: () => RunContext;
   /** The caller's running servers (printed and stopped on failure): each run's is listed while it runs. */
   servers: BenchServer[];
   /** The docs file to write the table into (`--write`); printed only when absent. */
@@ -36,7 +32,8 @@ export interface HostileBenchOptions {
 /** `--hostile`: a paced victim's latency, quiet and while one client attacks, per worker count. */
 export async function benchHostile(options: HostileBenchOptions): Promise<void> {
   const { victims, victimRate, attackerConnections, ramp, rounds, duration, warmup, servers } = options;
-  const { command, postgresVersion, tokens, trades, baseEnv } = options;
+  const { baseEnv } = options;
+  const { trades } = options.context();
   // As shipped: the default read cache, rate limits and per-client caps (startAppServer's own
   // generous test limits are put back to the defaults); clients told apart by X-Forwarded-For.
   const env = { ...baseEnv, ...shippedLimits, TRUSTED_PROXY_HOPS: '1' };
@@ -75,10 +72,7 @@ export async function benchHostile(options: HostileBenchOptions): Promise<void> 
   }
   const table = renderHostile(
     {
-      command,
-      postgresVersion,
-      tokens,
-      trades,
+      ...options.context(),
       duration,
       warmup,
       ramp,
@@ -87,8 +81,6 @@ export async function benchHostile(options: HostileBenchOptions): Promise<void> 
       victimRate,
       attackerConnections,
       limits: shippedLimits,
-      loadBefore: options.loadBefore,
-      loadAfter: os.loadavg(),
     },
     results,
   );

@@ -4,7 +4,7 @@ import { moduleWorker } from '../../server/module-worker';
 import type { AttackerData } from './attacker-thread';
 import { busiestToken, tokenAddress } from './fixtures';
 import { type LoadResult, pooled, type RawRun, type Run, toRun } from './measure';
-import { load, machineLine, markdownTable } from './report';
+import { load, machineLine, markdownTable, type RunContext } from './report';
 import { headOf } from './seed-sql';
 import type { BenchServer } from './servers';
 import type { VictimRun } from './victim-process';
@@ -239,11 +239,7 @@ const others = (run: Run) =>
     .filter(([status]) => ![200, 400, 429, 503].includes(status))
     .reduce((s, [, n]) => s + n, 0);
 
-export interface HostileReportContext {
-  command: string;
-  postgresVersion: string;
-  tokens: number;
-  trades: number;
+export interface HostileReportContext extends RunContext {
   duration: number;
   warmup: number;
   ramp: number;
@@ -252,8 +248,6 @@ export interface HostileReportContext {
   victimRate: number;
   attackerConnections: number;
   limits: Record<string, string>;
-  loadBefore: number[];
-  loadAfter: number[];
 }
 
 export function describeStatuses(run: Run): string {

@@ -2,7 +2,16 @@ import postgres from 'postgres';
 import { type CacheCounts, cacheDelta, cacheShares, readCacheCounts } from './cache-metrics';
 import { busyTokensMixed, type RouteClass } from './fixtures';
 import { measure, type Run, warm } from './measure';
-import { load, machineLine, markdownTable } from './report';
+import {
+  agrees,
+  load,
+  machineLine,
+  markdownTable,
+  markedLabel,
+  type RunContext,
+  versusCells,
+  versusHeadings,
+} from './report';
 import type { BenchServer } from './servers';
 
 /**
@@ -157,19 +166,13 @@ export async function runLive(options: LiveOptions): Promise<LiveResult[]> {
   return results;
 }
 
-export interface LiveReportContext {
-  command: string;
-  postgresVersion: string;
-  tokens: number;
-  trades: number;
+export interface LiveReportContext extends RunContext {
   workers: number;
   duration: number;
   warmup: number;
   throughputConnections: number;
   latencyConnections: number;
   bumpPeriods: number[];
-  loadBefore: number[];
-  loadAfter: number[];
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -214,28 +217,16 @@ export function renderLive(c: LiveReportContext, results: LiveResult[]): string 
         [
           'route',
           'URLs',
-          `Launchdex req/s (${c.throughputConnections})`,
-          `floor req/s (${c.throughputConnections})`,
-          'Launchdex ÷ floor',
-          `Launchdex p99 ms (${c.latencyConnections})`,
-          `floor p99 ms (${c.latencyConnections})`,
+          ...versusHeadings(c),
           `hit / joined / miss % (${c.throughputConnections})`,
           `hit / joined / miss % (${c.latencyConnections})`,
         ],
         results.map((r) => {
           const runs = r.launchdex.get(period);
-          const mark = r.shape === 'identical' || r.shape === 'same fields' ? '' : ' †';
-          const ratio = runs
-            ? runs.throughput.run.requestsPerSecond / r.floor.throughput.requestsPerSecond
-            : Number.NaN;
           return [
-            `${r.label}${mark}`,
+            markedLabel(r),
             String(r.urls),
-            String(runs?.throughput.run.requestsPerSecond ?? '—'),
-            String(r.floor.throughput.requestsPerSecond),
-            Number.isFinite(ratio) ? ratio.toFixed(2) : '—',
-            String(runs?.latency.run.p99 ?? '—'),
-            String(r.floor.latency.p99),
+            ...versusCells(runs && { throughput: runs.throughput.run, latency: runs.latency.run }, r.floor),
             cacheShares(runs?.throughput.cache),
             cacheShares(runs?.latency.cache),
           ];
@@ -249,8 +240,7 @@ export function renderLive(c: LiveReportContext, results: LiveResult[]): string 
     '',
     `Answers compared at start-up, every URL of every mix: ${sameBytes} of ${results.length} route classes byte-identical between the two servers, ${sameFields} with the same fields but other bytes.`,
   );
-  for (const r of results.filter((r) => r.shape !== 'identical' && r.shape !== 'same fields'))
-    lines.push(`† ${r.label}: ${r.shape}.`);
+  for (const r of results.filter((r) => !agrees(r.shape))) lines.push(`† ${r.label}: ${r.shape}.`);
   const errors = results.flatMap((r) => {
     const runs: [string, Run][] = [
       ['floor', r.floor.throughput],

@@ -13,11 +13,17 @@ export interface RouteResult {
   cached?: { throughput: Run; latency: Run };
 }
 
-export interface ReportContext {
+/** What every report states about its run: the command, the database, the dataset and the load. */
+export interface RunContext {
   command: string;
   postgresVersion: string;
   tokens: number;
   trades: number;
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+export interface ReportContext extends RunContext {
   seedSeconds: number;
   seedDate: string;
   launchdexWorkers: number;
@@ -27,12 +33,42 @@ export interface ReportContext {
   warmup: number;
   throughputConnections: number;
   latencyConnections: number;
-  loadBefore: number[];
-  loadAfter: number[];
 }
 
 const cpuMs = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
 export const load = (values: number[]) => values.map((value) => value.toFixed(1)).join(' / ');
+
+/** Whether two servers' answers agree: the same bytes, or the same fields (keys, order, JSON types). */
+export const agrees = (shape: string) => shape === 'identical' || shape === 'same fields';
+/** A route's label, marked † when the servers' answers differ (the table's notes say how). */
+export const markedLabel = (r: { label: string; shape: string }) =>
+  `${r.label}${agrees(r.shape) ? '' : ' †'}`;
+
+/** Headings of Launchdex against the floor: req/s at the throughput concurrency, their ratio, p99 at the latency one. */
+export const versusHeadings = (c: { throughputConnections: number; latencyConnections: number }) => [
+  `Launchdex req/s (${c.throughputConnections})`,
+  `floor req/s (${c.throughputConnections})`,
+  'Launchdex ÷ floor',
+  `Launchdex p99 ms (${c.latencyConnections})`,
+  `floor p99 ms (${c.latencyConnections})`,
+];
+
+/** The cells under {@link versusHeadings}; `—` where Launchdex has no run. */
+export function versusCells(
+  launchdex: { throughput: Run; latency: Run } | undefined,
+  floor: { throughput: Run; latency: Run },
+): string[] {
+  const ratio = launchdex
+    ? launchdex.throughput.requestsPerSecond / floor.throughput.requestsPerSecond
+    : Number.NaN;
+  return [
+    String(launchdex?.throughput.requestsPerSecond ?? '—'),
+    String(floor.throughput.requestsPerSecond),
+    Number.isFinite(ratio) ? ratio.toFixed(2) : '—',
+    String(launchdex?.latency.p99 ?? '—'),
+    String(floor.latency.p99),
+  ];
+}
 
 /** `Measured <date> on <machine>, Node …, PostgreSQL … on loopback.` */
 export function machineLine(postgresVersion: string): string {
@@ -73,11 +109,7 @@ export function renderReport(context: ReportContext, results: RouteResult[]): st
     ...markdownTable(
       [
         'route',
-        `Launchdex req/s (${c.throughputConnections})`,
-        `floor req/s (${c.throughputConnections})`,
-        'Launchdex ÷ floor',
-        `Launchdex p99 ms (${c.latencyConnections})`,
-        `floor p99 ms (${c.latencyConnections})`,
+        ...versusHeadings(c),
         'Launchdex CPU ms/req',
         'floor CPU ms/req',
         ...(withCache
@@ -88,34 +120,26 @@ export function renderReport(context: ReportContext, results: RouteResult[]): st
             ]
           : []),
       ],
-      results.map((r) => {
-        const mark = r.shape === 'identical' || r.shape === 'same fields' ? '' : ' †';
-        const ratio = r.launchdex.throughput.requestsPerSecond / r.floor.throughput.requestsPerSecond;
-        return [
-          `${r.label}${mark}`,
-          String(r.launchdex.throughput.requestsPerSecond),
-          String(r.floor.throughput.requestsPerSecond),
-          Number.isFinite(ratio) ? ratio.toFixed(2) : '—',
-          String(r.launchdex.latency.p99),
-          String(r.floor.latency.p99),
-          cpuMs(r.launchdex.throughput.cpuMsPerRequest),
-          cpuMs(r.floor.throughput.cpuMsPerRequest),
-          ...(withCache
-            ? [
-                String(r.cached?.throughput.requestsPerSecond ?? '—'),
-                r.cached
-                  ? (r.cached.throughput.requestsPerSecond / r.floor.throughput.requestsPerSecond).toFixed(2)
-                  : '—',
-                String(r.cached?.latency.p99 ?? '—'),
-              ]
-            : []),
-        ];
-      }),
+      results.map((r) => [
+        markedLabel(r),
+        ...versusCells(r.launchdex, r.floor),
+        cpuMs(r.launchdex.throughput.cpuMsPerRequest),
+        cpuMs(r.floor.throughput.cpuMsPerRequest),
+        ...(withCache
+          ? [
+              String(r.cached?.throughput.requestsPerSecond ?? '—'),
+              r.cached
+                ? (r.cached.throughput.requestsPerSecond / r.floor.throughput.requestsPerSecond).toFixed(2)
+                : '—',
+              String(r.cached?.latency.p99 ?? '—'),
+            ]
+          : []),
+      ]),
     ),
   ];
   const sameBytes = results.filter((r) => r.shape === 'identical').length;
   const sameFields = results.filter((r) => r.shape === 'same fields').length;
-  const differing = results.filter((r) => r.shape !== 'identical' && r.shape !== 'same fields');
+  const differing = results.filter((r) => !agrees(r.shape));
   lines.push(
     '',
     `Answers compared at start-up: ${sameBytes} of ${results.length} route classes byte-identical between the two servers, ${sameFields} with the same fields (keys, order, JSON types) but other bytes.`,

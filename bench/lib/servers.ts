@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, startAppServer } from '../../test/app-server';
+import { collectOutput, productionScriptEnv } from '../../test/child-process';
 import { treeCpuSeconds } from './process-cpu';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -69,8 +70,8 @@ export async function startFloor(
   cursorSecret: string,
 ): Promise<BenchServer> {
   const port = await freePort();
-  return spawnServer(
-    'floor',
+  const child: ChildProcess = spawn(
+    process.execPath,
     [
       'dist/bench-floor.js',
       '--database-url',
@@ -80,51 +81,32 @@ export async function startFloor(
       '--workers',
       String(workers),
     ],
-    workers,
-    port,
-    '/health',
-    { CURSOR_SECRET: cursorSecret },
+    {
+      cwd: root,
+      env: productionScriptEnv({ CURSOR_SECRET: cursorSecret }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
-}
-
-async function spawnServer(
-  name: string,
-  args: string[],
-  workers: number,
-  port: number,
-  healthPath: string,
-  env: Record<string, string>,
-): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
+  const output = collectOutput(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`floor exited with ${child.exitCode}:\n${output()}`);
     try {
-      if ((await fetch(`${baseUrl}${healthPath}`)).status === 200) break;
+      if ((await fetch(`${baseUrl}/health`)).status === 200) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} did not answer ${healthPath} within 90 s:\n${output}`);
+      throw new Error(`floor did not answer /health within 90 s:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const pid = child.pid as number;
   return {
-    name,
+    name: 'floor',
     baseUrl,
     pid,
     workers,

@@ -83,88 +83,49 @@ export async function keyPoints(sql: Sql, spec: ListSpec, limits: readonly numbe
   return { rows, first, middle, lastPage, last };
 }
 
-const tokenKey = (first: KeyColumn, second: KeyColumn): KeyColumn[] => [first, second];
 const chainPosition = (block: string, log: string): KeyColumn[] => [
   { column: block, select: `${block}::text`, kind: 'number' },
   { column: log, select: log, kind: 'number' },
 ];
 const addressColumn = (column: string): KeyColumn => ({ column, select: column, kind: 'text' });
+const created = chainPosition('created_block', 'created_log_index');
+/** A token list ranked by one value, ties broken by address. */
+const ranked = (column: string, select: string, kind: KeyColumn['kind']): KeyColumn[] => [
+  { column, select, kind },
+  addressColumn('address'),
+];
+const tokenList = (where: string, key: KeyColumn[]): ListSpec => ({ from: 'tokens', where, params: [], key });
+/** A list of one token's (or creator's, or wallet's) rows: `$1` is its address. */
+const listOf =
+  (from: string, where: string, key: KeyColumn[], extra: Partial<ListSpec> = {}) =>
+  (address: string): ListSpec => ({ from, where, params: [address], key, ...extra });
 
 /** The token lists' orders (server/api/routers/tokens/list.ts), by cursor list name. */
 export const tokenListSpecs = {
-  'tokens.new': {
-    from: 'tokens',
-    where: 'not excluded',
-    params: [],
-    key: chainPosition('created_block', 'created_log_index'),
-  },
-  'tokens.linked': {
-    from: 'tokens',
-    where: 'not excluded and has_links',
-    params: [],
-    key: chainPosition('created_block', 'created_log_index'),
-  },
-  'tokens.top': {
-    from: 'tokens',
-    where: 'not excluded',
-    params: [],
-    key: tokenKey(
-      { column: 'market_cap', select: 'market_cap::text', kind: 'text' },
-      addressColumn('address'),
-    ),
-  },
-  'tokens.near': {
-    from: 'tokens',
-    where: "not excluded and lifecycle = 'curve'",
-    params: [],
-    key: tokenKey(
-      { column: 'progress_bps', select: 'progress_bps', kind: 'number' },
-      addressColumn('address'),
-    ),
-  },
-  'tokens.trending': {
-    from: 'tokens',
-    where: 'not excluded and trending_score > 0',
-    params: [],
-    key: tokenKey(
-      { column: 'trending_score', select: 'trending_score', kind: 'number' },
-      addressColumn('address'),
-    ),
-  },
+  'tokens.new': tokenList('not excluded', created),
+  'tokens.linked': tokenList('not excluded and has_links', created),
+  'tokens.top': tokenList('not excluded', ranked('market_cap', 'market_cap::text', 'text')),
+  'tokens.near': tokenList(
+    "not excluded and lifecycle = 'curve'",
+    ranked('progress_bps', 'progress_bps', 'number'),
+  ),
+  'tokens.trending': tokenList(
+    'not excluded and trending_score > 0',
+    ranked('trending_score', 'trending_score', 'number'),
+  ),
 } satisfies Record<string, ListSpec>;
 
-export const creatorTokensSpec = (creator: string): ListSpec => ({
-  from: 'tokens',
-  where: 'creator = $1 and not excluded',
-  params: [creator],
-  key: chainPosition('created_block', 'created_log_index'),
-});
-
-export const tradesSpec = (token: string): ListSpec => ({
-  from: 'trades',
-  where: 'token_address = $1',
-  params: [token],
-  key: chainPosition('block_number', 'log_index'),
-});
-
-export const activitySpec = (token: string): ListSpec => ({
-  from: 'chain_events',
-  where: 'token_address = $1',
-  params: [token],
-  key: chainPosition('block_number', 'log_index'),
-});
-
-export const holdersSpec = (token: string): ListSpec => ({
-  from: 'balances',
-  where: 'token_address = $1 and kind = 0',
-  params: [token],
-  key: tokenKey({ column: 'balance', select: 'balance::text', kind: 'text' }, addressColumn('wallet')),
-});
-
-export const holdingsSpec = (wallet: string): ListSpec => ({
-  from: 'balances',
-  where: 'wallet = $1',
-  params: [wallet],
-  key: [addressColumn('token_address')],
+export const creatorTokensSpec = listOf('tokens', 'creator = $1 and not excluded', created);
+export const tradesSpec = listOf('trades', 'token_address = $1', chainPosition('block_number', 'log_index'));
+export const activitySpec = listOf(
+  'chain_events',
+  'token_address = $1',
+  chainPosition('block_number', 'log_index'),
+);
+export const holdersSpec = listOf('balances', 'token_address = $1 and kind = 0', [
+  { column: 'balance', select: 'balance::text', kind: 'text' },
+  addressColumn('wallet'),
+]);
+export const holdingsSpec = listOf('balances', 'wallet = $1', [addressColumn('token_address')], {
   ascending: true,
 });

@@ -2,8 +2,8 @@
 
 import { useState } from 'react';
 import { AddressLink } from '@/components/ui/address-link';
-import { PagedTable } from '@/components/ui/data-table';
-import { formatCount, formatNative, formatTokenAmount } from '@/components/ui/format';
+import { columns, numWithAside, PagedTable, SpentReceivedCells } from '@/components/ui/data-table';
+import { formatCount, formatTokenAmount } from '@/components/ui/format';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { Segmented } from '@/components/ui/segmented';
 import { SignedNative } from '@/components/ui/signed-native';
@@ -45,18 +45,11 @@ export function TradersTable({ address, symbol }: { address: string; symbol: str
           { label: '#', className: 'hide-sm' },
           { label: 'Wallet' },
           { label: 'Realized PnL', className: 'num' },
-          { label: 'Unrealized PnL', className: 'num hide-sm' },
-          {
-            // The symbol is creator-supplied and may be long: read out, not drawn into a phone's row.
-            label: (
-              <>
-                Holding<span className="sr-only"> ({symbol})</span>
-              </>
-            ),
-            className: 'num',
-          },
-          { label: 'Spent', className: 'num hide-md' },
-          { label: 'Received', className: 'num hide-md' },
+          columns.unrealizedPnl,
+          // The symbol is creator-supplied and may be long: read out, not drawn into a phone's row.
+          numWithAside('Holding', 'sr-only', <> ({symbol})</>),
+          columns.spent,
+          columns.received,
           { label: 'Buys · sells', className: 'num hide-md' },
           { label: 'Last trade', className: 'hide-md' },
         ]}
@@ -78,8 +71,7 @@ export function TradersTable({ address, symbol }: { address: string; symbol: str
             <td className="num" data-field="holding">
               {formatTokenAmount(trader.balance)}
             </td>
-            <td className="num hide-md">{formatNative(trader.quote_spent)}</td>
-            <td className="num hide-md">{formatNative(trader.quote_received)}</td>
+            <SpentReceivedCells spent={trader.quote_spent} received={trader.quote_received} />
             <td className="num hide-md">
               {formatCount(trader.buys)} · {formatCount(trader.sells)}
             </td>

@@ -1,4 +1,4 @@
-import { DataTable } from '@/components/ui/data-table';
+import { CompactPairCells, columns, DataTable, numWithAside } from '@/components/ui/data-table';
 import { formatCount, formatNative } from '@/components/ui/format';
 import { LifecycleBadge } from '@/components/ui/lifecycle-badge';
 import { ProgressBar } from '@/components/ui/progress-bar';
@@ -19,15 +19,8 @@ export function TokenTable({ tokens, caption }: { tokens: TokenListItem[]; capti
       className="token-table"
       caption={caption}
       columns={[
-        { label: 'Token' },
-        {
-          label: (
-            <>
-              Price<span className="show-sm"> · 24h</span>
-            </>
-          ),
-          className: 'num',
-        },
+        columns.token,
+        numWithAside('Price', 'show-sm', ' · 24h'),
         { label: '24h', className: 'num hide-sm' },
         { label: 'Market cap', className: 'num hide-sm' },
         { label: 'Volume 24h', className: 'num hide-sm' },
@@ -46,15 +39,13 @@ export function TokenTable({ tokens, caption }: { tokens: TokenListItem[]; capti
               </span>
             </TokenCell>
           </th>
-          <td className="num">
-            <span data-field="price">{formatNative(token.current_price)}</span>
-            <span className="show-sm compact-change" data-field="change">
-              <PriceChange bps={token.price_change_24h_bps} />
-            </span>
-          </td>
-          <td className="num hide-sm" data-field="change">
-            <PriceChange bps={token.price_change_24h_bps} />
-          </td>
+          <CompactPairCells
+            first={formatNative(token.current_price)}
+            firstField="price"
+            second={<PriceChange bps={token.price_change_24h_bps} />}
+            secondField="change"
+            markPhoneCopy
+          />
           <td className="num hide-sm" data-field="market-cap">
             {formatNative(token.market_cap)}
           </td>

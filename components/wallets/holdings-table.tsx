@@ -1,6 +1,6 @@
 'use client';
 
-import { PagedTable } from '@/components/ui/data-table';
+import { columns, PagedTable } from '@/components/ui/data-table';
 import { formatNative, formatTokenAmount } from '@/components/ui/format';
 import { LifecycleBadge } from '@/components/ui/lifecycle-badge';
 import { TokenCell } from '@/components/ui/token-cell';
@@ -20,7 +20,7 @@ export function HoldingsTable({ query }: { query: ReturnType<typeof useHoldingsQ
       testId="holdings-table"
       caption="Token balances of this wallet"
       columns={[
-        { label: 'Token' },
+        columns.token,
         { label: 'Balance', className: 'num' },
         { label: 'Price', className: 'num hide-sm' },
         { label: 'Value', className: 'num' },

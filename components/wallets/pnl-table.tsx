@@ -1,7 +1,13 @@
 'use client';
 
-import { PagedTable } from '@/components/ui/data-table';
-import { formatNative, formatTokenAmount } from '@/components/ui/format';
+import {
+  CompactPairCells,
+  columns,
+  numWithAside,
+  PagedTable,
+  SpentReceivedCells,
+} from '@/components/ui/data-table';
+import { formatTokenAmount } from '@/components/ui/format';
 import { SignedNative } from '@/components/ui/signed-native';
 import { TokenCell } from '@/components/ui/token-cell';
 import { TraderLabels } from '@/components/ui/trader-label';
@@ -23,19 +29,12 @@ export function PnlTable({ query }: { query: ReturnType<typeof usePnlQuery> }) {
       testId="pnl-table"
       caption="Profit and loss per token, by token address"
       columns={[
-        { label: 'Token' },
-        {
-          label: (
-            <>
-              Realized PnL<span className="show-sm compact-change">unrealized</span>
-            </>
-          ),
-          className: 'num',
-        },
-        { label: 'Unrealized PnL', className: 'num hide-sm' },
+        columns.token,
+        numWithAside('Realized PnL', 'show-sm compact-change', 'unrealized'),
+        columns.unrealizedPnl,
         { label: 'Position', className: 'num hide-sm' },
-        { label: 'Spent', className: 'num hide-md' },
-        { label: 'Received', className: 'num hide-md' },
+        columns.spent,
+        columns.received,
         { label: 'Labels', className: 'hide-sm' },
       ]}
       row={(item) => (
@@ -47,21 +46,14 @@ export function PnlTable({ query }: { query: ReturnType<typeof usePnlQuery> }) {
               missing={pending.has(item.token) ? '…' : 'not listed'}
             />
           </th>
-          <td className="num">
-            <span data-field="realized-pnl">
-              <SignedNative value={item.realized_pnl} />
-            </span>
-            {/* On a phone the unrealized PnL sits under the realized, in the same cell. */}
-            <span className="show-sm compact-change">
-              <SignedNative value={item.unrealized_pnl} />
-            </span>
-          </td>
-          <td className="num hide-sm" data-field="unrealized-pnl">
-            <SignedNative value={item.unrealized_pnl} />
-          </td>
+          <CompactPairCells
+            first={<SignedNative value={item.realized_pnl} />}
+            firstField="realized-pnl"
+            second={<SignedNative value={item.unrealized_pnl} />}
+            secondField="unrealized-pnl"
+          />
           <td className="num hide-sm">{formatTokenAmount(item.balance)}</td>
-          <td className="num hide-md">{formatNative(item.quote_spent)}</td>
-          <td className="num hide-md">{formatNative(item.quote_received)}</td>
+          <SpentReceivedCells spent={item.quote_spent} received={item.quote_received} />
           <td className="hide-sm">
             <TraderLabels labels={item.labels} />
           </td>
