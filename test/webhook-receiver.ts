@@ -1,5 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { verifyWebhook, webhookHeaders } from '../server/webhooks/signature';
 
 /** What the receiver does with one POST: accept it, answer 500, or apply it and never answer. */
@@ -24,6 +31,8 @@ export interface WebhookReceiver {
   readonly requests: { id: string; answer: ReceiverAnswer | 'refused' }[];
   /** POSTs whose signature, timestamp or idempotency key did not verify (must stay 0). */
   readonly invalid: number;
+  /** Forgets the refusals a test caused on purpose (a receiver left on a rotated-out secret). */
+  clearInvalid(): void;
   /** Decides each POST's answer (default: always ok). */
   answer: (id: string) => ReceiverAnswer;
   /** Down: the port refuses connections (the listener closed) until set up again. */
@@ -64,14 +73,21 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       invalid++;
       return void response.writeHead(400).end();
     }
+    // Both ways a receiver checks a delivery: Standard Webhooks' own library, and the
+    // deprecated Launchdex headers as docs/api.md's receiver reads them.
     const verified =
       receiver.secret !== undefined &&
+      standardVerified(receiver.secret, request.headers, body) &&
       verifyWebhook(
         receiver.secret,
-        { signature: header(webhookHeaders.signature), timestamp: header(webhookHeaders.timestamp) },
+        {
+          signature: header(webhookHeaders.launchdexSignature),
+          timestamp: header(webhookHeaders.launchdexTimestamp),
+        },
         body,
         Math.floor(Date.now() / 1000),
       ) &&
+      header(webhookHeaders.id) === parsed.id &&
       header(webhookHeaders.idempotencyKey) === parsed.id;
     if (!verified) {
       invalid++;
@@ -118,6 +134,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     secret: undefined,
     applied,
     requests,
+    clearInvalid() {
+      invalid = 0;
+    },
     get invalid() {
       return invalid;
     },
@@ -146,4 +165,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     },
   };
   return receiver;
+}
+
+/** Whether the `standardwebhooks` package (what receivers install) accepts the delivery. */
+function standardVerified(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
+  try {
+    new Webhook(secret).verify(body, headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
 }

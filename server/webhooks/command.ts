@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import type { Resolver } from '../metadata/ssrf';
 import { webhookEventTypes } from './outbox';
 import type { RetryPolicy } from './retry';
+import { SECRET_OVERLAP_HOURS } from './signature';
 import { checkWebhookUrl, pinWebhookAddress, type WebhookUrlPolicy } from './target-url';
 import {
   addWebhookTarget,
@@ -26,7 +27,7 @@ export const webhooksUsage = `usage: npm run webhooks -- <command>
   add URL [--token ADDRESS] [--events ${webhookEventTypes.join(',')}]   prints the id and the secret (once)
   list                                                   targets and their filters
   remove ID                                              the target and its queue
-  rotate-secret ID                                       prints a new secret (once), used from the next POST
+  rotate-secret ID                                       prints a new secret (once); both sign for ${SECRET_OVERLAP_HOURS} h
   status                                                 per target: pending, delivered, failing since, last error`;
 
 const when = (date: Date | null) => (date ? date.toISOString() : '-');
@@ -101,7 +102,7 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
         return 1;
       }
       print(`secret ${secret}`);
-      print('Used from the next delivery on; the old secret no longer signs anything.');
+      print(`Signs from the next delivery on; the old secret signs beside it for ${SECRET_OVERLAP_HOURS} h.`);
       return 0;
     }
     case 'list':

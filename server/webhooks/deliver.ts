@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { pinnedAgent } from '../metadata/pinned-agent';
 import type { ResolvedAddress, Resolver } from '../metadata/ssrf';
-import { signWebhook, webhookHeaders } from './signature';
+import { signStandardWebhook, signWebhook, webhookHeaders } from './signature';
 import { pinWebhookAddress, type WebhookUrlPolicy } from './target-url';
 
 export interface WebhookPostOptions {
@@ -31,7 +31,8 @@ const MAX_ANSWER_BYTES = 16_384;
  * anew (SSRF, docs/security.md), no redirects followed, everything under one deadline.
  */
 export async function postWebhook(
-  target: { url: string; secret: string },
+  /** `secrets`: the current one first, then the previous one while it still signs. */
+  target: { url: string; secrets: readonly string[] },
   event: { id: string; body: string },
   options: WebhookPostOptions,
 ): Promise<WebhookPostOutcome> {
@@ -59,9 +60,14 @@ export async function postWebhook(
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Launchdex-Webhooks/1',
-        [webhookHeaders.idempotencyKey]: event.id,
+        [webhookHeaders.id]: event.id,
         [webhookHeaders.timestamp]: String(timestamp),
-        [webhookHeaders.signature]: signWebhook(target.secret, timestamp, event.body),
+        [webhookHeaders.signature]: signStandardWebhook(target.secrets, event.id, timestamp, event.body),
+        [webhookHeaders.idempotencyKey]: event.id,
+        [webhookHeaders.launchdexTimestamp]: String(timestamp),
+        [webhookHeaders.launchdexSignature]: target.secrets
+          .map((secret) => signWebhook(secret, timestamp, event.body))
+          .join(','),
       },
       body: event.body,
     });

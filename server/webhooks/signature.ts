@@ -1,19 +1,52 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** Headers of every webhook POST (docs/api.md, "Webhooks"). */
+/**
+ * Headers of every webhook POST (docs/api.md, "Webhooks"): Standard Webhooks' three, which
+ * receivers verify with its maintained libraries, and the Launchdex ones of earlier releases
+ * (deprecated, sent for one more release).
+ */
 export const webhookHeaders = {
-  signature: 'x-launchdex-signature',
-  timestamp: 'x-launchdex-timestamp',
   /** The event id: the same on every retry of an event, so a receiver can deduplicate. */
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+  launchdexSignature: 'x-launchdex-signature',
+  launchdexTimestamp: 'x-launchdex-timestamp',
   idempotencyKey: 'idempotency-key',
 } as const;
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const SECRET_OVERLAP_HOURS = 24;
 
 /** A receiver refuses a signature whose timestamp is further than this from its clock. */
 export const REPLAY_WINDOW_SECONDS = 300;
 
-/** A new target secret: 32 random bytes, shown to the operator once. */
+/**
+ * A new target secret: `whsec_` and 32 random bytes in base64, as Standard Webhooks' libraries
+ * read it; shown to the operator once. (Secrets of earlier releases are base64url: Node reads
+ * both alphabets, the libraries only base64, so such a target is rotated once.)
+ */
 export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * The `webhook-signature` value of Standard Webhooks: for each secret (the current one, and the
+ * previous one while it overlaps), `v1,` and the base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`
+ * keyed with the secret's decoded bytes; space-separated.
+ */
+export function signStandardWebhook(
+  secrets: readonly string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
+  return secrets
+    .map((secret) => {
+      const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+      return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+    })
+    .join(' ');
 }
 
 /**

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../db/client';
 import { type WebhookEventType, webhookEventTypes } from './outbox';
 import { isFailing, type RetryPolicy } from './retry';
-import { generateWebhookSecret } from './signature';
+import { generateWebhookSecret, SECRET_OVERLAP_HOURS } from './signature';
 
 /** A target as `list` shows it (never its secret). */
 export interface WebhookTarget {
@@ -72,12 +72,19 @@ export async function removeWebhookTarget(db: Database, id: string): Promise<boo
   return rows.length > 0;
 }
 
-/** A new secret for a target, effective from its next POST; undefined when there is no such target. */
+/**
+ * A new secret for a target, signing from its next POST; the old one keeps signing beside it for
+ * SECRET_OVERLAP_HOURS, so receivers can switch without refusing a delivery. Undefined when there
+ * is no such target.
+ */
 export async function rotateWebhookSecret(db: Database, id: string): Promise<string | undefined> {
   const secret = generateWebhookSecret();
   const rows = await selectRows<{ id: string }>(
     db,
-    sql`update webhook_targets set secret = ${secret} where id = ${id} returning id`,
+    sql`update webhook_targets
+           set previous_secret = secret, secret = ${secret},
+               previous_secret_until = now() + ${SECRET_OVERLAP_HOURS} * interval '1 hour'
+         where id = ${id} returning id`,
   );
   return rows.length > 0 ? secret : undefined;
 }

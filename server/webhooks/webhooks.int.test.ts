@@ -174,6 +174,57 @@ describe.each(backends)('webhooks (%s)', (backend) => {
     expect((await statusOf(mainId)).delivered).toBe(expected.size);
   }, 120_000);
 
+  it('rotate-secret: the old and the new secret both sign during the overlap, then only the new one', async () => {
+    const oldSecret = receiver.secret as string;
+    const out: string[] = [];
+    const code = await runWebhooksCommand(['rotate-secret', mainId ?? ''], {
+      db: handle.db,
+      resolver: noDns,
+      policy: { allowLoopback: true },
+      retry,
+      print: (line) => out.push(line),
+      printError: (line) => out.push(line),
+    });
+    expect(code, out.join('\n')).toBe(0);
+    const newSecret = out.find((line) => line.startsWith('secret'))?.split(/\s+/)[1] as string;
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    /** Indexes one more buy and delivers until the outbox is empty or `attempts` fail. */
+    const deliverOne = async (until: () => Promise<boolean>) => {
+      await buy(1);
+      await index();
+      const stop = startWorker({ timeoutMs: 1_000 });
+      await waitFor('the delivery', until);
+      await stop();
+    };
+    // A receiver still on the old secret accepts, and so does one on the new.
+    for (const secret of [oldSecret, newSecret]) {
+      receiver.secret = secret;
+      const before = receiver.applied.length;
+      await deliverOne(async () => (await statusOf(mainId)).pending === 0);
+      expect(receiver.invalid).toBe(0);
+      expect(receiver.applied.length).toBeGreaterThan(before);
+    }
+    // Past the overlap only the new secret signs: the old receiver refuses, nothing is lost.
+    await handle.db.execute(
+      sql`update webhook_targets set previous_secret_until = now() - interval '1 second' where id = ${mainId ?? ''}`,
+    );
+    receiver.secret = oldSecret;
+    await deliverOne(async () => receiver.invalid > 0);
+    expect((await statusOf(mainId)).pending).toBeGreaterThan(0);
+    receiver.secret = newSecret;
+    const refused = receiver.invalid;
+    const stop = startWorker({ timeoutMs: 1_000 });
+    await handle.db.execute(
+      sql`update webhook_targets set next_attempt_at = now() where id = ${mainId ?? ''}`,
+    );
+    await waitFor('the queue to drain on the new secret', async () => (await statusOf(mainId)).pending === 0);
+    await stop();
+    expect(receiver.invalid).toBe(refused);
+    const expected = await canonical();
+    expect(receiver.applied.map((event) => event.id)).toEqual([...expected.keys()]);
+    receiver.clearInvalid();
+  }, 120_000);
+
   it('retries a target that is down, answers 500 or hangs, keeps order, and reports it failing after the threshold', async () => {
     receiver.secret = receiver.secret as string;
     const before = receiver.applied.length;

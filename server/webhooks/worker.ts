@@ -87,16 +87,19 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       body: string;
       url: string;
       secret: string;
+      previous_secret: string | null;
     }>(
       db,
-      sql`with target as (select url, secret from webhook_targets
+      sql`with target as (select url, secret,
+                                 case when previous_secret_until > now() then previous_secret end as previous_secret
+                            from webhook_targets
                            where id = ${targetId} and lease_owner = ${owner} and lease_until > now()),
                head as (select seq from webhook_outbox
                          where target_id = ${targetId} and delivered_at is null and exists (select 1 from target)
                          order by seq limit 1)
           update webhook_outbox o set attempted_at = now() from head, target
            where o.seq = head.seq
-       returning o.seq, o.event_id, o.body, target.url, target.secret`,
+       returning o.seq, o.event_id, o.body, target.url, target.secret, target.previous_secret`,
     );
     return row;
   };
@@ -111,8 +114,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       while (!signal.aborted) {
         const event = await nextEvent(targetId);
         if (!event) break;
+        const secrets = event.previous_secret ? [event.secret, event.previous_secret] : [event.secret];
         const outcome = await postWebhook(
-          event,
+          { url: event.url, secrets },
           { id: event.event_id, body: event.body },
           { ...post, signal },
         );

@@ -16,6 +16,9 @@ export const webhookTargets = pgTable('webhook_targets', {
   events: text('events').array().notNull(),
   /** HMAC-SHA256 key of the signature header; the operator saw it once, at add or rotate. */
   secret: text('secret').notNull(),
+  /** The secret before the last rotation: it still signs every POST beside `secret` until `previousSecretUntil`. */
+  previousSecret: text('previous_secret'),
+  previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** The head of its queue is not tried again before this. */
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
