@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Address } from 'viem';
+import type { Address, ContractFunctionParameters } from 'viem';
 import { describe, expect, it } from 'vitest';
 import {
   bondingCurveAbi,
@@ -298,62 +298,69 @@ describe('bonding curve on anvil', () => {
     const attacker = await fundedAddress(chain, 6);
     const { router, graduator, factory, stable } = chain.deployment.contracts;
     const { token } = await launchToken();
-    await expect(
-      chain.client.simulateContract({
-        address: router,
-        abi: devSwapRouterAbi,
-        functionName: 'uniswapV3SwapCallback',
-        args: [
-          1000n,
-          0n,
-          `0x${attacker.slice(2).padStart(64, '0')}${stable.slice(2).padStart(64, '0')}${token.slice(2).padStart(64, '0')}`,
-        ],
-        account: attacker,
-      }),
-    ).rejects.toThrow(/UnauthorizedCallback/);
-    await expect(
-      chain.client.simulateContract({
-        address: graduator,
-        abi: graduatorAbi,
-        functionName: 'uniswapV3MintCallback',
-        args: [1n, 1n, `0x${token.slice(2).padStart(64, '0')}`],
-        account: attacker,
-      }),
-    ).rejects.toThrow(/UnauthorizedCallback/);
-    await expect(
-      chain.client.simulateContract({
-        address: graduator,
-        abi: graduatorAbi,
-        functionName: 'graduate',
-        args: [token, 1n, 1n],
-        value: ether,
-        account: attacker,
-      }),
-    ).rejects.toThrow(/OnlyCurve/);
-    await expect(
-      chain.client.simulateContract({
-        address: factory,
-        abi: launchFactoryAbi,
-        functionName: 'recordTrade',
-        args: [
-          {
-            token,
-            trader: attacker,
-            isBuy: true,
-            tokenAmount: 1n,
-            reserveAmount: 1n,
-            curveValue: 1n,
-            protocolFee: 0n,
-            creatorFee: 0n,
-            virtualTokenReserve: 1n,
-            virtualReserve: 1n,
-            realTokenReserve: 1n,
-            realReserve: 1n,
-          },
-        ],
-        account: attacker,
-      }),
-    ).rejects.toThrow(/OnlyCurve/);
+    const refused: [ContractFunctionParameters & { value?: bigint }, RegExp][] = [
+      [
+        {
+          address: router,
+          abi: devSwapRouterAbi,
+          functionName: 'uniswapV3SwapCallback',
+          args: [
+            1000n,
+            0n,
+            `0x${attacker.slice(2).padStart(64, '0')}${stable.slice(2).padStart(64, '0')}${token.slice(2).padStart(64, '0')}`,
+          ],
+        },
+        /UnauthorizedCallback/,
+      ],
+      [
+        {
+          address: graduator,
+          abi: graduatorAbi,
+          functionName: 'uniswapV3MintCallback',
+          args: [1n, 1n, `0x${token.slice(2).padStart(64, '0')}`],
+        },
+        /UnauthorizedCallback/,
+      ],
+      [
+        {
+          address: graduator,
+          abi: graduatorAbi,
+          functionName: 'graduate',
+          args: [token, 1n, 1n],
+          value: ether,
+        },
+        /OnlyCurve/,
+      ],
+      [
+        {
+          address: factory,
+          abi: launchFactoryAbi,
+          functionName: 'recordTrade',
+          args: [
+            {
+              token,
+              trader: attacker,
+              isBuy: true,
+              tokenAmount: 1n,
+              reserveAmount: 1n,
+              curveValue: 1n,
+              protocolFee: 0n,
+              creatorFee: 0n,
+              virtualTokenReserve: 1n,
+              virtualReserve: 1n,
+              realTokenReserve: 1n,
+              realReserve: 1n,
+            },
+          ],
+        },
+        /OnlyCurve/,
+      ],
+    ];
+    for (const [request, error] of refused)
+      await expect(
+        chain.client.simulateContract({ ...request, account: attacker }),
+        request.functionName,
+      ).rejects.toThrow(error);
   });
 
   it('validates launch parameters on chain: name and symbol byte limits, supply bounds', async () => {

@@ -18,3 +18,10 @@ export async function apiGet<T>(request: APIRequestContext, path: string): Promi
 }
 
 export type Page<T> = { items: T[]; next_cursor: string | null };
+
+/** The first token `/api/v1/tokens?{query}` lists: the fixture always has some. */
+export async function firstToken(request: APIRequestContext, query: string): Promise<ApiToken> {
+  const [token] = (await apiGet<Page<ApiToken>>(request, `/api/v1/tokens?${query}`)).items;
+  if (!token) throw new Error('fixture has no tokens');
+  return token;
+}

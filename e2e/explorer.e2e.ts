@@ -1,5 +1,5 @@
 import type { Page as BrowserPage } from '@playwright/test';
-import { type ApiToken, apiGet, type Page } from './api';
+import { type ApiToken, apiGet, firstToken, type Page } from './api';
 import { e2eChain, fundedWallet, launchBareToken, waitForIndexedHead } from './chain';
 import { expect, test } from './fixtures';
 
@@ -65,8 +65,7 @@ test('search is debounced into the URL, matches the API and explains bad input',
   page,
   request,
 }) => {
-  const [target] = (await apiGet<Page<ApiToken>>(request, '/api/v1/tokens?view=top&limit=1')).items;
-  if (!target) throw new Error('fixture has no tokens');
+  const target = await firstToken(request, 'view=top&limit=1');
   const prefix = target.symbol.slice(0, 3).toLowerCase();
   const expected = await apiGet<Page<ApiToken>>(
     request,
@@ -94,8 +93,7 @@ type Chart = { items: { time: number; open: string; close: string }[] };
 test('the token page draws the candles the API returns, per interval', async ({ page, request }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  const [token] = (await apiGet<Page<ApiToken>>(request, '/api/v1/tokens?view=top&limit=1')).items;
-  if (!token) throw new Error('fixture has no tokens');
+  const token = await firstToken(request, 'view=top&limit=1');
   await page.goto('/');
   await page.getByRole('tab', { name: 'Top' }).click();
   // Only once the Top list has replaced New is its first row the top token.
@@ -188,8 +186,7 @@ type Holdings = { items: { token: { address: string }; balance: string; price: s
 type Holders = { items: { wallet: string }[] };
 
 test("a simulator wallet's holdings page lists its indexed balances", async ({ page, request }) => {
-  const [token] = (await apiGet<Page<ApiToken>>(request, '/api/v1/tokens?view=top&limit=1')).items;
-  if (!token) throw new Error('fixture has no tokens');
+  const token = await firstToken(request, 'view=top&limit=1');
   const holders = await apiGet<Holders>(request, `/api/v1/tokens/${token.address}/holders?limit=5`);
   const wallet =
     holders.items.find((holder) => holder.wallet !== token.creator)?.wallet ?? holders.items[0]?.wallet;
@@ -218,8 +215,7 @@ test('a creator page shows the record and the tokens, linked from the token head
   page,
   request,
 }) => {
-  const [token] = (await apiGet<Page<ApiToken>>(request, '/api/v1/tokens?limit=1')).items;
-  if (!token) throw new Error('fixture has no tokens');
+  const token = await firstToken(request, 'limit=1');
   const creatorTokens = await apiGet<Page<ApiToken>>(
     request,
     `/api/v1/creators/${token.creator}/tokens?limit=20`,

@@ -6,6 +6,12 @@ const healthy = (indexed: number | null): Health => ({
   database: { driver: 'postgres', reachable: true, migrations: { applied: 3, shipped: 3, current: true } },
   indexer: { indexed_through_block: indexed },
 });
+/** The primary database out of reach. */
+const down: Health = {
+  status: 'degraded',
+  database: { driver: 'postgres', reachable: false, migrations: null, error: 'connect ECONNREFUSED' },
+  indexer: { indexed_through_block: null },
+};
 
 describe('readiness', () => {
   it('is ready when the database is current and the index within the lag limit', () => {
@@ -35,11 +41,6 @@ describe('readiness', () => {
   });
 
   it('is not ready when the database is unreachable or behind on migrations', () => {
-    const down: Health = {
-      status: 'degraded',
-      database: { driver: 'postgres', reachable: false, migrations: null, error: 'connect ECONNREFUSED' },
-      indexer: { indexed_through_block: null },
-    };
     expect(readinessOf({ health: down, head: 10, chainConfigured: true, maxLag: 64 }).reasons).toEqual([
       'database unreachable',
     ]);
@@ -51,11 +52,6 @@ describe('readiness', () => {
   });
 
   it('is read_only while the primary is unreachable and a replica serves; unready when none does', () => {
-    const down: Health = {
-      status: 'degraded',
-      database: { driver: 'postgres', reachable: false, migrations: null, error: 'connect ECONNREFUSED' },
-      indexer: { indexed_through_block: null },
-    };
     const replica = (name: string, block: number, healthy: boolean) => ({
       name,
       position: { block, version: 1n },
@@ -64,35 +60,19 @@ describe('readiness', () => {
       reason: healthy ? null : 'poll failed',
       reads: 0,
     });
-    const readOnly = readinessOf({
-      health: down,
-      head: 110,
-      chainConfigured: true,
-      maxLag: 64,
-      replicas: [replica('r1', 100, true), replica('r2', 105, false)],
-    });
+    const withReplicas = (head: number, replicas: ReturnType<typeof replica>[]) =>
+      readinessOf({ health: down, head, chainConfigured: true, maxLag: 64, replicas });
+    const readOnly = withReplicas(110, [replica('r1', 100, true), replica('r2', 105, false)]);
     expect(readOnly.status).toBe('read_only');
     expect(readOnly.reasons).toEqual([
       'primary database unreachable: 1 replica(s) serving reads, writes refused',
     ]);
     // The lag is the serving replica's: a stale replica is not read_only but unready.
     expect(readOnly.indexer).toMatchObject({ indexed_through_block: 100, lag_blocks: 10 });
-    const stale = readinessOf({
-      health: down,
-      head: 200,
-      chainConfigured: true,
-      maxLag: 64,
-      replicas: [replica('r1', 100, true)],
-    });
+    const stale = withReplicas(200, [replica('r1', 100, true)]);
     expect(stale.status).toBe('unready');
     expect(stale.reasons).toContain('index 100 blocks behind the chain head (limit 64)');
-    const none = readinessOf({
-      health: down,
-      head: 110,
-      chainConfigured: true,
-      maxLag: 64,
-      replicas: [replica('r1', 100, false)],
-    });
+    const none = withReplicas(110, [replica('r1', 100, false)]);
     expect(none.status).toBe('unready');
     expect(none.reasons).toEqual(['database unreachable']);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { type AppServer, type AppServerOptions, startAppServer } from './app-server';
 import { type Backend, createTestDatabase, type TestDatabase } from './database';
+import type { IndexedStack } from './stack';
 
 /**
  * A fresh test database and the production server over it for the tests of a describe: started
@@ -26,5 +27,25 @@ export function appServerForTests(
   afterAll(async () => {
     await server?.stop();
     await database?.drop();
+  });
+}
+
+/**
+ * An indexed stack (test/stack.ts) for the tests of a describe: `start` runs before them and the
+ * stack stops after them. `started` hands it to the caller's own bindings and prepares it inside
+ * the same hook, so a failed preparation still stops it.
+ */
+export function indexedStackForTests(
+  start: () => Promise<IndexedStack>,
+  started: (stack: IndexedStack) => Promise<void> | void,
+  timeoutMs = 240_000,
+): void {
+  let stack: IndexedStack | undefined;
+  beforeAll(async () => {
+    stack = await start();
+    await started(stack);
+  }, timeoutMs);
+  afterAll(async () => {
+    await stack?.stop();
   });
 }

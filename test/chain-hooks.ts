@@ -15,14 +15,14 @@ import {
  */
 export function simulatedChainForTests(
   fixture: SimulatedFixture,
-  started: (simulated: { chain: TestChain; ledger: Ledger }) => void,
+  started: (simulated: { chain: TestChain; ledger: Ledger }) => void | Promise<void>,
   timeoutMs = 120_000,
 ): void {
   let chain: TestChain | undefined;
   beforeAll(async () => {
     const simulated = await startSimulatedChain(fixture);
     chain = simulated.chain;
-    started(simulated);
+    await started(simulated);
   }, timeoutMs);
   afterAll(async () => {
     await chain?.stop();

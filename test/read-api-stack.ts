@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
+import { indexedStackForTests } from './app-server-hooks';
 import type { Backend } from './database';
 import { type IndexedStack, startIndexedStack } from './stack';
 
@@ -54,19 +55,18 @@ export function readApiForTests(backend: Backend, started: (api: IndexedReadApi)
     throw new Error('too many pages');
   };
 
-  beforeAll(async () => {
-    stack = await startIndexedStack(backend, { seed: 51, launches: 26, actions: 300 });
-    const tokens: Json[] = (await get('/api/v1/tokens?limit=100')).body.items;
-    const graduated = tokens.find((t) => t.lifecycle === 'graduated') as Json;
-    const curveToken = tokens.find((t) => t.lifecycle === 'curve' && t.trades_24h > 2) as Json;
-    expect(graduated).toBeDefined();
-    expect(curveToken).toBeDefined();
-    started({ stack, tokens, graduated, curveToken });
-  }, 240_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  indexedStackForTests(
+    () => startIndexedStack(backend, { seed: 51, launches: 26, actions: 300 }),
+    async (indexed) => {
+      stack = indexed;
+      const tokens: Json[] = (await get('/api/v1/tokens?limit=100')).body.items;
+      const graduated = tokens.find((t) => t.lifecycle === 'graduated') as Json;
+      const curveToken = tokens.find((t) => t.lifecycle === 'curve' && t.trades_24h > 2) as Json;
+      expect(graduated).toBeDefined();
+      expect(curveToken).toBeDefined();
+      started({ stack, tokens, graduated, curveToken });
+    },
+  );
 
   return { get, walk };
 }

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { indexedStackForTests } from '../../test/app-server-hooks';
 import { fundedAddress } from '../../test/chain';
 import { availableBackends } from '../../test/database';
 import { buildOracle } from '../../test/oracle/model';
@@ -22,43 +23,41 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
   let poolPayer: PoolPayerScenario;
   let poolToken: string;
 
-  beforeAll(async () => {
-    stack = await startIndexedStack(
-      backend,
-      { seed: 30, launches: 10, actions: 180 },
-      {
-        SNIPER_BLOCKS: String(params.sniperBlocks),
-        BUNDLER_WALLETS: String(params.bundlerWallets),
-      },
-    );
-    const funded = await Promise.all([0, 1, 2, 3, 4, 5, 6].map((i) => fundedAddress(stack.chain, 300 + i)));
-    const [creator, linked, ...bundlers] = funded as [`0x${string}`, `0x${string}`, ...`0x${string}`[]];
-    scenario = await runLabelScenario(
-      stack.chain.client,
-      stack.chain.deployment,
-      stack.chain.actions,
-      { creator, linked, bundlers },
-      30,
-    );
-    // A pool sell paid by a wallet that only received the token, proceeds to a third wallet.
-    const graduated = (await stack.readChainView()).logs.find((log) => log.eventName === 'Graduated');
-    if (!graduated) throw new Error('the fixture graduated no token');
-    const [buyer, payer, recipient] = await Promise.all(
-      [7, 8, 9].map((i) => fundedAddress(stack.chain, 300 + i)),
-    );
-    poolPayer = await runPoolPayerScenario(
-      stack.chain.deployment,
-      stack.chain.actions,
-      String(graduated.args.token) as `0x${string}`,
-      { buyer, payer, recipient } as PoolPayerScenario,
-    );
-    poolToken = String(graduated.args.token).toLowerCase();
-    await stack.waitForIndex();
-  }, 300_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  indexedStackForTests(
+    () =>
+      startIndexedStack(
+        backend,
+        { seed: 30, launches: 10, actions: 180 },
+        { SNIPER_BLOCKS: String(params.sniperBlocks), BUNDLER_WALLETS: String(params.bundlerWallets) },
+      ),
+    async (started) => {
+      stack = started;
+      const funded = await Promise.all([0, 1, 2, 3, 4, 5, 6].map((i) => fundedAddress(stack.chain, 300 + i)));
+      const [creator, linked, ...bundlers] = funded as [`0x${string}`, `0x${string}`, ...`0x${string}`[]];
+      scenario = await runLabelScenario(
+        stack.chain.client,
+        stack.chain.deployment,
+        stack.chain.actions,
+        { creator, linked, bundlers },
+        30,
+      );
+      // A pool sell paid by a wallet that only received the token, proceeds to a third wallet.
+      const graduated = (await stack.readChainView()).logs.find((log) => log.eventName === 'Graduated');
+      if (!graduated) throw new Error('the fixture graduated no token');
+      const [buyer, payer, recipient] = await Promise.all(
+        [7, 8, 9].map((i) => fundedAddress(stack.chain, 300 + i)),
+      );
+      poolPayer = await runPoolPayerScenario(
+        stack.chain.deployment,
+        stack.chain.actions,
+        String(graduated.args.token) as `0x${string}`,
+        { buyer, payer, recipient } as PoolPayerScenario,
+      );
+      poolToken = String(graduated.args.token).toLowerCase();
+      await stack.waitForIndex();
+    },
+    300_000,
+  );
 
   it('every page of every sort of every token, and every wallet PnL, equal the oracle', async () => {
     await stack.waitForIndex();

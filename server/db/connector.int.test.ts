@@ -94,7 +94,30 @@ async function failoverWrites(
     await writer.exec(`insert into ${table} (id) values (${id})`);
     committed.push(id);
   });
-  return { writer, load, committed };
+  return {
+    writer,
+    load,
+    committed,
+    /** Promotes the standby; within 10 s a write lands on it, and the pool is located there. */
+    async promote() {
+      await pg.promoteReplica();
+      const promotedAt = performance.now();
+      await until(
+        () => load.firstSuccessAfter(promotedAt) !== undefined,
+        10_000,
+        'a write on the promoted standby',
+      );
+      expect(writer.connector?.located()?.port).toBe(Number(new URL(pg.replicaUrl).port));
+    },
+    /** Those of `ids` the promoted standby does not hold. */
+    async lost(ids: number[]) {
+      const onNewPrimary = postgres(pg.replicaUrl, { max: 1, onnotice: () => {} });
+      const rows = await onNewPrimary<{ id: number }[]>`select id from ${onNewPrimary(table)}`;
+      await onNewPrimary.end();
+      const stored = new Set(rows.map((row) => row.id));
+      return ids.filter((id) => !stored.has(id));
+    },
+  };
 }
 
 async function sessionsOf(adminUrl: string, applicationName: string): Promise<number> {
@@ -344,29 +367,18 @@ describe.skipIf('missing' in tools)('database sessions survive restarts, freezes
   }, 30_000);
 
   it('a multi-host URL with read-write follows a promoted standby within 10 s, losing no committed write', async () => {
-    const { writer, load, committed } = await failoverWrites(pg, 'failover_writes', {});
+    const { writer, load, committed, promote, lost } = await failoverWrites(pg, 'failover_writes', {});
     try {
       await until(() => committed.length > 20, 5_000, 'writes on the primary');
       expect(writer.connector?.located()?.port).toBe(Number(new URL(pg.primaryUrl).port));
       await pg.stopPrimary();
-      await pg.promoteReplica();
-      const promotedAt = performance.now();
-      await until(
-        () => load.firstSuccessAfter(promotedAt) !== undefined,
-        10_000,
-        'a write on the new primary',
-      );
-      expect(writer.connector?.located()?.port).toBe(Number(new URL(pg.replicaUrl).port));
+      await promote();
     } finally {
       await load.stop();
       await writer.close();
     }
     expect(load.outcomes.filter((o) => !o.ok && o.error === 'HUNG')).toEqual([]);
-    const onNewPrimary = postgres(pg.replicaUrl, { max: 1, onnotice: () => {} });
-    const rows = await onNewPrimary<{ id: number }[]>`select id from failover_writes`;
-    await onNewPrimary.end();
-    const stored = new Set(rows.map((row) => row.id));
-    expect(committed.filter((id) => !stored.has(id))).toEqual([]);
+    expect(await lost(committed)).toEqual([]);
   }, 60_000);
 });
 
@@ -386,7 +398,7 @@ describe.skipIf('missing' in tools)('a multi-host pool whose primary froze', () 
   });
 
   it('leaves the frozen host on its heartbeat and writes to the promoted standby within 10 s', async () => {
-    const { writer, load, committed } = await failoverWrites(pg, 'frozen_failover', {
+    const { writer, load, committed, promote, lost } = await failoverWrites(pg, 'frozen_failover', {
       heartbeatMs: 200,
       heartbeatDeadlineMs: 600,
       connectTimeoutMs: 500,
@@ -398,14 +410,7 @@ describe.skipIf('missing' in tools)('a multi-host pool whose primary froze', () 
       // A partition: the primary's sockets stay open and nothing answers; the standby is promoted.
       await pg.freeze('primary');
       await until(() => writer.connector?.frozen() != null, 2_000, 'the frozen primary noticed');
-      await pg.promoteReplica();
-      const promotedAt = performance.now();
-      await until(
-        () => load.firstSuccessAfter(promotedAt) !== undefined,
-        10_000,
-        'a write on the promoted standby',
-      );
-      expect(writer.connector?.located()?.port).toBe(Number(new URL(pg.replicaUrl).port));
+      await promote();
       expect(committed.length).toBeGreaterThan(before);
     } finally {
       await load.stop();
@@ -414,12 +419,8 @@ describe.skipIf('missing' in tools)('a multi-host pool whose primary froze', () 
     // Writes in flight when it froze failed within the heartbeat deadline and a turn; none hung.
     expect(load.outcomes.filter((o) => !o.ok && o.error === 'HUNG')).toEqual([]);
     expect(Math.max(...load.outcomes.map((o) => o.ms))).toBeLessThan(2_000);
-    const onNewPrimary = postgres(pg.replicaUrl, { max: 1, onnotice: () => {} });
-    const rows = await onNewPrimary<{ id: number }[]>`select id from frozen_failover`;
-    await onNewPrimary.end();
-    const stored = new Set(rows.map((row) => row.id));
     // Asynchronous replication: a write acknowledged after the last catch-up may be lost with
     // the frozen primary; every write acknowledged before it is on the promoted standby.
-    expect(committed.slice(0, 20).filter((id) => !stored.has(id))).toEqual([]);
+    expect(await lost(committed.slice(0, 20))).toEqual([]);
   }, 60_000);
 });

@@ -1,8 +1,8 @@
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppServer, startAppServer } from '../../test/app-server';
+import { describe, expect, it } from 'vitest';
+import type { AppServer } from '../../test/app-server';
+import { appServerForTests } from '../../test/app-server-hooks';
 import { fetchFrom, freshLoopbackClient } from '../../test/client-fetch';
-import { createTestDatabase, type TestDatabase } from '../../test/database';
 import { testEnv } from '../../test/env';
 import { redisReachable, TEST_REDIS_URL } from '../../test/redis';
 
@@ -14,33 +14,20 @@ const emptyUpload = (fetcher: typeof fetch, baseUrl: string, headers: Record<str
   fetcher(`${baseUrl}/api/v1/token-metadata`, { method: 'POST', body: new FormData() as never, headers });
 
 describe.each(stores)('one per-client gate for every transport (%s store)', (store) => {
-  let database: TestDatabase;
-  let proxiedDatabase: TestDatabase;
   let server: AppServer;
   let proxied: AppServer;
-  beforeAll(async () => {
-    [database, proxiedDatabase] = await Promise.all([
-      createTestDatabase('pglite'),
-      createTestDatabase('pglite'),
-    ]);
-    const env = {
-      ...database.env,
-      RATE_LIMIT_UPLOADS_PER_MINUTE: '3',
-      RATE_LIMIT_FINALIZE_PER_MINUTE: '2',
-      RATE_LIMIT_READS_PER_MINUTE: '12',
-      RATE_LIMIT_READS_BURST: '12',
-      ...(store === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
-    };
-    [server, proxied] = await Promise.all([
-      startAppServer(env),
-      startAppServer({ ...env, ...proxiedDatabase.env, TRUSTED_PROXY_HOPS: '1' }),
-    ]);
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-    await proxied?.stop();
-    await database?.drop();
-    await proxiedDatabase?.drop();
+  const limits = {
+    RATE_LIMIT_UPLOADS_PER_MINUTE: '3',
+    RATE_LIMIT_FINALIZE_PER_MINUTE: '2',
+    RATE_LIMIT_READS_PER_MINUTE: '12',
+    RATE_LIMIT_READS_BURST: '12',
+    ...(store === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
+  };
+  appServerForTests('pglite', limits, (open) => {
+    server = open.server;
+  });
+  appServerForTests('pglite', { ...limits, TRUSTED_PROXY_HOPS: '1' }, (open) => {
+    proxied = open.server;
   });
 
   it('writes: 429 rate_limited with Retry-After past the limit, keyed by the socket, whatever X-Forwarded-For says', async () => {

@@ -77,6 +77,13 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
       )
     ).map((row) => ({ drafts: Number(row.drafts), objects: Number(row.objects) }))[0];
   const onDisk = (key: string) => existsSync(path.join(objectsDir, key));
+  /** Where an upload stands: its draft's row, its object's row, its object's file. */
+  const stateOf = async (upload: { id: string; key: string }) => ({
+    draft: await draftExists(upload.id),
+    object: await objectRow(upload.key),
+    file: onDisk(upload.key),
+  });
+  const kept = { draft: true, object: true, file: true };
   const purge = () => purgeExpiredDrafts({ db: handle.db, objects: store, ttlMs: DAY });
 
   testDatabaseForTests(backend, (opened) => {
@@ -97,11 +104,8 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
     const result = await purge();
 
     expect(result).toMatchObject({ status: 'purged', drafts: 1, objects: 1, keptShared: 0 });
-    expect(await draftExists(old.id)).toBe(false);
-    expect(await objectRow(old.key)).toBe(false);
-    expect(onDisk(old.key)).toBe(false);
-    expect(await draftExists(young.id)).toBe(true);
-    expect(onDisk(young.key)).toBe(true);
+    expect(await stateOf(old)).toEqual({ draft: false, object: false, file: false });
+    expect(await stateOf(young)).toEqual(kept);
   });
 
   it('keeps an object that another draft names, unbound and young or bound', async () => {
@@ -112,10 +116,8 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
     await age(expired.id, 30);
 
     expect(await purge()).toMatchObject({ drafts: 1, objects: 0, keptShared: 1 });
-    expect(await draftExists(expired.id)).toBe(false);
-    expect(await draftExists(twin.id)).toBe(true);
-    expect(await objectRow(twin.key)).toBe(true);
-    expect(onDisk(twin.key)).toBe(true);
+    expect(await stateOf(expired)).toEqual({ ...kept, draft: false });
+    expect(await stateOf(twin)).toEqual(kept);
 
     // The object now backs a bound token's draft (old, but bound) and an expired unbound one.
     await age(twin.id, 30);
@@ -133,8 +135,7 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
     await age(bound.id, 24 * 365);
     const result = await purge();
     expect(result).toMatchObject({ status: 'purged', drafts: 0, objects: 0 });
-    expect(await draftExists(bound.id)).toBe(true);
-    expect(onDisk(bound.key)).toBe(true);
+    expect(await stateOf(bound)).toEqual(kept);
   });
 
   it('previews exactly what a purge then deletes, deleting nothing itself', async () => {
@@ -260,9 +261,7 @@ describe.each(backends)('draft retention and the storage budget (%s)', (backend)
 
     expect(purged).toMatchObject({ drafts: 1, objects: 1 });
     expect(again.key).toBe(expired.key);
-    expect(await draftExists(again.id)).toBe(true);
-    expect(await objectRow(again.key)).toBe(true);
-    expect(onDisk(again.key)).toBe(true);
+    expect(await stateOf(again)).toEqual(kept);
   });
 
   it('deletes an object left without a draft once it is older than a draft’s lifetime', async () => {

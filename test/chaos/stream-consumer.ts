@@ -1,5 +1,5 @@
 import { parseResumeToken, type ResumeToken } from '../../shared/api/stream';
-import type { ChainView } from '../oracle/chain-view';
+import type { ChainView, ViewLog } from '../oracle/chain-view';
 import type { Difference } from '../oracle/compare';
 import type { Oracle } from '../oracle/model';
 import { type Json, walkPages } from '../oracle/walk';
@@ -260,34 +260,29 @@ export function compareConsumerWithOracle(
   view: ChainView,
   path = 'GET /api/v1/stream (chaos consumer)',
 ): Difference[] {
+  const factoryLogs = (eventName: string) =>
+    view.logs.filter((log) => log.eventName === eventName && log.address === view.factory);
+  const provenance = (log: ViewLog) => ({
+    block_number: log.blockNumber,
+    transaction_hash: log.transactionHash,
+    log_index: log.logIndex,
+  });
   const expected = {
-    launch: view.logs
-      .filter((log) => log.eventName === 'TokenLaunched' && log.address === view.factory)
-      .map((log) =>
-        launch({
-          address: log.args.token,
-          name: log.args.name,
-          symbol: log.args.symbol,
-          creator: log.args.creator,
-          block_number: log.blockNumber,
-          transaction_hash: log.transactionHash,
-          log_index: log.logIndex,
-        }),
-      ),
+    launch: factoryLogs('TokenLaunched').map((log) =>
+      launch({
+        address: log.args.token,
+        name: log.args.name,
+        symbol: log.args.symbol,
+        creator: log.args.creator,
+        ...provenance(log),
+      }),
+    ),
     trade: oracle.tokenAddresses.flatMap((address) =>
       oracle.trades(address).map((item) => trade({ ...item, token_address: address })),
     ),
-    graduation: view.logs
-      .filter((log) => log.eventName === 'Graduated' && log.address === view.factory)
-      .map((log) =>
-        graduation({
-          token_address: log.args.token,
-          pool_address: log.args.pool,
-          block_number: log.blockNumber,
-          transaction_hash: log.transactionHash,
-          log_index: log.logIndex,
-        }),
-      ),
+    graduation: factoryLogs('Graduated').map((log) =>
+      graduation({ token_address: log.args.token, pool_address: log.args.pool, ...provenance(log) }),
+    ),
   };
   const held = {
     launch: applied.of('launch').map(launch),

@@ -79,13 +79,12 @@ function restReadRequestOf(
   const queryParams = operation.parameters.filter((p) => p.in === 'query');
   const schemaOf = (name: string) => queryParams.find((p) => p.name === name)?.schema ?? {};
   const hasRange = queryParams.some((p) => p.name === 'from') && queryParams.some((p) => p.name === 'to');
+  const draw = { corpus, valid, context: operation.path };
   const path = fc.record(
     Object.fromEntries(
       pathParams.map((p) => [
         p.name,
-        valid
-          ? parameterWire(p.name, p.schema, corpus, true, operation.path)
-          : pathValue(parameterWire(p.name, p.schema, corpus, false, operation.path)),
+        valid ? parameterWire(p.name, p.schema, draw) : pathValue(parameterWire(p.name, p.schema, draw)),
       ]),
     ),
   );
@@ -100,7 +99,7 @@ function restReadRequestOf(
       knownEntries(
         // A valid request continues a list only with that list's cursor (the continuations).
         queryParams.map((p) => p.name).filter((name) => !valid || name !== 'cursor'),
-        (name) => parameterWire(name, schemaOf(name), corpus, valid, operation.path),
+        (name) => parameterWire(name, schemaOf(name), draw),
         valid,
       ),
       hasRange && !valid ? fc.option(inverted, { freq: 4 }) : fc.constant(null),
@@ -134,7 +133,9 @@ function restReadRequestOf(
 export function restWriteRequest(operation: RestOperation, corpus: Corpus): fc.Arbitrary<FuzzRequest> {
   const pathParams = operation.parameters.filter((p) => p.in === 'path');
   const path = fc.record(
-    Object.fromEntries(pathParams.map((p) => [p.name, pathValue(parameterWire(p.name, p.schema, corpus))])),
+    Object.fromEntries(
+      pathParams.map((p) => [p.name, pathValue(parameterWire(p.name, p.schema, { corpus }))]),
+    ),
   );
   const body = operation.requestBody?.contentType.startsWith('multipart/')
     ? fc.oneof(
@@ -174,7 +175,7 @@ export function streamRequest(operation: RestOperation, corpus: Corpus): fc.Arbi
       query: mode.chain((valid) =>
         knownEntries(
           query.map((p) => p.name),
-          (name) => parameterWire(name, schemaOf(name), corpus, valid, operation.path),
+          (name) => parameterWire(name, schemaOf(name), { corpus, valid, context: operation.path }),
           valid,
         ),
       ),

@@ -12,7 +12,7 @@ import {
   withHeaders,
 } from './request';
 import { headerText, hostileText, percentEncode, wireText } from './text';
-import { validParameterText } from './values';
+import { parameterText } from './values';
 
 /** `/objects/<key>`: stored keys, near misses, hostile names, extra segments; GET and HEAD. */
 export function objectRequest(corpus: Corpus): fc.Arbitrary<FuzzRequest> {
@@ -94,7 +94,10 @@ export function pageRequest(corpus: Corpus): fc.Arbitrary<FuzzRequest> {
   const address = (kind: string) =>
     fc
       .oneof(
-        { arbitrary: validParameterText('address', { pattern: '{40}' }, corpus, kind), weight: 2 },
+        {
+          arbitrary: parameterText('address', { pattern: '{40}' }, { corpus, valid: true, context: kind }),
+          weight: 2,
+        },
         { arbitrary: addressText(corpus, kind), weight: 1 },
       )
       .map(percentEncode);

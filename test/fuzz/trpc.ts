@@ -19,7 +19,7 @@ function inputObject(
       Object.entries(properties)
         // Cursors belong to one list: a valid call starts its list; cursors are fuzzed otherwise.
         .filter(([name]) => !valid || name !== 'cursor')
-        .map(([name, s]) => [name, parameterJson(name, s, corpus, valid, context)]),
+        .map(([name, s]) => [name, parameterJson(name, s, { corpus, valid, context })]),
     ),
     { requiredKeys: valid ? required.filter((name) => name in properties) : [] },
   );

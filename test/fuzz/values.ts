@@ -99,57 +99,44 @@ export function parameterKind(name: string, schema: JsonSchema): ParameterKind {
   return 'text';
 }
 
-/** A parameter's value as a JS string (before encoding), for its kind. */
-export function parameterText(
-  name: string,
-  schema: JsonSchema,
-  corpus: Corpus,
-  context = '',
-): fc.Arbitrary<string> {
-  switch (parameterKind(name, schema)) {
-    case 'address':
-      return addressText(corpus, context);
-    case 'cursor':
-      return cursorText(corpus);
-    case 'draft':
-      return draftText(corpus);
-    case 'search':
-      return searchText(corpus);
-    case 'enum':
-      return enumText(schema.enum as string[]);
-    case 'integer':
-      return integerText(schema, name === 'since' ? corpus.blocks : name === 'limit' ? [] : corpus.times);
-    default:
-      return hostileText;
-  }
+/**
+ * What a parameter's value is drawn for: the indexed data, whether the request is meant to be
+ * valid, and the path it goes to (an address of a token route is a token's).
+ */
+export interface Draw {
+  corpus: Corpus;
+  valid?: boolean;
+  context?: string;
 }
 
 /**
- * A value its schema accepts, from the indexed data where there is some: real addresses in any
- * case, cursors the server signed, integers in range, enum members, prefixes of real words.
+ * A parameter's value as a JS string (before encoding), for its kind. `valid`: one its schema
+ * accepts, from the indexed data where there is some (real addresses in any case, cursors the
+ * server signed, integers in range, enum members, prefixes of real words); otherwise any text of
+ * its kind, hostile text included.
  */
-export function validParameterText(
-  name: string,
-  schema: JsonSchema,
-  corpus: Corpus,
-  context = '',
-): fc.Arbitrary<string> {
+export function parameterText(name: string, schema: JsonSchema, draw: Draw): fc.Arbitrary<string> {
+  const { corpus, valid = false, context = '' } = draw;
   switch (parameterKind(name, schema)) {
     case 'address': {
+      if (!valid) return addressText(corpus, context);
       const real = realAddress(corpus, context);
       return fc.oneof({ arbitrary: real, weight: 4 }, { arbitrary: real.chain(recased), weight: 1 });
     }
     case 'cursor':
-      return pick(corpus.cursors, 'v1.W10.AAAAAAAAAAAAAAAA');
+      return valid ? pick(corpus.cursors, 'v1.W10.AAAAAAAAAAAAAAAA') : cursorText(corpus);
     case 'draft':
-      return pick(corpus.drafts, 'd_AAAAAAAAAAAAAAAA');
+      return valid ? pick(corpus.drafts, 'd_AAAAAAAAAAAAAAAA') : draftText(corpus);
     case 'search': {
+      if (!valid) return searchText(corpus);
       const word = pick(corpus.words, 'pepe');
       return fc.tuple(word, fc.nat()).map(([w, n]) => w.slice(0, 1 + (n % w.length)));
     }
     case 'enum':
-      return fc.constantFrom(...(schema.enum as string[]));
+      return valid ? fc.constantFrom(...(schema.enum as string[])) : enumText(schema.enum as string[]);
     case 'integer': {
+      if (!valid)
+        return integerText(schema, name === 'since' ? corpus.blocks : name === 'limit' ? [] : corpus.times);
       const min = typeof schema.minimum === 'number' ? schema.minimum : 0;
       const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
       const near = name === 'since' ? corpus.blocks : corpus.times;
@@ -160,7 +147,7 @@ export function validParameterText(
         .map(([n, d]) => String(Math.max(min, n + d)));
     }
     default:
-      return fc.string({ unit: fc.constantFrom(...'abcxyz019'), maxLength: 12 });
+      return valid ? fc.string({ unit: fc.constantFrom(...'abcxyz019'), maxLength: 12 }) : hostileText;
   }
 }
 
@@ -168,16 +155,10 @@ export function validParameterText(
  * A parameter's value as it goes on the wire. `valid`: one its schema accepts; otherwise the
  * value encoded from any text of its kind, or sometimes raw bad bytes.
  */
-export function parameterWire(
-  name: string,
-  schema: JsonSchema,
-  corpus: Corpus,
-  valid = false,
-  context = '',
-): fc.Arbitrary<string> {
-  if (valid) return validParameterText(name, schema, corpus, context).map(percentEncode);
+export function parameterWire(name: string, schema: JsonSchema, draw: Draw): fc.Arbitrary<string> {
+  if (draw.valid) return parameterText(name, schema, draw).map(percentEncode);
   return fc.oneof(
-    { arbitrary: parameterText(name, schema, corpus, context).map(percentEncode), weight: 9 },
+    { arbitrary: parameterText(name, schema, draw).map(percentEncode), weight: 9 },
     { arbitrary: wireText, weight: 1 },
   );
 }
@@ -186,26 +167,20 @@ export function parameterWire(
  * A parameter's value as JSON (tRPC input): the right type in and out of range, the wrong type,
  * null, nested values.
  */
-export function parameterJson(
-  name: string,
-  schema: JsonSchema,
-  corpus: Corpus,
-  valid = false,
-  context = '',
-): fc.Arbitrary<unknown> {
+export function parameterJson(name: string, schema: JsonSchema, draw: Draw): fc.Arbitrary<unknown> {
   const kind = parameterKind(name, schema);
-  if (valid)
-    return validParameterText(name, schema, corpus, context).map((text) =>
-      kind === 'integer' ? Number(text) : text,
-    );
+  if (draw.valid)
+    return parameterText(name, schema, draw).map((text) => (kind === 'integer' ? Number(text) : text));
   const typed: fc.Arbitrary<unknown> =
     kind === 'integer'
       ? fc.oneof(
-          integerText(schema, corpus.times).map((text) => (/^-?\d{1,15}$/.test(text) ? Number(text) : text)),
+          integerText(schema, draw.corpus.times).map((text) =>
+            /^-?\d{1,15}$/.test(text) ? Number(text) : text,
+          ),
           fc.double(),
           fc.constantFrom(1e308, -1e308, 2 ** 53 + 2, 0.5, -0),
         )
-      : parameterText(name, schema, corpus, context);
+      : parameterText(name, schema, draw);
   return fc.oneof(
     { arbitrary: typed, weight: 8 },
     { arbitrary: fc.constantFrom(null, true, false, [], {}, 0, -1, '', [1, 2]), weight: 1 },

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { chart } from '../../../shared/api/tokens';
 import { fromWire } from '../../../shared/api/wire';
 import { availableBackends } from '../../../test/database';
-import { expectedFromLedger } from '../../../test/indexer/expected-from-ledger';
+import { buildOracle } from '../../../test/oracle/model';
+import { expectedTables } from '../../../test/oracle/tables';
 import { type Json, readApiForTests } from '../../../test/read-api-stack';
 import type { IndexedStack } from '../../../test/stack';
 import { toJson } from './dispatch';
@@ -79,22 +80,19 @@ describe.each(backends)('read API parameters on indexed simulator data (%s)', (b
     const near = (await get('/api/v1/tokens?view=near&limit=100')).body.items as Json[];
     expect(near.every((t) => t.lifecycle === 'curve')).toBe(true);
     expect(near.map((t) => t.progress_bps)).toEqual(near.map((t) => t.progress_bps).sort((a, b) => b - a));
-    const head = await stack.chain.client.getBlock({ blockNumber: BigInt(await stack.waitForIndex()) });
-    const expected = expectedFromLedger(stack.ledger, Number(head.timestamp));
-    const trending = (await walk('/api/v1/tokens/trending', 7)).map((t) => t.address);
-    const ranked = [...expected.tokens.entries()]
-      .filter(([, t]) => t.trendingScore > 0)
-      .sort(([a, x], [b, y]) => y.trendingScore - x.trendingScore || (a < b ? 1 : -1))
-      .map(([address]) => address);
-    expect(trending).toEqual(ranked);
+    await stack.waitForIndex();
+    expect(await walk('/api/v1/tokens/trending', 7)).toEqual(
+      buildOracle({ view: await stack.readChainView() }).trending(),
+    );
     const trendingNear = (await get('/api/v1/tokens/trending?view=near&limit=100')).body.items as Json[];
     expect(trendingNear.every((t) => t.lifecycle === 'curve')).toBe(true);
   });
 
   it('price change 24h: against the last 1-minute close at least 24 h before the head, else the first traded price', async () => {
-    const head = await stack.chain.client.getBlock({ blockNumber: BigInt(await stack.waitForIndex()) });
-    const expected = expectedFromLedger(stack.ledger, Number(head.timestamp));
-    const dayAgo = Number(head.timestamp) - 86_400;
+    await stack.waitForIndex();
+    const view = await stack.readChainView();
+    const expected = expectedTables(view);
+    const dayAgo = view.head.timestamp - 86_400;
     const branches = { dayAgo: 0, firstTrade: 0, untraded: 0 };
     for (const item of await walk('/api/v1/tokens', 100)) {
       const minuteCandles = [...expected.candles.entries()]

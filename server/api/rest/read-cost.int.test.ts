@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_MAX_MATCHES } from '../../../shared/search-text';
 import { type AppServer, metricsHeaders, startAppServer } from '../../../test/app-server';
+import { indexedStackForTests } from '../../../test/app-server-hooks';
 import { fetchFrom, freshLoopbackClient } from '../../../test/client-fetch';
 import { availableBackends } from '../../../test/database';
 import { type IndexedStack, startIndexedStack } from '../../../test/stack';
@@ -27,24 +28,25 @@ describe.each(backends)('what a read costs (%s)', (backend) => {
   let stack: IndexedStack;
   let token: string;
 
-  beforeAll(async () => {
-    // The simulator's activity is all on the chain before the server starts: once indexed, the
-    // read model stays at one version, so cache outcomes are the tests' own.
-    // Reads held behind a lock below must outlive the lock, not the statement timeout.
-    stack = await startIndexedStack(
-      backend,
-      { seed: 27, launches: 5, actions: 40 },
-      // Two slots (the default is one) so that "bounded" is told apart from "serialized".
-      { READ_STATEMENT_TIMEOUT_MS: '30000', DATABASE_SLOTS_PER_CLIENT: '2' },
-    );
-    const page = (await (await fetch(`${stack.server.baseUrl}/api/v1/tokens?limit=1`)).json()) as {
-      items: { address: string }[];
-    };
-    token = page.items[0]?.address as string;
-  }, 240_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  // The simulator's activity is all on the chain before the server starts: once indexed, the
+  // read model stays at one version, so cache outcomes are the tests' own.
+  // Reads held behind a lock below must outlive the lock, not the statement timeout.
+  indexedStackForTests(
+    () =>
+      startIndexedStack(
+        backend,
+        { seed: 27, launches: 5, actions: 40 },
+        // Two slots (the default is one) so that "bounded" is told apart from "serialized".
+        { READ_STATEMENT_TIMEOUT_MS: '30000', DATABASE_SLOTS_PER_CLIENT: '2' },
+      ),
+    async (started) => {
+      stack = started;
+      const page = (await (await fetch(`${stack.server.baseUrl}/api/v1/tokens?limit=1`)).json()) as {
+        items: { address: string }[];
+      };
+      token = page.items[0]?.address as string;
+    },
+  );
 
   it('keys are the parsed input: address case, parameter order, defaults and unknown parameters share one entry', async () => {
     const base = stack.server.baseUrl;
