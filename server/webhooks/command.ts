@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ADDRESS_PATTERN } from '../../shared/address';
 import type { Database } from '../db/client';
 import type { Resolver } from '../metadata/ssrf';
-import { webhookEventTypes } from './outbox';
+import { replayWebhookEvents, webhookEventTypes } from './outbox';
 import type { RetryPolicy } from './retry';
 import { SECRET_OVERLAP_HOURS } from './signature';
 import { checkWebhookUrl, pinWebhookAddress, type WebhookUrlPolicy } from './target-url';
@@ -24,7 +24,10 @@ export interface WebhooksCommandContext {
 }
 
 export const webhooksUsage = `usage: npm run webhooks -- <command>
-  add URL [--token ADDRESS] [--events ${webhookEventTypes.join(',')}]   prints the id and the secret (once)
+  add URL [--token ADDRESS] [--events ${webhookEventTypes.join(',')}] [--from-block N]
+                                                         prints the id and the secret (once); with
+                                                         --from-block, queues the events since block N
+  replay ID --from-block N                               queues the target's events since block N again
   list                                                   targets and their filters
   remove ID                                              the target and its queue
   rotate-secret ID                                       prints a new secret (once); both sign for ${SECRET_OVERLAP_HOURS} h
@@ -44,7 +47,7 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
     parseArgs({
       args,
       allowPositionals: true,
-      options: { token: { type: 'string' }, events: { type: 'string' } },
+      options: { token: { type: 'string' }, events: { type: 'string' }, 'from-block': { type: 'string' } },
     });
   try {
     parsed = parse();
@@ -53,7 +56,7 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
     return 2;
   }
   const [command, argument, ...rest] = parsed.positionals;
-  const needsOne = command === 'add' || command === 'remove' || command === 'rotate-secret';
+  const needsOne = ['add', 'remove', 'rotate-secret', 'replay'].includes(command ?? '');
   if (
     !command ||
     (needsOne && (!argument || rest.length > 0)) ||
@@ -62,6 +65,26 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
     printError(webhooksUsage);
     return 2;
   }
+  const fromText = parsed.values['from-block'];
+  if ((fromText !== undefined || command === 'replay') && !/^\d{1,15}$/.test(fromText ?? '')) {
+    printError('--from-block must be a block number');
+    return 2;
+  }
+  const fromBlock = fromText === undefined ? undefined : Number(fromText);
+  /** Queues a target's events since `fromBlock` again; prints what it did. */
+  const replay = async (id: string, from: number): Promise<number> => {
+    const replayed = await replayWebhookEvents(db, id, from);
+    if ('missing' in replayed) {
+      printError(`no webhook target ${id}`);
+      return 1;
+    }
+    if ('beyond' in replayed) {
+      printError(`block ${from} is beyond the indexed head (${replayed.beyond}): nothing to replay yet`);
+      return 1;
+    }
+    print(`queued ${replayed.queued} events of blocks ${from}..${replayed.head}, ahead of later ones`);
+    return 0;
+  };
   switch (command) {
     case 'add': {
       const token = parsed.values.token?.toLowerCase() ?? null;
@@ -86,8 +109,10 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
       print(`id     ${added.id}`);
       print(`secret ${added.secret}`);
       print('The secret is shown once: store it where your receiver reads it.');
-      return 0;
+      return fromBlock === undefined ? 0 : replay(added.id, fromBlock);
     }
+    case 'replay':
+      return replay(argument as string, fromBlock as number);
     case 'remove':
       if (await removeWebhookTarget(db, argument as string)) {
         print(`removed ${argument}`);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { withCheckpointLock } from '../db/checkpoint';
 import { type Database, selectRows } from '../db/client';
 
 /** The NOTIFY channel a commit that queued webhook events signals. */
@@ -50,6 +51,16 @@ const rangeEvents = (from: number, to: number) => sql`(
 export async function enqueueWebhookEvents(t: Database, from: number, to: number): Promise<number> {
   const [targets] = await selectRows<{ n: number }>(t, sql`select count(*)::int as n from webhook_targets`);
   if (!targets || targets.n === 0) return 0;
+  return queueEvents(t, from, to, undefined);
+}
+
+/** Queues blocks `from`..`to`'s events for the matching targets (all, or `target` alone), and signals. */
+async function queueEvents(
+  t: Database,
+  from: number,
+  to: number,
+  target: string | undefined,
+): Promise<number> {
   const [row] = await selectRows<{ n: number }>(
     t,
     sql`with queued as (
@@ -59,6 +70,7 @@ export async function enqueueWebhookEvents(t: Database, from: number, to: number
             from ${rangeEvents(from, to)}
             join webhook_targets w on e.kind = any(w.events)
                  and (w.token_address is null or w.token_address = e.token_address)
+                 ${target === undefined ? sql`` : sql`and w.id = ${target}`}
            order by e.block_number, e.log_index, w.id
           returning 1)
         select count(*)::int as n from queued`,
@@ -68,6 +80,33 @@ export async function enqueueWebhookEvents(t: Database, from: number, to: number
   // their next poll (start.ts).
   if (queued > 0) await t.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, '')`);
   return queued;
+}
+
+/**
+ * Queues a target's events again from block `from` to the indexed head, in chain order, ahead
+ * of every live event indexed after it (the checkpoint is held, so no range is written
+ * meanwhile). Its unsent events of those blocks are replaced, not doubled; events it already got
+ * come again with the same ids (receivers deduplicate by id). A reorg later retracts replayed
+ * events as it does live ones. The index keeps every event since its start block, so any block
+ * up to the head can be replayed.
+ */
+export async function replayWebhookEvents(
+  db: Database,
+  target: string,
+  from: number,
+): Promise<{ queued: number; head: number } | { missing: true } | { beyond: number }> {
+  return withCheckpointLock(db, async (t, checkpoint) => {
+    const head = checkpoint?.indexedThroughBlock ?? 0;
+    const [found] = await selectRows<{ id: string }>(
+      t,
+      sql`select id from webhook_targets where id = ${target}`,
+    );
+    if (!found) return { missing: true };
+    if (from > head) return { beyond: head };
+    await t.execute(sql`delete from webhook_outbox
+      where target_id = ${target} and delivered_at is null and block_number >= ${from}`);
+    return { queued: await queueEvents(t, from, head, target), head };
+  });
 }
 
 /**

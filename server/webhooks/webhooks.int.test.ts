@@ -74,6 +74,20 @@ describe.each(backends)('webhooks (%s)', (backend) => {
     };
   }
 
+  /** Runs `npm run webhooks -- <args>` against the test database: its exit code and printed lines. */
+  async function command(args: string[]) {
+    const out: string[] = [];
+    const code = await runWebhooksCommand(args, {
+      db: handle.db,
+      resolver: noDns,
+      policy: { allowLoopback: true },
+      retry,
+      print: (line) => out.push(line),
+      printError: (line) => out.push(line),
+    });
+    return { code, out };
+  }
+
   async function add(
     url: string,
     options: { resolver?: Resolver; allowLoopback?: boolean; args?: string[] } = {},
@@ -176,15 +190,7 @@ describe.each(backends)('webhooks (%s)', (backend) => {
 
   it('rotate-secret: the old and the new secret both sign during the overlap, then only the new one', async () => {
     const oldSecret = receiver.secret as string;
-    const out: string[] = [];
-    const code = await runWebhooksCommand(['rotate-secret', mainId ?? ''], {
-      db: handle.db,
-      resolver: noDns,
-      policy: { allowLoopback: true },
-      retry,
-      print: (line) => out.push(line),
-      printError: (line) => out.push(line),
-    });
+    const { code, out } = await command(['rotate-secret', mainId ?? '']);
     expect(code, out.join('\n')).toBe(0);
     const newSecret = out.find((line) => line.startsWith('secret'))?.split(/\s+/)[1] as string;
     expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -307,6 +313,73 @@ describe.each(backends)('webhooks (%s)', (backend) => {
     expect(sent.some((id) => id.startsWith('retraction:'))).toBe(false);
     expect(new Set(receiver.held().keys())).toEqual(new Set(now.keys()));
   }, 120_000);
+
+  it('replays a target from a block: every event since it, in chain order, through a reorg in the middle', async () => {
+    const late = await startWebhookReceiver();
+    try {
+      const head = await readIndexedThroughBlock(handle.db);
+      expect((await command(['replay', mainId ?? '', '--from-block', String(head + 1)])).out[0]).toMatch(
+        `block ${head + 1} is beyond the indexed head (${head})`,
+      );
+      expect((await command(['replay', 'wh_nope', '--from-block', '1'])).code).toBe(1);
+      expect((await command(['replay', mainId ?? ''])).code).toBe(2);
+      expect((await command(['replay', mainId ?? '', '--from-block', '-1'])).code).toBe(2);
+
+      // A new integration asks for the whole history.
+      const added = await add(late.url, { args: ['--from-block', String(chain.deployment.startBlock)] });
+      expect(added.code, added.errors.join('\n')).toBe(0);
+      late.secret = added.secret;
+      const history = await canonical();
+      expect(history.size).toBeGreaterThan(10);
+      // All but the last event arrive, then the receiver refuses while a reorg replaces the blocks
+      // from the last delivered one's: what it got of them is retracted, the rest never sent.
+      const blockOf = (id: string, events = history) =>
+        Number((events.get(id)?.data as { block_number?: number }).block_number);
+      const cut = history.size - 1;
+      const lastSent = [...history.keys()][cut - 1] ?? '';
+      late.answer = () => (late.applied.length < cut ? 'ok' : 'fail');
+      let stop = startWorker({ timeoutMs: 500 });
+      await waitFor('all but the last event', async () => late.applied.length >= cut);
+      await stop();
+      const chainHead = Number(await chain.client.getBlockNumber());
+      await reorg(chainHead - blockOf(lastSent) + 1);
+      await index();
+      await buy(1);
+      await index();
+      late.answer = () => 'ok';
+      await handle.db.execute(
+        sql`update webhook_targets set next_attempt_at = now() where id = ${added.id ?? ''}`,
+      );
+      stop = startWorker({ timeoutMs: 500 });
+      await waitFor('the replay and the live events', async () => (await statusOf(added.id)).pending === 0);
+      await stop();
+      const now = await canonical();
+      expect(late.invalid).toBe(0);
+      expect(new Set(late.held().keys())).toEqual(new Set(now.keys()));
+      for (const [id, event] of late.held()) expect(event).toEqual(now.get(id));
+      // In chain order: what it first received of each event still on chain is the chain's order.
+      const received = [...new Set(late.applied.map((event) => event.id))].filter((id) => now.has(id));
+      expect(received).toEqual([...now.keys()].filter((id) => received.includes(id)));
+      expect(now.has(lastSent)).toBe(false);
+      expect(late.applied.some((event) => event.type === 'retraction' && event.data.id === lastSent)).toBe(
+        true,
+      );
+
+      // A replay from a later block again: the events since it, nothing earlier, no pending double.
+      const from = blockOf([...now.keys()][Math.floor(now.size / 2)] ?? '', now);
+      const before = late.applied.length;
+      const again = await command(['replay', added.id ?? '', '--from-block', String(from)]);
+      expect(again.code, again.out.join('\n')).toBe(0);
+      stop = startWorker();
+      await waitFor('the second replay', async () => (await statusOf(added.id)).pending === 0);
+      await stop();
+      const replayed = late.applied.slice(before);
+      const since = [...now.keys()].filter((id) => blockOf(id, now) >= from);
+      expect(replayed.map((event) => event.id)).toEqual(since);
+    } finally {
+      await late.close();
+    }
+  }, 180_000);
 
   // PostgreSQL only: PGlite has one session, nothing to listen to (the poll serves, start.ts).
   if (backend === 'postgres')
