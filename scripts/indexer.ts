@@ -12,7 +12,7 @@ import { createIndexer } from '../server/indexer/indexer';
 import { acquireLeadership, type Leadership } from '../server/indexer/leader';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { createLogger } from '../server/logger';
-import { readChainHead } from '../server/observability/chain-head';
+import { createChainHead } from '../server/observability/chain-head';
 import { createMetrics } from '../server/observability/metrics';
 import { loadConfigOrExit } from './cli';
 
@@ -43,7 +43,7 @@ let indexer = createIndexer({ db: handle.db, rpc, chain, logger });
 if (config.metricsPort > 0) {
   const metrics = createMetrics({
     indexedThroughBlock: () => readIndexedThroughBlock(handle.db).catch(() => null),
-    chainHead: () => readChainHead(chain),
+    chainHead: createChainHead(chain),
     indexer: () => indexer.status,
   });
   const server = createServer(async (request, response) => {

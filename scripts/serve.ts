@@ -32,11 +32,9 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
     import('../server/process'),
     import('../server/http/front'),
   ]);
-  // Aborted when the process is told to stop: the background work and the stream's listener end.
-  const stopping = new AbortController();
   let house: Awaited<ReturnType<typeof startServerProcess>>;
   try {
-    house = await startServerProcess(config, stopping.signal);
+    house = await startServerProcess(config);
   } catch (error) {
     failedToStart('Launchdex failed to start', error);
   }
@@ -46,6 +44,7 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   const front = createFront({
     config,
     logger: house.logger,
+    latency: house.metrics.httpDuration,
     limiter: house.limiter,
     ...(house.concurrency ? { concurrency: house.concurrency } : {}),
     next: pages.handle,
@@ -64,14 +63,13 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
   const server = createServer(front.serverOptions, handle);
   front.configure(server);
   const stop = () => {
-    stopping.abort();
+    house.stop();
     server.close(() => void pages.close().finally(() => process.exit(0)));
     server.closeAllConnections();
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   if (worker) {
-    (await import('../server/observability/cluster-metrics')).answerClusterMetrics();
     const { serveHandedConnections } = await import('../server/http/cluster/worker-connections');
     if (!house.workerLimits) throw new Error('a cluster worker without its limits channel');
     await serveHandedConnections(server, house.workerLimits);

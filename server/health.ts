@@ -5,7 +5,7 @@ import { readIndexedThroughBlock } from './db/checkpoint';
 import { withinDeadline } from './db/connector';
 import { appliedMigrationCount, shippedMigrationCount } from './db/migrate';
 import type { ReplicaHealth } from './db/replicas';
-import { readChainHead } from './observability/chain-head';
+import type { ChainHead } from './observability/chain-head';
 
 /**
  * Liveness: /api/health answers 200 while the process serves, whatever its dependencies do (a load
@@ -23,11 +23,12 @@ export interface Health {
   indexer: { indexed_through_block: number | null };
 }
 
-/** What the checks look at: the process's database, its settings, its logger. */
+/** What the checks look at: the process's database, its settings, its logger, its chain head. */
 export interface HealthSources {
   config: Pick<Config, 'chain' | 'readyMaxLagBlocks'>;
   database: DatabaseHandle;
   logger: Logger;
+  chainHead: ChainHead;
 }
 
 /**
@@ -101,7 +102,7 @@ export async function checkReadiness(
   replicas: readonly ReplicaHealth[] = [],
 ): Promise<Readiness> {
   const { config } = sources;
-  const [health, head] = await Promise.all([checkHealth(sources), readChainHead(config.chain)]);
+  const [health, head] = await Promise.all([checkHealth(sources), sources.chainHead()]);
   return readinessOf({
     health,
     head,

@@ -1,14 +1,11 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db';
-import { readIndexedThroughBlock } from './db/checkpoint';
 import { openDatabase } from './db/client';
 import { createIndexer, type Indexer } from './indexer/indexer';
 import { createRpcClient } from './indexer/rpc/client';
 import { schedulePurge } from './metadata/purge-drafts';
 import type { ObjectStore } from './objects/store';
-import { readChainHead } from './observability/chain-head';
-import { registerMetricProbes } from './observability/process-metrics';
 import { startWebhookWorker } from './webhooks/start';
 
 /** What the background work of a web process runs over: the process's own resources. */
@@ -30,12 +27,6 @@ export interface BackgroundResources {
 export async function startBackgroundWork(resources: BackgroundResources): Promise<{ indexer?: Indexer }> {
   const { config, logger, database: handle, objects, signal } = resources;
   const chain = config.chain;
-  let indexer: Indexer | undefined;
-  registerMetricProbes({
-    indexedThroughBlock: () => readIndexedThroughBlock(handle.db).catch(() => null),
-    chainHead: () => readChainHead(chain),
-    indexer: () => indexer?.status,
-  });
   // Uploads are written by the web processes, so they purge what expires: every process runs
   // the timer, one at a time purges (an advisory lock), the database decides what goes.
   if (config.drafts.purgeIntervalMs > 0) {
@@ -70,7 +61,7 @@ export async function startBackgroundWork(resources: BackgroundResources): Promi
       handle.config.kind === 'postgres'
         ? (await openDatabase(handle.config, { max: 4, applicationName: 'launchdex-indexer' })).db
         : handle.db;
-    const embedded = createIndexer({
+    const indexer = createIndexer({
       db: indexerDb,
       rpc: createRpcClient({
         url: chain.rpcUrl,
@@ -81,14 +72,14 @@ export async function startBackgroundWork(resources: BackgroundResources): Promi
       chain,
       logger: indexerLog,
     });
-    indexer = embedded;
     indexerLog.info({ rpc: chain.rpcUrl, factory: chain.factoryAddress }, 'embedded indexer starting');
-    embedded.run(signal).catch((error: unknown) => {
+    indexer.run(signal).catch((error: unknown) => {
       indexerLog.fatal(
         { err: error instanceof Error ? error.message : String(error) },
         'embedded indexer halted',
       );
     });
+    return { indexer };
   }
-  return indexer ? { indexer } : {};
+  return {};
 }

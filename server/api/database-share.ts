@@ -142,12 +142,6 @@ export function createDatabaseTurn(slots: number, time?: DatabaseTime): Database
   };
 }
 
-/**
- * The request header the front writes with the client's key for requests it hands to Next
- * (tRPC, pages); a client's own header of that name is removed first, so it cannot be forged.
- */
-export const CLIENT_HEADER = 'x-launchdex-client';
-
 /** A client's share of the server's work: weights in flight, and requests waiting their turn. */
 export interface WorkShares {
   /**

@@ -4,7 +4,6 @@
  * never come here: they use the primary's handle (the process object's `database`).
  */
 import type { Config } from '../config';
-import { registerMetricProbes } from '../observability/process-metrics';
 import { type Database, openDatabase } from './client';
 import { isConnectionError } from './connector';
 import { createReadVersion, type ReadVersion } from './read-version';
@@ -97,11 +96,6 @@ export async function openReadDatabases(
           ...(onChange ? { onChange } : {}),
         });
   await set?.start();
-  registerMetricProbes({
-    databaseReads: () => ({ ...counts }),
-    replicaLag: () =>
-      Object.fromEntries((set?.health() ?? []).map(({ name, lagBlocks }) => [name, lagBlocks])),
-  });
   const primaryRoute: ReadRoute<Database> = { name: 'primary', db: primary };
   const run = <T>(route: ReadRoute<Database>, work: (route: ReadRoute<Database>) => Promise<T>) => {
     counts[route.name] = (counts[route.name] ?? 0) + 1;

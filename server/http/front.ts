@@ -1,10 +1,11 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { CLIENT_HEADER, createWorkShares } from '../api/database-share';
+import { createWorkShares } from '../api/database-share';
 import type { RestDispatcher } from '../api/rest/dispatch';
 import type { Config } from '../config';
 import { AppError } from '../errors';
+import type { RouteLatency } from '../observability/route-latency';
 import { writeRefusal } from './answers';
 import { clientAddress } from './client-address';
 import { type ConcurrencyLimiter, createConcurrencyLimiter } from './concurrency';
@@ -31,6 +32,8 @@ import { finishUnreadBody, serveWithWebHandler } from './web-bridge';
 export interface FrontServices {
   config: Config;
   logger: Logger;
+  /** The process's latency histogram: requests the gate answers as unmatched are recorded in it. */
+  latency: RouteLatency;
   limiter: RateLimiter;
   /** Upload and stream slots per client; default: counted in this process (a cluster worker's are its primary's). */
   concurrency?: ConcurrencyLimiter;
@@ -43,7 +46,7 @@ export interface FrontServices {
    * each module, docs/architecture.md). The devnet RPC is a POST with a body, so it gets the
    * front's body deadlines; the stream is written as it is produced.
    */
-  web: Record<WebTransport, (request: Request) => Promise<Response>>;
+  web: Record<WebTransport, (request: Request, client: string) => Promise<Response>>;
   /** Development only: Next's hot-reload WebSocket. Without it, upgrades are refused. */
   upgrade?: (incoming: IncomingMessage, socket: Socket, head: Buffer) => Promise<void>;
 }
@@ -74,6 +77,7 @@ export interface Front {
  */
 export function createFront(services: FrontServices): Front {
   const { config, limiter } = services;
+  const requests = { logger: services.logger, latency: services.latency };
   const deadlines = { idleMs: config.http.bodyIdleTimeoutMs, totalMs: config.http.bodyTimeoutMs };
   const pipelines = createPipelineCap(config.http.pipelineMax);
   const sends = createSendDeadlines(config.http.sendTimeoutMs);
@@ -148,7 +152,7 @@ export function createFront(services: FrontServices): Front {
   function handle(exchange: Exchange): Handled {
     const started = performance.now();
     sends.watch(exchange.outgoing);
-    const policy = requestLine(exchange, services.rest, services.logger, sends, started);
+    const policy = requestLine(exchange, services.rest, requests, sends, started);
     if (!policy) return;
     exchange.client = requestClient(exchange.incoming);
     const admitted = runStages(admission, exchange, policy);
@@ -167,19 +171,19 @@ export function createFront(services: FrontServices): Front {
           ? chargeDatabaseRead(limiter, config, client)
           : undefined,
       );
-    // Every other handler sees the client as the gate identified it (tRPC reads take their
-    // database share by it, uploads their storage budget); a client's own copy is dropped.
-    incoming.headers[CLIENT_HEADER] = client;
     const pathAndQuery = `${exchange.path}${exchange.search}`;
-    if (policy.transport !== 'page' && policy.transport !== 'asset')
+    if (policy.transport !== 'page' && policy.transport !== 'asset') {
+      // Handed the client as the gate identified it (tRPC reads take their database share by it).
+      const handler = services.web[policy.transport];
       return serveWithWebHandler(
         incoming,
         outgoing,
         pathAndQuery,
-        services.web[policy.transport],
+        (request) => handler(request, client),
         deadlines,
         policy.transport === 'stream',
       );
+    }
     // Next sees the same canonical path the policy was decided on.
     incoming.url = pathAndQuery;
     return services.next(incoming, outgoing);

@@ -85,7 +85,7 @@ describe(`the per-client storage budget of unbound drafts (${backend})`, () => {
     expect(retryAfter).toBeLessThanOrEqual(86_400 + 600);
 
     // What the client writes cannot make it someone else: a forwarded address is ignored
-    // without trusted proxies, and the front's own client header is replaced.
+    // without trusted proxies, and a client header it writes is read by nothing.
     const disguised = await upload(alice, {
       'x-forwarded-for': '203.0.113.50',
       'x-launchdex-client': '203.0.113.51',

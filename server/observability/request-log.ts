@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { getProcessMetrics } from './process-metrics';
+import type { RouteLatency } from './route-latency';
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -31,13 +31,20 @@ export function requestIdOf(request: Request): string {
   return requestIdFrom(request.headers.get('x-request-id'));
 }
 
+/** Where finished API requests are recorded: the process's logger and latency histogram. */
+export interface RequestLog {
+  logger: Logger;
+  /** Absent (a test's dispatcher): the line is written, the latency not kept. */
+  latency?: RouteLatency | undefined;
+}
+
 /**
  * Records one finished API request: its JSON access log line and its latency in the route
  * histogram. `route` is the matched template (`/api/v1/tokens/{address}`), never the raw path, so
  * labels stay bounded.
  */
 export function recordRequest(
-  logger: Logger,
+  { logger, latency }: RequestLog,
   requestId: string,
   method: string,
   route: string,
@@ -45,7 +52,7 @@ export function recordRequest(
   startedAt: number,
 ): void {
   const seconds = (performance.now() - startedAt) / 1000;
-  getProcessMetrics().httpDuration.observe(method, route, status, seconds);
+  latency?.observe(method, route, status, seconds);
   // The line is built only when it is written: at LOG_LEVEL=warn a read costs no log object.
   if (logger.isLevelEnabled('info'))
     logger.info({ requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
@@ -56,7 +63,7 @@ export function recordRequest(
  * on the response. `route` is read after the handler ran.
  */
 export async function observeRequest(
-  logger: Logger,
+  log: RequestLog,
   request: Request,
   route: () => string,
   handle: () => Promise<Response>,
@@ -67,13 +74,13 @@ export async function observeRequest(
   try {
     response = await handle();
   } catch (error) {
-    logger.error({ err: error, requestId }, 'unhandled error');
+    log.logger.error({ err: error, requestId }, 'unhandled error');
     response = Response.json(
       { error: { code: 'internal', message: 'Internal error' } },
       { status: 500, headers: { 'cache-control': 'no-store' } },
     );
   }
-  recordRequest(logger, requestId, request.method, route(), response.status, started);
+  recordRequest(log, requestId, request.method, route(), response.status, started);
   try {
     response.headers.set('x-request-id', requestId);
   } catch {

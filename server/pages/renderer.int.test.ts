@@ -29,7 +29,6 @@ describe(`pages in their own thread (${backend})`, () => {
   let renderer: PageRenderer;
   let server: Server;
   let origin: string;
-  const stop = new AbortController();
   const threads: Worker[] = [];
   const calls: string[] = [];
 
@@ -43,7 +42,7 @@ describe(`pages in their own thread (${backend})`, () => {
     await setCheckpoint(handle.db, 40);
     await bumpReadVersion(handle.db);
     await handle.close();
-    house = await startTestProcess(database, stop.signal);
+    house = await startTestProcess(database);
     // The process's reads, counted: a page's data must come from here.
     const { reads } = house.pages;
     const counting =
@@ -80,7 +79,6 @@ describe(`pages in their own thread (${backend})`, () => {
   afterAll(async () => {
     await renderer?.close();
     server?.close();
-    stop.abort();
     if (house) await closeTestProcess(house);
     await database?.drop();
   });

@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import { TRPC_MAX_BATCH } from '../../shared/api/limits';
 import { streamQuery } from '../../shared/api/stream';
-import { CLIENT_HEADER } from '../api/database-share';
 import { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, parseMinBlock } from '../api/min-block';
 import { errorResponse } from '../api/rest/dispatch';
 import { buildOpenApiDocument } from '../api/rest/openapi';
@@ -21,13 +20,16 @@ import { AppError } from '../errors';
 import { checkHealth, checkReadiness } from '../health';
 import { serveObject } from '../objects/serve';
 import type { ObjectStore } from '../objects/store';
-import { scrapeMetrics } from '../observability/cluster-metrics';
+import type { ChainHead } from '../observability/chain-head';
+import type { MetricsScrape } from '../observability/cluster-metrics';
 import { observeRequest } from '../observability/request-log';
+import type { RouteLatency } from '../observability/route-latency';
 import { routes, type SystemPath } from '../routes';
 import { resumePoint, retryDirective } from '../stream/encode';
 import type { StreamHub } from '../stream/hub';
 
-type WebHandler = (request: Request) => Promise<Response>;
+/** A transport's handler: `client` is the key the front's gate identified the request's client by. */
+type WebHandler = (request: Request, client?: string) => Promise<Response>;
 
 /** Every transport the front serves besides REST and pages, as web handlers. */
 export interface WebHandlers {
@@ -58,8 +60,12 @@ export function createWebHandlers(services: {
   hub: StreamHub;
   objects: ObjectStore;
   context: Context;
+  chainHead: ChainHead;
+  latency: RouteLatency;
+  scrapeMetrics: MetricsScrape;
 }): WebHandlers {
-  const { config, logger, reads, hub, objects, context } = services;
+  const { config, logger, reads, hub, objects, context, latency, scrapeMetrics } = services;
+  const requests = { logger, latency };
   const system: Record<SystemPath, WebHandler> = {
     // Liveness: 200 while the process serves (docs/operations.md, load balancers).
     '/api/health': async () =>
@@ -76,15 +82,15 @@ export function createWebHandlers(services: {
         },
       );
     },
-    '/api/metrics': (request) => metrics(request, config.metricsToken),
+    '/api/metrics': (request) => metrics(request, config.metricsToken, scrapeMetrics),
     '/api/v1/openapi.json': async () =>
       Response.json(openApiDocument(), { headers: { 'cache-control': 'public, max-age=300' } }),
   };
   return {
     // One histogram series for tRPC: procedure paths come from the client and would be unbounded labels.
-    trpc: (request) =>
+    trpc: (request, client) =>
       observeRequest(
-        logger,
+        requests,
         request,
         () => '/api/trpc',
         () =>
@@ -94,12 +100,11 @@ export function createWebHandlers(services: {
             router: appRouter,
             // The process's context, as an outside caller (over HTTP) and as the front's client.
             createContext: async (): Promise<Context> => {
-              const client = request.headers.get(CLIENT_HEADER);
               const minBlock = minBlockOf(request);
               return {
                 ...context,
                 transport: 'http',
-                ...(client === null ? {} : { client }),
+                ...(client === undefined ? {} : { client }),
                 ...(minBlock === undefined ? {} : { minBlock }),
                 answered: { block: undefined },
               };
@@ -120,7 +125,7 @@ export function createWebHandlers(services: {
     // The key is the one path segment after /objects/; anything with more segments is not a key.
     objects: (request) =>
       observeRequest(
-        logger,
+        requests,
         request,
         () => '/objects/{key}',
         async () => {
@@ -130,7 +135,7 @@ export function createWebHandlers(services: {
       ),
     stream: (request) =>
       observeRequest(
-        logger,
+        requests,
         request,
         () => routes.stream,
         () => streamResponse(request, hub, logger),
@@ -232,7 +237,11 @@ function bearerMatches(header: string | null, token: string): boolean {
  * exists only when METRICS_TOKEN is set, and then answers only to `Authorization: Bearer <token>`
  * (docs/security.md).
  */
-async function metrics(request: Request, token: string | undefined): Promise<Response> {
+async function metrics(
+  request: Request,
+  token: string | undefined,
+  scrapeMetrics: MetricsScrape,
+): Promise<Response> {
   if (!token) return errorResponse(new AppError('not_found', 'no route /api/metrics'));
   if (!bearerMatches(request.headers.get('authorization'), token))
     return errorResponse(

@@ -8,6 +8,7 @@ import { restRoutes } from '../api/rest/registry';
 import type { Context } from '../api/trpc';
 import type { Config } from '../config';
 import { type DatabaseHandle, openProcessDatabase } from '../db';
+import { readIndexedThroughBlock } from '../db/checkpoint';
 import { openReadDatabases, type ReadDatabases } from '../db/read-databases';
 import { createReadVersion } from '../db/read-version';
 import type { PageServices } from '../handover';
@@ -17,7 +18,9 @@ import type { RateLimiter } from '../http/rate-limit';
 import type { Indexer } from '../indexer/indexer';
 import { createLogger } from '../logger';
 import { type ObjectStore, openObjectStore } from '../objects/store';
-import { registerMetricProbes } from '../observability/process-metrics';
+import { type ChainHead, createChainHead } from '../observability/chain-head';
+import { createMetricsScrape } from '../observability/cluster-metrics';
+import { createMetrics, type LaunchdexMetrics } from '../observability/metrics';
 import { startBackgroundWork } from '../startup';
 import type { StreamHub } from '../stream/hub';
 import { createProcessHub } from '../stream/process-hub';
@@ -61,6 +64,15 @@ export interface ServerProcess {
   pages: PageServices;
   /** The indexer running inside this process (embedded PGlite), if any. */
   indexer?: Indexer;
+  /** The chain head over one RPC client, read by the metrics and readiness. */
+  chainHead: ChainHead;
+  /** The registry /api/metrics exposes and the latency histogram every answer records in. */
+  metrics: LaunchdexMetrics;
+  /**
+   * Ends the background work and the stream hub's listener. The pools stay open: a request cut
+   * off mid-query still finishes on them (its owner closes them, or the process exits).
+   */
+  stop(): void;
 }
 
 /**
@@ -69,10 +81,11 @@ export interface ServerProcess {
  * cursor key, the stream hub, the read cache and everything built over them; then starts the
  * background work (draft purge, webhooks, the embedded indexer). Rejects when the database cannot
  * be opened or migrated, so start-up fails loudly rather than every request.
- * `signal` stops the background work and the hub's listener.
- * @example const house = await startServerProcess(config, stop.signal);
+ * @example const house = await startServerProcess(config); process.once('SIGTERM', house.stop);
  */
-export async function startServerProcess(config: Config, signal: AbortSignal): Promise<ServerProcess> {
+export async function startServerProcess(config: Config): Promise<ServerProcess> {
+  const stopping = new AbortController();
+  const { signal } = stopping;
   const logger = createLogger(config);
   const database = await openProcessDatabase(config, { logger, signal });
   // The replicas' pools and their first poll: the first reads already know which replicas qualify.
@@ -89,6 +102,22 @@ export async function startServerProcess(config: Config, signal: AbortSignal): P
     processTime(config.databaseMsPerSecondPerClient, config.instanceWebWorkers),
   );
   const readCache = processReadCache(config, database);
+  const chainHead = createChainHead(config.chain);
+  const metrics = createMetrics({
+    indexedThroughBlock: () => readIndexedThroughBlock(database.db).catch(() => null),
+    chainHead,
+    indexer: () => background.indexer?.status,
+    // Every connection the limit counts, replaying or live.
+    streamClients: () => hub.slots,
+    readCache: () =>
+      readCache && {
+        ...readCache.cache.stats,
+        bytes: readCache.cache.bytes,
+        entries: readCache.cache.entries,
+      },
+    databaseReads: () => reads.reads(),
+    replicaLag: () => Object.fromEntries(reads.health().map(({ name, lagBlocks }) => [name, lagBlocks])),
+  });
   const context = createRequestContext({
     config,
     db: database.db,
@@ -111,17 +140,36 @@ export async function startServerProcess(config: Config, signal: AbortSignal): P
     databaseTurn,
     ...(readCache ? { readCache } : {}),
     context,
-    rest: createRestDispatcher(restRoutes, { context, logger, readCache, databases: reads, databaseTurn }),
-    web: createWebHandlers({ config, logger, database, reads, hub, objects, context }),
+    rest: createRestDispatcher(restRoutes, {
+      context,
+      logger,
+      latency: metrics.httpDuration,
+      readCache,
+      databases: reads,
+      databaseTurn,
+    }),
+    web: createWebHandlers({
+      config,
+      logger,
+      database,
+      reads,
+      hub,
+      objects,
+      context,
+      chainHead,
+      latency: metrics.httpDuration,
+      scrapeMetrics: createMetricsScrape(metrics.registry),
+    }),
     pages: createPageServices({ config, context, db: database.db, objects }),
     ...background,
+    chainHead,
+    metrics,
+    stop: () => stopping.abort(),
   };
 }
 
-/** The process's read cache over its database, its counts registered for /api/metrics. */
+/** The process's read cache over its database. */
 function processReadCache(config: Config, database: DatabaseHandle): ProcessReadCache | undefined {
   if (config.readCacheBytes === 0) return undefined;
-  const cache = createReadCache(config.readCacheBytes);
-  registerMetricProbes({ readCache: () => ({ ...cache.stats, bytes: cache.bytes, entries: cache.entries }) });
-  return { version: createReadVersion(database.db), cache };
+  return { version: createReadVersion(database.db), cache: createReadCache(config.readCacheBytes) };
 }

@@ -18,7 +18,6 @@ const backend = (await availableBackends())[0] ?? 'pglite';
 describe(`the process object (${backend})`, () => {
   const databases: TestDatabase[] = [];
   const houses: ServerProcess[] = [];
-  const stop = new AbortController();
 
   beforeAll(async () => {
     for (const tokens of [3, 5]) {
@@ -35,12 +34,11 @@ describe(`the process object (${backend})`, () => {
     }
     // One after the other: PGlite opens its directory in this process.
     for (const database of databases) {
-      houses.push(await startTestProcess(database, stop.signal));
+      houses.push(await startTestProcess(database));
     }
   }, 60_000);
 
   afterAll(async () => {
-    stop.abort();
     for (const house of houses) {
       await closeTestProcess(house);
     }

@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Database } from '../db';
 import { INDEX_CHANNEL, listenForNotifications } from '../db/notify';
-import { registerMetricProbes } from '../observability/process-metrics';
 import { createStreamHub, type StreamHub } from './hub';
 
 /**
@@ -33,7 +32,5 @@ export function createProcessHub(options: {
     (stop) => signal.addEventListener('abort', () => void stop().catch(() => {}), { once: true }),
     (error: unknown) => logger.warn({ err: error }, 'stream listen failed; the poll alone serves'),
   );
-  // Every connection the limit counts, replaying or live.
-  registerMetricProbes({ streamClients: () => hub.slots });
   return hub;
 }

@@ -3,6 +3,7 @@ import type { ReadDatabases } from '../../db/read-databases';
 import type { ReadVersion } from '../../db/read-version';
 import { AppError } from '../../errors';
 import { recordRequest, requestIdFrom } from '../../observability/request-log';
+import type { RouteLatency } from '../../observability/route-latency';
 import { cursorBlock } from '../cursor';
 import { type DatabaseTurn, type ReleaseTurn, whileHolding } from '../database-share';
 import { highestBlock, parseMinBlock } from '../min-block';
@@ -96,6 +97,8 @@ export interface RestDispatcherOptions {
   /** The procedures' context: the process's, or a test's. */
   context: Context;
   logger: Logger;
+  /** The process's latency histogram. Absent: answers are logged, their latency not kept. */
+  latency?: RouteLatency | undefined;
   /**
    * Serves repeated reads from memory while the read-model version of the caller's database is
    * unchanged. Absent: every read is computed (`uncached`).
@@ -117,6 +120,7 @@ export function createRestDispatcher(
 ): RestDispatcher {
   const matcher = createRouteMatcher(routes);
   const { context, logger, readCache: cached, databases: routing, databaseTurn } = options;
+  const requests = { logger, latency: options.latency };
   // The context holds only process-wide services, so one caller over it serves every request.
   const services = servicesOver(context);
   /** Reads on one database: the process's context with that database, one caller over it. */
@@ -203,7 +207,7 @@ export function createRestDispatcher(
 
   /** The answer as served: its outcome, its request id, its access log line and latency. */
   function observed(answer: RestAnswer, served: Served): RestResult {
-    recordRequest(logger, served.requestId, served.method, served.template, answer.status, served.started);
+    recordRequest(requests, served.requestId, served.method, served.template, answer.status, served.started);
     // Every answer and its headers are fresh objects (readAnswer, jsonAnswer, errorAnswer): no copy.
     answer.headers['x-request-id'] = served.requestId;
     const result = answer as RestResult;

@@ -1,10 +1,9 @@
-import type { Logger } from 'pino';
 import { TRPC_MAX_BATCH } from '../../../shared/api/limits';
 import type { RestRoute, WriteBucket } from '../../api/rest/define';
 import type { RestDispatcher } from '../../api/rest/dispatch';
 import type { RouteMatch, RouteMatcher } from '../../api/rest/match';
 import { AppError } from '../../errors';
-import { recordRequest, requestIdFrom } from '../../observability/request-log';
+import { type RequestLog, recordRequest, requestIdFrom } from '../../observability/request-log';
 import { publicFiles, routes, type SystemPath, systemPaths } from '../../routes';
 import type { SendDeadlines } from './connection';
 import { allowed, answerOptions, type Exchange, refuse } from './exchange';
@@ -20,7 +19,7 @@ const ALLOW_ALL = 'GET, HEAD, POST, OPTIONS';
 export function requestLine(
   exchange: Exchange,
   rest: RestDispatcher,
-  logger: Logger,
+  requests: RequestLog,
   sends: SendDeadlines,
   started: number,
 ): RequestPolicy | undefined {
@@ -59,7 +58,7 @@ export function requestLine(
     refusedLine(exchange, new AppError('not_found', `no route ${parsed.path}`), {
       'x-request-id': requestId,
     });
-    recordRequest(logger, requestId, method, 'unmatched', 404, started);
+    recordRequest(requests, requestId, method, 'unmatched', 404, started);
     return undefined;
   }
   exchange.shape = policy.errors;
