@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db';
 import { readIndexedThroughBlock } from './db/checkpoint';
-import { withinDeadline } from './db/connector';
+import { withinDeadline } from './db/deadlines';
 import { appliedMigrationCount, shippedMigrationCount } from './db/migrate';
 import type { ReplicaHealth } from './db/replicas';
 import type { ChainHead } from './observability/chain-head';

@@ -4,7 +4,8 @@ import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
 import type { DatabaseConfig } from '../config';
-import { acquireDeadline, type Connector, openPostgres } from './connector';
+import { type Connector, openPostgres } from './connector';
+import { acquireDeadline } from './deadlines';
 import * as schema from './schema';
 
 export type Schema = typeof schema;

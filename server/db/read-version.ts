@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from './client';
 import { compiledRead } from './compiled-read';
-import { ConnectionCutError, withinDeadline } from './connector';
+import { ConnectionCutError } from './connector';
+import { withinDeadline } from './deadlines';
 
 /** Anything that runs SQL: the database or a transaction of it. */
 type Executor = Pick<Database, 'execute'>;
