@@ -51,6 +51,22 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
   const curveOf = (token: Address) =>
     client.readContract({ address: factory, abi: launchFactoryAbi, functionName: 'curveOf', args: [token] });
 
+  /** A trade on the token's bonding curve, sent by `account`. */
+  async function onCurve(
+    token: Address,
+    account: Address,
+    trade:
+      | { functionName: 'buy'; args: readonly [bigint, bigint]; value: bigint }
+      | { functionName: 'sell'; args: readonly [bigint, bigint, bigint] },
+  ): Promise<Mined> {
+    const curve = await curveOf(token);
+    // viem cannot pair a union of calls with its ABI's overloads; `trade`'s type checks each.
+    const parameters = { address: curve, abi: bondingCurveAbi, account, ...trade } as Parameters<
+      typeof write
+    >[0];
+    return mined(await write(parameters));
+  }
+
   return {
     curveOf,
 
@@ -76,42 +92,24 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
       return { ...result, token: launched.args.token, curve: launched.args.curve };
     },
 
-    async buy(p: {
-      trader: Address;
-      token: Address;
-      value: bigint;
-      minTokensOut?: bigint;
-      deadline?: bigint;
-    }) {
-      const curve = await curveOf(p.token);
-      const hash = await write({
-        address: curve,
-        abi: bondingCurveAbi,
+    buy: (p: { trader: Address; token: Address; value: bigint; minTokensOut?: bigint; deadline?: bigint }) =>
+      onCurve(p.token, p.trader, {
         functionName: 'buy',
         args: [p.minTokensOut ?? 0n, p.deadline ?? FAR_FUTURE],
         value: p.value,
-        account: p.trader,
-      });
-      return mined(hash);
-    },
+      }),
 
-    async sell(p: {
+    sell: (p: {
       trader: Address;
       token: Address;
       amount: bigint;
       minReserveOut?: bigint;
       deadline?: bigint;
-    }) {
-      const curve = await curveOf(p.token);
-      const hash = await write({
-        address: curve,
-        abi: bondingCurveAbi,
+    }) =>
+      onCurve(p.token, p.trader, {
         functionName: 'sell',
         args: [p.amount, p.minReserveOut ?? 0n, p.deadline ?? FAR_FUTURE],
-        account: p.trader,
-      });
-      return mined(hash);
-    },
+      }),
 
     async transfer(p: { from: Address; token: Address; to: Address; amount: bigint }) {
       const hash = await write({

@@ -116,6 +116,17 @@ export const cursorParam = withHint(
   { type: 'string', description: 'Opaque; pass back `next_cursor` unchanged.' },
 );
 
+/** One address's record: its path names the address. */
+export const addressInput = z.object({ address: addressParam });
+
+/** A page of what belongs to an address (a token's trades, a creator's tokens, a wallet's holdings). */
+export const addressPageInput = z.object({
+  address: addressParam,
+  limit: listLimitParam,
+  cursor: cursorParam,
+});
+export type AddressPageInput = z.output<typeof addressPageInput>;
+
 /** Page envelope: `next_cursor` is always present, null on the last page. */
 export function page<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), next_cursor: z.string().nullable() });

@@ -1,20 +1,5 @@
 import { z } from 'zod';
-import {
-  addressOut,
-  addressParam,
-  amount,
-  blockNumberOut,
-  cursorParam,
-  listLimitParam,
-  unixTime,
-} from './common';
-
-export const creatorInput = z.object({ address: addressParam });
-export const creatorTokensInput = z.object({
-  address: addressParam,
-  limit: listLimitParam,
-  cursor: cursorParam,
-});
+import { addressOut, amount, blockNumberOut, unixTime } from './common';
 
 export const creator = z.object({
   address: addressOut,
@@ -26,4 +11,3 @@ export const creator = z.object({
   indexed_through_block: blockNumberOut,
 });
 export type Creator = z.output<typeof creator>;
-export type CreatorTokensInput = z.output<typeof creatorTokensInput>;

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { isAddress } from '../address';
 import { SEARCH_MAX_BYTES, searchCharacters } from '../search-text';
 import {
+  addressInput,
   addressOut,
+  addressPageInput,
   addressParam,
   amount,
   blockNumberOut,
@@ -58,24 +60,20 @@ const viewParam = withHint(
   },
 );
 
+/** Refuses a combination of parameters, as error `code` on `field`. */
+function refuse(ctx: z.RefinementCtx, field: string, message: string, code: string) {
+  ctx.addIssue({ code: 'custom', path: [field], message, params: { code } });
+}
+
 export const listTokensInput = z
   .object({ limit: listLimitParam, cursor: cursorParam, search: searchParam, view: viewParam })
   .superRefine((input, ctx) => {
-    if (input.search !== undefined && input.search.trim() !== '' && input.view !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['search'],
-        message: 'search and view cannot be combined',
-        params: { code: 'search_view_conflict' },
-      });
-    }
+    if (input.search !== undefined && input.search.trim() !== '' && input.view !== undefined)
+      refuse(ctx, 'search', 'search and view cannot be combined', 'search_view_conflict');
   });
 export type ListTokensInput = z.output<typeof listTokensInput>;
 
-export const listPageInput = z.object({ limit: listLimitParam, cursor: cursorParam });
-export type ListPageInput = z.output<typeof listPageInput>;
-
-export const tokenAddressInput = z.object({ address: addressParam });
+export const tokenAddressInput = addressInput;
 
 export const lifecycle = z.enum(lifecycles);
 
@@ -303,14 +301,8 @@ export const chartInput = z
     ),
   })
   .superRefine((input, ctx) => {
-    if (input.from !== undefined && input.to !== undefined && input.from >= input.to) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['from'],
-        message: 'from must be earlier than to (the range is [from, to))',
-        params: { code: 'invalid_range' },
-      });
-    }
+    if (input.from !== undefined && input.to !== undefined && input.from >= input.to)
+      refuse(ctx, 'from', 'from must be earlier than to (the range is [from, to))', 'invalid_range');
   });
 export type ChartInput = z.output<typeof chartInput>;
 
@@ -331,7 +323,6 @@ export const chart = z.object({
 });
 export type Chart = z.output<typeof chart>;
 
-export const tradesInput = z.object({ address: addressParam, limit: listLimitParam, cursor: cursorParam });
 export const trade = z.object({
   block_timestamp: unixTime,
   token_address: addressOut,
@@ -355,10 +346,7 @@ export const tradesPage = z.object({
 });
 export type TradesPage = z.output<typeof tradesPage>;
 
-export const activityInput = z.object({
-  address: addressParam,
-  limit: listLimitParam,
-  cursor: cursorParam,
+export const activityInput = addressPageInput.extend({
   kind: withHint(
     z.enum(activityKinds, { error: `kind must be one of ${activityKinds.join(', ')}` }).optional(),
     {

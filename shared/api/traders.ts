@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import {
-  addressOut,
-  addressParam,
-  amount,
-  blockNumberOut,
-  cursorParam,
-  listLimitParam,
-  page,
-  unixTime,
-} from './common';
+import { addressOut, addressPageInput, amount, blockNumberOut, page, unixTime } from './common';
 import { type TraderSort, traderLabels, traderSorts } from './enums';
 import { withHint } from './openapi-hints';
 
@@ -23,10 +14,7 @@ export const signedAmount = withHint(z.bigint(), {
   examples: ['-25000000000000000'],
 });
 
-export const tradersInput = z.object({
-  address: addressParam,
-  limit: listLimitParam,
-  cursor: cursorParam,
+export const tradersInput = addressPageInput.extend({
   sort: withHint(z.enum(traderSorts, { error: `sort must be one of ${traderSorts.join(', ')}` }).optional(), {
     type: 'string',
     enum: [...traderSorts],
@@ -58,7 +46,6 @@ export const traderItem = z.object({ wallet: addressOut, ...position });
 export const tradersPage = page(traderItem);
 export type TradersPage = z.output<typeof tradersPage>;
 
-export const walletPnlInput = z.object({ address: addressParam, limit: listLimitParam, cursor: cursorParam });
 export const walletPnlItem = z.object({
   token: addressOut,
   ...position,

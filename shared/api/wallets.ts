@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { addressParam, amount, cursorParam, listLimitParam, page } from './common';
+import { amount, page } from './common';
 import { lifecycle, tokenListItem } from './tokens';
-
-export const holdingsInput = z.object({ address: addressParam, limit: listLimitParam, cursor: cursorParam });
 
 export const holding = z.object({
   token: tokenListItem,

@@ -46,14 +46,14 @@ export interface RestRoute {
   run(services: RouteServices, parsed: unknown): Promise<unknown>;
 }
 
-/** What a route declares besides how it runs. */
+/**
+ * What a route declares besides how it runs. Its name (`operationId`) and tag come from its group
+ * ({@link routeGroup}); a read is a GET.
+ */
 interface Declared<Input extends z.ZodObject, Output extends z.ZodType> {
-  method: RestRoute['method'];
   path: string;
-  operationId: string;
   summary: string;
   description?: string;
-  tags: string[];
   input: Input;
   output: Output;
   errors: ErrorCode[];
@@ -62,6 +62,9 @@ interface Declared<Input extends z.ZodObject, Output extends z.ZodType> {
   readBody?: RestRoute['readBody'];
   requestBody?: RestRoute['requestBody'];
 }
+
+/** A declared route before its group names it. */
+type Unnamed<Route extends RestRoute> = Omit<Route, 'operationId' | 'tags'>;
 
 /** A read's function: it may answer with JSON text written by the database (a SerializedAnswer). */
 type Read<Input extends z.ZodObject, Output extends z.ZodType> = (
@@ -93,27 +96,32 @@ export type ReadRoute<Input extends z.ZodObject, Output extends z.ZodType> = Res
  * listed in the routers): one declaration, one function, for both transports. A write goes
  * through the in-process tRPC procedure (`call`), which owns its rules.
  * @example
- * defineRestRoute({ method: 'GET', path: '/api/v1/tokens', input: listTokensInput, output: tokenPage,
- *   read: (ctx, input) => listTokens(ctx, input), ... })
+ * routeGroup('tokens', { listTokens: defineRestRoute({ path: '/api/v1/tokens', input: listTokensInput,
+ *   output: tokenPage, read: listTokens, ... }) })
  */
 export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
   route: Declared<Input, Output> & { read: Read<Input, Output> },
-): ReadRoute<Input, Output>;
+): Unnamed<ReadRoute<Input, Output>>;
 export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
   route: Declared<Input, Output> & {
+    method: RestRoute['method'];
     call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;
   },
-): RestRoute;
+): Unnamed<RestRoute>;
 export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
   route: Declared<Input, Output> &
     (
       | { read: Read<Input, Output> }
-      | { call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>> }
+      | {
+          method: RestRoute['method'];
+          call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;
+        }
     ),
-): RestRoute {
+): Unnamed<RestRoute> {
   if ('read' in route) {
     const { read, ...declared } = route;
-    const declaredRead: ReadRoute<Input, Output> = {
+    const declaredRead: Unnamed<ReadRoute<Input, Output>> = {
+      method: 'GET',
       ...declared,
       // Synchronous: no input schema refines asynchronously, and a promise per request costs.
       parse: (input) => route.input.parse(input),
@@ -128,6 +136,23 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
     parse: (input) => input,
     // Raw strings go in; the procedure's own schema makes typed values or a 400.
     run: (services, input) => call(services.caller, input as z.input<Input>),
+  };
+}
+
+/**
+ * Routes under one OpenAPI tag, each named (its `operationId`) by its key, in the registry's
+ * order as declared.
+ */
+export function routeGroup<Routes extends Record<string, Unnamed<RestRoute>>>(
+  tag: string,
+  routes: Routes,
+): { [Name in keyof Routes]: Routes[Name] & Pick<RestRoute, 'operationId' | 'tags'> } {
+  const named = Object.entries(routes).map(([operationId, route]) => [
+    operationId,
+    { ...route, operationId, tags: [tag] },
+  ]);
+  return Object.fromEntries(named) as {
+    [Name in keyof Routes]: Routes[Name] & Pick<RestRoute, 'operationId' | 'tags'>;
   };
 }
 

@@ -1,13 +1,14 @@
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { AddressPageInput } from '../../../shared/api/common';
 import { type TraderSort, traderItem, walletPnlItem } from '../../../shared/api/traders';
 import { indexedThroughBlockSql } from '../../db/checkpoint';
 import { compiledReads } from '../../db/compiled-read';
 import { rowLimit } from '../../db/row-limit';
-import { AppError } from '../../errors';
 import { decodeCursorIfAny, encodeCursor } from '../cursor';
 import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
 import { jsonPageSql, jsonSql, pageJson } from '../rest/json-sql';
 import { type SerializedAnswer, serializedAnswer } from '../rest/serialized';
+import { tokenPages } from '../routers/json-reads';
 import type { Context } from '../trpc';
 
 /**
@@ -86,57 +87,26 @@ export function walletPositionsSql(
               order by token_address limit ${limit}`;
 }
 
-/**
- * Page statements of a token's traders as JSON, by `sort|first|after:rows`: the first `rows − 1`
- * as the items' text, the sort key of the last of them, and whether one more follows.
- */
-const traderBodies = compiledReads<
-  {
-    ib: string | number;
-    token: string | null;
-    items: string | null;
-    n: string | number;
-    last_value: string | null;
-    last_wallet: string | null;
-  },
-  'address' | 'value' | 'wallet',
-  string
->((param, variant) => {
-  const [sort, position, rows] = variant.split(/[|:]/) as [TraderSort, string, string];
-  const column = sql.raw(`"${sortColumn[sort]}"`);
-  const fetched = Number(rows);
-  const numbered = sql`(select page.*, row_number() over (order by page.${column} desc, page.wallet desc) as n
+const traderPages = tokenPages<[string, string], TraderSort>({
+  item: traderJson,
+  numbered: (param, after, rows, sort) => {
+    const column = sql.raw(`"${sortColumn[sort]}"`);
+    return sql`(select page.*, row_number() over (order by page.${column} desc, page.wallet desc) as n
           from (select * from traders where token_address = ${param('address')}
-                 ${position === 'after' ? sql`and (${column}, wallet) < (${param('value')}::numeric, ${param('wallet')})` : sql``}
-                 order by ${column} desc, wallet desc limit ${rowLimit(fetched)}) page)`;
-  return sql`select ${indexedThroughBlockSql} as ib, tk.address as token, p.items, p.n, p.last_value, p.last_wallet
-          from (select 1) one
-          left join tokens tk on tk.address = ${param('address')}
-          left join lateral ${jsonPageSql(traderJson, numbered, fetched - 1, { value: `x."${sortColumn[sort]}"::text`, wallet: 'x.wallet' })} p on true`;
+                 ${after ? sql`and (${column}, wallet) < (${param('k0')}::numeric, ${param('k1')})` : sql``}
+                 order by ${column} desc, wallet desc limit ${rowLimit(rows)}) page)`;
+  },
+  keys: (sort) => [`x."${sortColumn[sort]}"::text`, 'x.wallet'],
+  keySchema: signedAmountAndAddressKey,
 });
 
 /** A token's traders, largest first by `sort`: one statement, no row parsed. */
 export async function listTraders(
   ctx: Context,
-  input: { address: string; limit: number; cursor?: string | undefined; sort?: TraderSort | undefined },
+  input: AddressPageInput & { sort?: TraderSort | undefined },
 ): Promise<SerializedAnswer> {
   const sort = input.sort ?? 'realized_pnl';
-  const list = `traders:${input.address}:${sort}`;
-  const key = decodeCursorIfAny(input.cursor, list, signedAmountAndAddressKey, ctx.cursorSecret);
-  const [row] = await traderBodies(
-    ctx.db,
-    { address: input.address, value: key?.[0] ?? null, wallet: key?.[1] ?? null },
-    `${sort}|${key ? 'after' : 'first'}:${input.limit + 1}`,
-  );
-  if (!row?.token) throw new AppError('not_found', `no launched token at ${input.address}`);
-  const page = pageJson(row, input.limit, [row.last_value, row.last_wallet], () =>
-    encodeCursor(
-      list,
-      [row.last_value as string, row.last_wallet as string],
-      ctx.cursorSecret,
-      Number(row.ib),
-    ),
-  );
+  const { page } = await traderPages(ctx, input, `traders:${input.address}:${sort}`, sort);
   return serializedAnswer(`{${page}}`);
 }
 
@@ -161,10 +131,7 @@ const pnlBodies = compiledReads<
  * moderation keeps its row (the trades happened, so does the realized PnL) but, as in holdings,
  * without a price or an unrealized PnL: moderation withdraws our valuation.
  */
-export async function listWalletPnl(
-  ctx: Context,
-  input: { address: string; limit: number; cursor?: string | undefined },
-): Promise<SerializedAnswer> {
+export async function listWalletPnl(ctx: Context, input: AddressPageInput): Promise<SerializedAnswer> {
   const list = `pnl:${input.address}`;
   const after = decodeCursorIfAny(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
   const [row] = await pnlBodies(

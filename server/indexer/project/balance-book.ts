@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { textArray } from '../../db/bulk';
 import { type Database, selectRows } from '../../db/client';
 import type { DecodedEvent } from '../decode/events';
-import { createRowBook, type RowKey, type RowView } from './row-book';
+import { createRowBook, type RowKey, type RowView, setAt } from './row-book';
 import { ZERO_ADDRESS } from './state';
 
 /** A stored `balances` row: what the indexer last wrote for a (token, wallet). */
@@ -48,10 +48,7 @@ export function createBalanceBook(maxEntries: number) {
       let wallets: Set<string> | undefined;
       const ask = (wallet: string) => {
         if (rows.knows(token, wallet)) return;
-        if (!wallets) {
-          wallets = new Set();
-          asked.set(token, wallets);
-        }
+        wallets ??= setAt(asked, token);
         wallets.add(wallet);
       };
       for (const event of events) {

@@ -1,3 +1,13 @@
+/** The set `map` holds at `key`, made empty there if it holds none. */
+export function setAt<T>(map: Map<string, Set<T>>, key: string): Set<T> {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  return set;
+}
+
 /** A (token, wallet) whose stored row a book does not know: to be read from the database. */
 export interface RowKey {
   token: string;

@@ -1,3 +1,5 @@
+import { setAt } from './row-book';
+
 /**
  * Traders, PnL and labels (docs/api.md "Traders, PnL and labels"): pure. The fold records, per
  * range, what each (token, wallet) did in chain order ({@link TraderOp}); the writer applies
@@ -112,18 +114,10 @@ export function bundlersOf(
 ): Set<string> {
   const launchBuyers = new Map<string, Set<string>>();
   const txBuyers = new Map<string, Set<string>>();
-  const add = (map: Map<string, Set<string>>, key: string, wallet: string) => {
-    let set = map.get(key);
-    if (!set) {
-      set = new Set();
-      map.set(key, set);
-    }
-    set.add(wallet);
-  };
   for (const op of ops) {
     if (op.kind !== 'buy') continue;
-    if (tokenOf(op.token)?.createdBlock === op.block) add(launchBuyers, op.token, op.wallet);
-    add(txBuyers, `${op.token} ${op.transaction}`, op.wallet);
+    if (tokenOf(op.token)?.createdBlock === op.block) setAt(launchBuyers, op.token).add(op.wallet);
+    setAt(txBuyers, `${op.token} ${op.transaction}`).add(op.wallet);
   }
   const bundlers = new Set<string>();
   for (const [token, wallets] of launchBuyers)

@@ -1,17 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
-import { type CreatorTokensInput, creator } from '../../../../shared/api/creators';
+import type { AddressPageInput } from '../../../../shared/api/common';
+import { creator } from '../../../../shared/api/creators';
 import type { TokenPage } from '../../../../shared/api/tokens';
-import { indexedThroughBlockSql } from '../../../db/checkpoint';
-import { compiledRead } from '../../../db/compiled-read';
 import { tokens } from '../../../db/schema';
 import { AppError } from '../../../errors';
 import { jsonSql } from '../../rest/json-sql';
-import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
+import { rowByAddress } from '../json-reads';
 import { creatorTokensOrder, listByOrder } from '../tokens/list';
 
 /** The creator's non-excluded tokens, newest first; an unknown creator has an empty page. */
-export function listCreatorTokens(ctx: Context, input: CreatorTokensInput): Promise<TokenPage> {
+export function listCreatorTokens(ctx: Context, input: AddressPageInput): Promise<TokenPage> {
   return listByOrder(ctx, { ...creatorTokensOrder, list: `creator.tokens:${input.address}` }, input, {
     shape: 'creator',
     filter: sql`${eq(tokens.creator, sql.placeholder('creator'))} and not ${tokens.excluded}`,
@@ -20,24 +19,17 @@ export function listCreatorTokens(ctx: Context, input: CreatorTokensInput): Prom
 }
 
 /** A creator's record; 404 for an address that never launched a canonical token. */
-const creatorBody = compiledRead<{ ib: string | number; body: string }, 'address'>(
-  (param) =>
-    sql`select c.ib, ${jsonSql(creator, {
-      address: 'c.address',
-      tokens_launched: 'c.tokens_launched',
-      tokens_graduated: 'c.tokens_graduated',
-      first_launch_at: 'c.first_launch_at',
-      last_launch_at: 'c.last_launch_at',
-      total_volume: 'c.total_volume',
-      indexed_through_block: 'c.ib',
-    })} as body
-          from (select address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume,
-                       ${indexedThroughBlockSql} as ib
-                  from creators where address = ${param('address')} offset 0) c`,
+export const getCreator = rowByAddress(
+  'creators',
+  'address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume',
+  jsonSql(creator, {
+    address: 'r.address',
+    tokens_launched: 'r.tokens_launched',
+    tokens_graduated: 'r.tokens_graduated',
+    first_launch_at: 'r.first_launch_at',
+    last_launch_at: 'r.last_launch_at',
+    total_volume: 'r.total_volume',
+    indexed_through_block: 'r.ib',
+  }),
+  (address) => new AppError('not_found', `${address} has not launched a token`),
 );
-
-export async function getCreator(ctx: Context, address: string): Promise<SerializedAnswer> {
-  const [row] = await creatorBody(ctx.db, { address });
-  if (!row) throw new AppError('not_found', `${address} has not launched a token`);
-  return serializedAnswer(row.body, Number(row.ib));
-}

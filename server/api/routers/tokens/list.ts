@@ -25,7 +25,13 @@ import {
   trendingKey,
 } from '../../cursor-keys';
 import type { Context } from '../../trpc';
-import { boundDraftJoin, type TokenListFields, tokenRowColumns, toTokenListItem } from './rows';
+import {
+  boundDraftJoin,
+  type TokenListFields,
+  type TokenListRow,
+  tokenRowColumns,
+  toTokenListItem,
+} from './rows';
 
 /**
  * A keyset order over `tokens`: rows after `key` satisfy `after(key)`, and the order is served
@@ -127,17 +133,62 @@ const trendingViewFilter = {
  * testing each token against the search read every trending token when few of them matched
  * (143k of them, ~30 ms warm and 0.4 s cold, on the 1M-token dataset).
  */
-async function searchTrending(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
-  const order = orders.trending;
+function searchTrending(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
+  return searchPage(ctx, search, input, {
+    list: orders.trending.list,
+    keySchema: orders.trending.keySchema,
+    keyOf: (row) => orders.trending.keyOf(row.token),
+    statement: searchStatements('token_trending_search', buildTrendingSearchPage),
+  });
+}
+
+/** A search page's statement variant: address matches or not, with or without cursor, rows. */
+type SearchVariant = [byAddress: boolean, after: boolean, rows: number];
+
+/** An order of a search's matches: its cursor's list (before the search's digest) and key. */
+interface SearchOrder<Row extends TokenListRow & { ib: number }, Key extends CursorValue[]> {
+  list: string;
+  keySchema: z.ZodType<Key>;
+  keyOf(row: Row): Key;
+  statement(
+    db: Database,
+    ...variant: SearchVariant
+  ): { execute(values?: Record<string, unknown>): Promise<Row[]> };
+}
+
+/**
+ * Page statements of a search order, each variant built once: built per request, drizzle spent
+ * ~0.3 ms of CPU assembling one, more than the rest of the request's CPU.
+ */
+function searchStatements<Statement>(
+  family: string,
+  build: (db: Database, name: string, ...variant: SearchVariant) => Statement,
+) {
+  const statements = createStatementCache<Statement>();
+  return (db: Database, ...[byAddress, after, rows]: SearchVariant) => {
+    const name = `${family}|${byAddress ? 'address' : 'terms'}|${after ? 'after' : 'first'}|${rows}`;
+    return statements(db, name, (db) => build(db, name, byAddress, after, rows));
+  };
+}
+
+/**
+ * A page of a search's matches in `order`, over placeholders `search`, `pattern`,
+ * `addressPattern` and the cursor's `k0`, `k1`, ….
+ * @dev the list name carries a digest of the search, so a cursor of another search is foreign.
+ */
+async function searchPage<Row extends TokenListRow & { ib: number }, Key extends CursorValue[]>(
+  ctx: Context,
+  search: string,
+  input: ListTokensInput,
+  order: SearchOrder<Row, Key>,
+): Promise<TokenPage> {
   const list = searchListName(order.list, search);
   const key = decodeCursorIfAny(input.cursor, list, order.keySchema, ctx.cursorSecret);
   const { pattern, addressPattern } = await narrowSearchPatterns(ctx.db, input.search ?? search, search);
   const byAddress = addressPattern !== null;
-  const statementKey = `token_trending_search|${byAddress ? 'address' : 'terms'}|${key ? 'after' : 'first'}|${input.limit + 1}`;
-  const statement = trendingSearchStatements(ctx.db, statementKey, (db) =>
-    buildTrendingSearchPage(db, statementKey, byAddress, key !== undefined, input.limit + 1),
-  );
+  const statement = order.statement(ctx.db, byAddress, key !== undefined, input.limit + 1);
   const rows = await executePrepared(statement, {
+    search,
     pattern,
     ...(byAddress ? { addressPattern } : {}),
     ...(key === undefined ? {} : keyValues(key)),
@@ -145,7 +196,7 @@ async function searchTrending(ctx: Context, search: string, input: ListTokensInp
   const page = keysetPage(
     rows,
     input.limit,
-    (last, block) => encodeCursor(list, order.keyOf(last.token), ctx.cursorSecret, block),
+    (last, block) => encodeCursor(list, order.keyOf(last), ctx.cursorSecret, block),
     rows[0]?.ib ?? 0,
   );
   return { items: page.rows.map(toTokenListItem), next_cursor: page.nextCursor };
@@ -179,9 +230,6 @@ function buildTrendingSearchPage(
     .limit(builderRowLimit(rows))
     .prepare(name);
 }
-
-/** Trending search page statements by (address matches or not, with or without cursor, limit). */
-const trendingSearchStatements = createStatementCache<ReturnType<typeof buildTrendingSearchPage>>();
 
 /**
  * The LIKE patterns of a search (its prefix among names and symbols; among addresses too when it
@@ -311,43 +359,23 @@ export const creatorTokensOrder = newest('creator', 'creator.tokens', undefined)
  * only the matches are sorted.
  * @dev the list name carries a digest of the search, so a cursor of another search is foreign.
  */
-async function searchTokens(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
-  const list = searchListName('tokens.search', search);
-  const key = decodeCursorIfAny(input.cursor, list, searchKey, ctx.cursorSecret);
-  const { pattern, addressPattern } = await narrowSearchPatterns(ctx.db, input.search ?? search, search);
-  const byAddress = addressPattern !== null;
-  const statementKey = `token_search|${byAddress ? 'address' : 'terms'}|${key ? 'after' : 'first'}|${input.limit + 1}`;
-  const statement = searchStatements(ctx.db, statementKey, (db) =>
-    buildSearchPage(db, statementKey, byAddress, key !== undefined, input.limit + 1),
-  );
-  const rows = await executePrepared(statement, {
+function searchTokens(ctx: Context, search: string, input: ListTokensInput): Promise<TokenPage> {
+  return searchPage<TokenListRow & { rank: number; ib: number }, z.output<typeof searchKey>>(
+    ctx,
     search,
-    pattern,
-    ...(byAddress ? { addressPattern } : {}),
-    ...(key === undefined ? {} : { k0: key[0], k1: key[1], k2: key[2] }),
-  });
-  const page = keysetPage(
-    rows,
-    input.limit,
-    (last, block) =>
-      encodeCursor(
-        list,
-        [last.rank, last.token.marketCap.toString(), last.token.address],
-        ctx.cursorSecret,
-        block,
-      ),
-    rows[0]?.ib ?? 0,
+    input,
+    {
+      list: 'tokens.search',
+      keySchema: searchKey,
+      keyOf: (row) => [row.rank, row.token.marketCap.toString(), row.token.address],
+      statement: searchStatements('token_search', buildSearchPage),
+    },
   );
-  return {
-    items: page.rows.map(toTokenListItem),
-    next_cursor: page.nextCursor,
-  };
 }
 
 /**
  * The search page's statement, over placeholders (`search`, `pattern`, `addressPattern`, the
- * cursor's `k0`-`k2`): built once per variant, as the lists' pages are. Built per request, drizzle
- * spent ~0.3 ms of CPU assembling it, more than the rest of the request's CPU.
+ * cursor's `k0`-`k2`), built once per variant (searchStatements).
  */
 function buildSearchPage(db: Database, name: string, byAddress: boolean, after: boolean, rows: number) {
   // A term of kind k ranks k + 1, an exact symbol searchRank.exactSymbol (see searchRank).
@@ -379,6 +407,3 @@ function buildSearchPage(db: Database, name: string, byAddress: boolean, after: 
     .limit(builderRowLimit(rows))
     .prepare(name);
 }
-
-/** Search page statements by (address matches or not, with or without cursor, limit). */
-const searchStatements = createStatementCache<ReturnType<typeof buildSearchPage>>();

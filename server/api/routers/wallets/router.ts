@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { AddressPageInput } from '../../../../shared/api/common';
 import type { HoldingsPage } from '../../../../shared/api/wallets';
 import { WAD } from '../../../../shared/units';
 import { indexedThroughBlockColumn } from '../../../db/checkpoint';
@@ -34,10 +35,7 @@ const holdingsStatements = createStatementCache<ReturnType<typeof buildHoldings>
  * Everything a wallet holds, by token address. Excluded tokens still show (the wallet does hold
  * them) but without a price or value: moderation withdraws our valuation, not the balance.
  */
-export async function listHoldings(
-  ctx: Context,
-  input: { address: string; limit: number; cursor?: string | undefined },
-): Promise<HoldingsPage> {
+export async function listHoldings(ctx: Context, input: AddressPageInput): Promise<HoldingsPage> {
   const list = `holdings:${input.address}`;
   const after = decodeCursorIfAny(input.cursor, list, addressOnlyKey, ctx.cursorSecret);
   const name = `holdings|${after ? 'after' : 'first'}|${input.limit + 1}`;
