@@ -52,7 +52,7 @@ interface TokenPages<Key extends readonly [CursorValue, CursorValue], Order exte
    * after the key (`param('k0')`, `param('k1')`) when `after`, in the page's `order`.
    */
   numbered(
-    param: (name: PageParam) => Placeholder<PageParam>,
+    param: (name: PageParam) => Placeholder<PageParam> | SQL,
     after: boolean,
     rows: number,
     order: Order,
@@ -86,7 +86,11 @@ export function tokenPages<Key extends readonly [CursorValue, CursorValue], Orde
   >((param, variant) => {
     const [order, position, rows] = variant.split('|') as [Order, string, string];
     const fetched = Number(rows);
-    const numbered = pages.numbered(param, position === 'after', fetched, order);
+    // The token's rows are those of the token row `tk` the statement looked up, not of the
+    // parameter: with the parameter, PostgreSQL planned the page anew on every execution for a
+    // token with many rows (a custom plan per value, ~1.5 ms each), where this plans it once.
+    const at = (name: PageParam) => (name === 'address' ? sql.raw('tk.address') : param(name));
+    const numbered = pages.numbered(at, position === 'after', fetched, order);
     const [k0, k1] = pages.keys(order);
     return sql`select ${indexedThroughBlockSql} as ib, tk.address as token, p.items, p.n, p.last_k0, p.last_k1
           from (select 1) one
