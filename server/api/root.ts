@@ -1,5 +1,4 @@
 import { creatorsRouter } from './routers/creators/rest';
-import { metadataRouter } from './routers/metadata/router';
 import { systemRouter } from './routers/system/router';
 import { tokensRouter } from './routers/tokens/router';
 import { walletsRouter } from './routers/wallets/rest';
@@ -9,7 +8,6 @@ export const appRouter = createTRPCRouter({
   tokens: tokensRouter,
   creators: creatorsRouter,
   wallets: walletsRouter,
-  metadata: metadataRouter,
   system: systemRouter,
 });
 

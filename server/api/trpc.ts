@@ -128,16 +128,6 @@ async function inputCursorBlock(
     : undefined;
 }
 
-/**
- * A procedure reached only in-process: the REST adapter owns its transport (streamed body with
- * hard caps, write rate limits), so over /api/trpc it does not exist. Writes are such procedures.
- */
-export const inProcessProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (ctx.transport === 'http')
-    throw new TRPCError({ code: 'NOT_FOUND', message: 'this procedure is served over REST only' });
-  return next();
-});
-
 export function trpcCodeFor(status: number): TRPCError['code'] {
   switch (status) {
     case 400:

@@ -1,17 +1,15 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../errors';
-import type { Caller } from '../root';
 import { type Context, publicProcedure } from '../trpc';
 import { type SerializedAnswer, structured } from './serialized';
 
 /** The bucket a write is counted in besides the reads (docs/security.md lists the limits). */
 export type WriteBucket = 'uploads' | 'finalize';
 
-/** What a route runs against: the request context, and the in-process tRPC caller over it. */
+/** What a route runs against: the request context. */
 export interface RouteServices {
   /** Process-wide: there when the dispatcher is, so no request waits for it. */
   readonly context: Context;
-  readonly caller: Caller;
 }
 
 /** Cache policy of a read: derived from indexed_through_block by the handler that declares it. */
@@ -72,6 +70,12 @@ type Read<Input extends z.ZodObject, Output extends z.ZodType> = (
   input: z.output<Input>,
 ) => Promise<z.output<Output> | SerializedAnswer>;
 
+/** A write's function, given the input (the body read into `body`) parsed by the route's schema. */
+type Write<Input extends z.ZodObject, Output extends z.ZodType> = (
+  ctx: Context,
+  input: z.output<Input>,
+) => Promise<z.output<Output>>;
+
 /** A read's tRPC query: the same input schema and function, the answer typed by the output schema. */
 function readProcedure<Input extends z.ZodObject, Output extends z.ZodType>(
   input: Input,
@@ -93,8 +97,10 @@ export type ReadRoute<Input extends z.ZodObject, Output extends z.ZodType> = Res
  * docs page read the registry of declared routes. A read names its function (`read`), which REST
  * calls with the input parsed by the route's schema (a tRPC caller's middleware chain costs more
  * than a cheap read itself, docs/benchmarks.md) and which is also its tRPC query (`procedure`,
- * listed in the routers): one declaration, one function, for both transports. A write goes
- * through the in-process tRPC procedure (`call`), which owns its rules.
+ * listed in the routers): one declaration, one function, for both transports. A write names its
+ * function too (`write`), run with the request body its route reads (`readBody`) in `input.body`,
+ * parsed by the same schema: writes are served over REST only (the front owns their streamed
+ * bodies and write buckets), so they have no tRPC procedure.
  * @example
  * routeGroup('tokens', { listTokens: defineRestRoute({ path: '/api/v1/tokens', input: listTokensInput,
  *   output: tokenPage, read: listTokens, ... }) })
@@ -103,20 +109,11 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
   route: Declared<Input, Output> & { read: Read<Input, Output> },
 ): Unnamed<ReadRoute<Input, Output>>;
 export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
-  route: Declared<Input, Output> & {
-    method: RestRoute['method'];
-    call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;
-  },
+  route: Declared<Input, Output> & { method: 'POST'; write: Write<Input, Output> },
 ): Unnamed<RestRoute>;
 export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodType>(
   route: Declared<Input, Output> &
-    (
-      | { read: Read<Input, Output> }
-      | {
-          method: RestRoute['method'];
-          call: (caller: Caller, input: z.input<Input>) => Promise<z.output<Output>>;
-        }
-    ),
+    ({ read: Read<Input, Output> } | { method: 'POST'; write: Write<Input, Output> }),
 ): Unnamed<RestRoute> {
   if ('read' in route) {
     const { read, ...declared } = route;
@@ -130,12 +127,14 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
     };
     return declaredRead;
   }
-  const { call, ...declared } = route;
+  const { write, ...declared } = route;
   return {
     ...declared,
-    parse: (input) => input,
-    // Raw strings go in; the procedure's own schema makes typed values or a 400.
-    run: (services, input) => call(services.caller, input as z.input<Input>),
+    // Routing and the OpenAPI document see the path and query parameters; the body is documented
+    // by `requestBody`.
+    input: 'body' in route.input.shape ? route.input.omit({ body: true } as never) : route.input,
+    parse: (input) => route.input.parse(input),
+    run: (services, parsed) => write(services.context, parsed as z.output<Input>),
   };
 }
 

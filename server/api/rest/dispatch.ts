@@ -7,7 +7,6 @@ import type { RouteLatency } from '../../observability/route-latency';
 import { cursorBlock } from '../cursor';
 import { type DatabaseTurn, type ReleaseTurn, whileHolding } from '../database-share';
 import { highestBlock, parseMinBlock } from '../min-block';
-import { createCaller } from '../root';
 import type { Context } from '../trpc';
 import { jsonAnswer, type RestAnswer, readAnswer, serializeRead, toJson, withBlock } from './answers';
 import type { RestRoute, RouteServices } from './define';
@@ -121,9 +120,9 @@ export function createRestDispatcher(
   const matcher = createRouteMatcher(routes);
   const { context, logger, readCache: cached, databases: routing, databaseTurn } = options;
   const requests = { logger, latency: options.latency };
-  // The context holds only process-wide services, so one caller over it serves every request.
+  // The context holds only process-wide services, so one serves every request.
   const services = servicesOver(context);
-  /** Reads on one database: the process's context with that database, one caller over it. */
+  /** Reads on one database: the process's context with that database. */
   const routedServices = new Map<string, RouteServices>();
   const servicesOn = (name: string, db: Context['db']): RouteServices => {
     let found = routedServices.get(name);
@@ -134,7 +133,7 @@ export function createRestDispatcher(
     }
     return found;
   };
-  /** A write runs as its client (the upload's storage budget is per client): a caller of its own. */
+  /** A write runs as its client (the upload's storage budget is per client): a context of its own. */
   const writeServices = (client: string | undefined): RouteServices =>
     client === undefined ? services : servicesOver({ ...context, client });
   const methodOf = (method: string) => (method === 'HEAD' ? 'GET' : method);
@@ -322,8 +321,7 @@ interface Served {
 /** No share to wait for: the release does nothing. */
 const noTurn = () => {};
 
-/** The route services over one context: the context and one caller over it. */
+/** The route services over one context. */
 function servicesOver(context: Context): RouteServices {
-  const caller = createCaller(context);
-  return { context, caller };
+  return { context };
 }

@@ -3,20 +3,27 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { draftResponse } from '../../../../shared/metadata/api';
 import { createTestDatabase, type TestDatabase } from '../../../../test/database';
 import { parseConfig } from '../../../config';
 import type { DatabaseHandle } from '../../../db/client';
 import { createImageFetcher } from '../../../metadata/fetch-image';
 import { createFilesystemStore } from '../../../objects/store';
 import { toAppError } from '../../rest/errors';
-import { type Caller, createCaller } from '../../root';
+import type { Context } from '../../trpc';
+import { metadataRoutes } from './rest';
 
-// The REST adapter calls createDraft with createCaller; this test does the same, with a real
-// (embedded) database and object store, and checks what a malformed input turns into.
-describe('metadata.createDraft input: the parsed upload is checked by its zod schema', () => {
+// The REST dispatcher parses a write's input (the body its route read in `body`) by the route's
+// schema and runs its function; this test does the same, with a real (embedded) database and
+// object store, and checks what a malformed input turns into.
+describe('createTokenMetadataDraft input: the parsed upload is checked by its zod schema', () => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
-  let caller: Caller;
+  let context: Context;
+  const route = metadataRoutes.createTokenMetadataDraft;
+  /** The route as the dispatcher runs it: parse, then run (a parse error rejects, as there). */
+  const createDraft = (input: unknown) =>
+    Promise.resolve().then(() => route.run({ context }, route.parse(input as Record<string, unknown>)));
   let png: Buffer;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'launchdex-router-'));
   const fields = { name: 'Caller Draft', symbol: 'CALL', initial_supply: (10n ** 27n).toString() };
@@ -38,7 +45,7 @@ describe('metadata.createDraft input: the parsed upload is checked by its zod sc
     png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#224466' } })
       .png()
       .toBuffer();
-    caller = createCaller({
+    context = {
       transport: 'caller',
       cursorSecret: 'router-test-cursor-secret',
       db: handle.db,
@@ -52,7 +59,7 @@ describe('metadata.createDraft input: the parsed upload is checked by its zod sc
         },
       }),
       chain: () => undefined,
-    });
+    };
   }, 60_000);
 
   afterAll(async () => {
@@ -62,9 +69,9 @@ describe('metadata.createDraft input: the parsed upload is checked by its zod sc
   });
 
   it('creates a draft from a well-formed upload (bytes as a Uint8Array, not only a Buffer)', async () => {
-    const draft = await caller.metadata.createDraft({
-      body: { fields, file: { bytes: new Uint8Array(png), filename: 'logo.png' } },
-    });
+    const draft = draftResponse.parse(
+      await createDraft({ body: { fields, file: { bytes: new Uint8Array(png), filename: 'logo.png' } } }),
+    );
     expect(draft).toMatchObject({ name: 'Caller Draft', symbol: 'CALL' });
     expect(draft.draft_id).toMatch(/^d_/);
   });
@@ -85,14 +92,14 @@ describe('metadata.createDraft input: the parsed upload is checked by its zod sc
     ['a file without a filename', { body: { fields, file: { bytes: new Uint8Array(4) } } }],
     ['a file that is null', { body: { fields, file: null } }],
   ])('answers 400 invalid_parameter (never a 500) for %s', async (_case, input) => {
-    const error = await publicError(caller.metadata.createDraft(input as never));
+    const error = await publicError(createDraft(input));
     expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', unexpected: false });
     expect(error.details.length).toBeGreaterThan(0);
   });
 
-  it('applies the draft text rules to fields given through the caller, per field', async () => {
+  it('applies the draft text rules to fields given as parsed fields, per field', async () => {
     const error = await publicError(
-      caller.metadata.createDraft({
+      createDraft({
         body: {
           fields: { ...fields, name: '  ', symbol: 'C\u202eL', description: 'lone \ud800 surrogate' },
           file: { bytes: new Uint8Array(png), filename: 'logo.png' },
