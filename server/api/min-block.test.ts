@@ -23,8 +23,24 @@ describe('a client’s min_block / X-Min-Indexed-Block', () => {
       }
       return 'accepted';
     };
-    for (const bad of ['-1', '', 'x', '1.5', '1e3', '0x10', '99999999999999999'])
+    for (const bad of [
+      '-1',
+      '',
+      'x',
+      '1.5',
+      '1e3',
+      '0x10',
+      '99999999999999999',
+      '01',
+      '00',
+      '+1',
+      ' 1',
+      '1 ',
+    ])
       expect(refused(null, `min_block=${encodeURIComponent(bad)}`), bad).toBe('invalid_parameter');
+    for (const bad of ['01', '+1', '-0', '1 2'])
+      expect(refused(bad, ''), `header ${bad}`).toBe('invalid_parameter');
+    expect(refused(null, 'min_block=0')).toBe('accepted');
     expect(refused(null, 'min_block=1&min_block=2')).toBe('invalid_parameter');
     expect(refused('1, 2', '')).toBe('invalid_parameter');
     expect(refused(['1', '2'], '')).toBe('invalid_parameter');

@@ -11,9 +11,9 @@ export { INDEXED_BLOCK_HEADER, MIN_BLOCK_HEADER, MIN_BLOCK_PARAM };
 /** Far past any chain's height, and exact as a JavaScript number. */
 const MAX_BLOCK = Number.MAX_SAFE_INTEGER;
 
-function parseOne(field: string, value: string): number {
-  const text = value.trim();
-  if (!/^\d{1,16}$/.test(text) || Number(text) > MAX_BLOCK)
+/** Canonical decimal text only (the one spelling `String(n)` gives): `01`, `+1`, ` 1` are refused. */
+function parseOne(field: string, text: string): number {
+  if (!/^(?:0|[1-9]\d{0,15})$/.test(text) || Number(text) > MAX_BLOCK)
     throw new AppError('invalid_parameter', `${field} must be a non-negative integer block number`, [
       { field, message: 'must be a non-negative integer' },
     ]);
@@ -43,7 +43,8 @@ export function parseMinBlock(
       throw new AppError('invalid_parameter', `${MIN_BLOCK_HEADER} must be given at most once`, [
         { field: MIN_BLOCK_HEADER, message: 'given more than once' },
       ]);
-    const block = parseOne(MIN_BLOCK_HEADER, text);
+    // A header's surrounding whitespace is not part of its value (RFC 9110, 5.5).
+    const block = parseOne(MIN_BLOCK_HEADER, text.trim());
     found = found === undefined ? block : Math.max(found, block);
   }
   return found;
