@@ -151,6 +151,12 @@ export function createWebHandlers(services: {
   };
 }
 
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
+
 /**
  * Server-sent events of launches, trades and graduations as the index advances (docs/api.md,
  * "Live stream"). `token=` narrows to one token; Last-Event-ID (or `since=`) resumes.
@@ -158,6 +164,8 @@ export function createWebHandlers(services: {
 async function streamResponse(request: Request, hub: StreamHub, logger: Logger): Promise<Response> {
   try {
     const query = parseStreamQuery(new URL(request.url).searchParams);
+    // HEAD: what a GET would answer, without subscribing (no replay, no body).
+    if (request.method === 'HEAD') return new Response(null, { headers: STREAM_HEADERS });
     const subscriber = await hub.subscribe({
       token: query.token,
       resumeFrom: resumePoint(request.headers.get('last-event-id'), query.since),
@@ -174,13 +182,7 @@ async function streamResponse(request: Request, hub: StreamHub, logger: Logger):
         },
       );
     subscriber.sendRaw(retryDirective(3_000));
-    return new Response(subscriber.stream, {
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        'x-accel-buffering': 'no',
-      },
-    });
+    return new Response(subscriber.stream, { headers: STREAM_HEADERS });
   } catch (error) {
     return errorResponse(error, logger);
   }

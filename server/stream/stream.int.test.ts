@@ -276,6 +276,18 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
     }
   });
 
+  it('HEAD answers as GET would, without a body or a subscription; a bad query is still 400', async () => {
+    const head = await fetch(url(`?token=${creator}`), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(head.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(await head.text()).toBe('');
+    expect((await fetch(url('?token=0x12'), { method: 'HEAD' })).status).toBe(400);
+    const options = await fetch(url(), { method: 'OPTIONS' });
+    expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect((await fetch(url(), { method: 'POST' })).status).toBe(405);
+  });
+
   it('a client that disconnects is released; the connections gauge and the access log show it', async () => {
     const clients = async () => {
       const metrics = await (

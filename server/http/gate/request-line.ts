@@ -232,7 +232,7 @@ export function requestPolicy(
   const pathname = target.decoded;
   if (pathname.startsWith(routes.assetsPrefix) || publicFiles.has(pathname))
     return { ...read('asset'), readCost: 0 };
-  if (pathname === routes.stream) return { ...read('stream'), methods: ['GET'], concurrency: 'streams' };
+  if (pathname === routes.stream) return { ...read('stream'), concurrency: 'streams' };
   if (pathname.startsWith(routes.trpcPrefix)) {
     const batch = search.get('batch') === '1';
     const names = pathname.slice(routes.trpcPrefix.length);
