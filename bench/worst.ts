@@ -22,28 +22,19 @@ import { type AppServer, startAppServer } from '../test/app-server';
 import { isProcessAlive } from '../test/child-process';
 import { SEED_VERSION } from './lib/seed-sql';
 import { outOfReachLimits } from './lib/servers';
+import { aliasRoutes, buildCandidates, type Candidate } from './lib/worst-candidates';
+import { findFixtures, listKeys } from './lib/worst-fixtures';
 import {
-  aliasRoutes,
-  buildCandidates,
-  type Candidate,
-  type ListKeys,
-  searchTexts,
-} from './lib/worst-candidates';
-import {
-  activitySpec,
-  creatorTokensSpec,
-  findFixtures,
-  holdersSpec,
-  holdingsSpec,
-  keyPoints,
-  type ListSpec,
-  tokenListSpecs,
-  tradesSpec,
-} from './lib/worst-fixtures';
-import { type RouteSummary, renderWorst, worstOf, writeWorst } from './lib/worst-report';
-import { median, type Timing, timeCandidate, waitForQuiet } from './lib/worst-timing';
+  median,
+  type RouteSummary,
+  renderWorst,
+  type Timing,
+  timeCandidate,
+  waitForQuiet,
+  worstOf,
+  writeWorst,
+} from './lib/worst-report';
 
-const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/launchdex_bench' },
@@ -104,7 +95,7 @@ const launchdexEnv = {
     : { READ_STATEMENT_TIMEOUT_MS: values['statement-timeout-ms'] }),
 };
 /** The running server (replaced when one exits during a request). */
-const target: { server: AppServer | undefined } = { server: undefined };
+let server: AppServer | undefined;
 /** Server exits seen during the run: the candidate that was in flight, and the server's last output. */
 const crashes: { route: string; params: string; output: string; retry: string }[] = [];
 try {
@@ -113,50 +104,34 @@ try {
     wallet: selected('GET /api/v1/wallets/{address}/holdings'),
     prefixes: selected('GET /api/v1/tokens') || selected('GET /api/v1/trending'),
   });
-  const tokens = [fixtures.busiest, fixtures.mostHolders, fixtures.newest];
-  const specs: [string, ListSpec][] = [
-    ...Object.entries(tokenListSpecs),
-    [`creator.tokens:${fixtures.creator.address}`, creatorTokensSpec(fixtures.creator.address)],
-    [`holdings:${fixtures.wallet.address}`, holdingsSpec(fixtures.wallet.address)],
-    ...tokens.flatMap((token): [string, ListSpec][] => [
-      [`trades:${token.address}`, tradesSpec(token.address)],
-      [`activity:${token.address}:*`, activitySpec(token.address)],
-      [`holders:${token.address}`, holdersSpec(token.address)],
-    ]),
-  ];
-  const keys: ListKeys = new Map();
   const keysStarted = performance.now();
-  for (const [list, spec] of specs)
-    if (!keys.has(list)) keys.set(list, await keyPoints(sql, spec, [1, 20, 100]));
+  const keys = await listKeys(sql, fixtures);
   log(`  key points of ${keys.size} lists (${((performance.now() - keysStarted) / 1000).toFixed(1)} s)`);
 
-  const first = await startAppServer(launchdexEnv, { workers: 1 });
-  target.server = first;
-  log(`▶ Launchdex ${first.baseUrl} (pid ${first.pid}, read cache off)`);
+  server = await startAppServer(launchdexEnv, { workers: 1 });
+  log(`▶ Launchdex ${server.baseUrl} (pid ${server.pid}, read cache off)`);
 
   // Every GET route the OpenAPI document lists must have candidates.
-  const openapi = (await (await fetch(`${first.baseUrl}/api/v1/openapi.json`)).json()) as {
+  const openapi = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as {
     paths?: Record<string, Record<string, unknown>>;
   };
   const documented = Object.entries(openapi.paths ?? {})
     .filter(([, operations]) => 'get' in operations)
     .map(([routePath]) => `GET ${routePath}`);
-  const byRoute = buildCandidates(fixtures, keys, searchTexts(fixtures), cursorSecret);
+  const byRoute = buildCandidates(fixtures, keys, cursorSecret);
   const uncovered = documented.filter((route) => !byRoute.has(route) && !(route in aliasRoutes));
   if (uncovered.length > 0)
     log(`  ✗ GET routes of the OpenAPI document without candidates: ${uncovered.join(', ')}`);
-  const options = { baseUrl: first.baseUrl, repeat, slowMs, timeoutMs };
+  const options = { baseUrl: server.baseUrl, repeat, slowMs, timeoutMs };
   /** After a request without an answer: if the server exited, report it and start another. */
   const checkServer = async (candidate: Candidate): Promise<boolean> => {
-    const server = target.server;
     if (!server || isProcessAlive(server.pid)) return false;
     const output = server.output().trim().split('\n').slice(-15).join('\n');
     crashes.push({ route: candidate.route, params: candidate.params, output, retry: 'not retried' });
     log(`  ✗ the server exited during ${candidate.route} ${candidate.params}; its last output:\n${output}`);
-    const next = await startAppServer(launchdexEnv, { workers: 1 });
-    target.server = next;
-    options.baseUrl = next.baseUrl;
-    log(`  ▶ Launchdex restarted: ${next.baseUrl} (pid ${next.pid})`);
+    server = await startAppServer(launchdexEnv, { workers: 1 });
+    options.baseUrl = server.baseUrl;
+    log(`  ▶ Launchdex restarted: ${server.baseUrl} (pid ${server.pid})`);
     return true;
   };
 
@@ -173,8 +148,7 @@ try {
     const timings: Timing[] = [];
     const queue = [...candidates];
     let worst: Timing | undefined;
-    while (queue.length > 0) {
-      const candidate = queue.shift() as Candidate;
+    for (let candidate = queue.shift(); candidate; candidate = queue.shift()) {
       let timing = await timeCandidate(sql, candidate, options);
       // The server exited: the request is tried once more on a new one (a crash it causes repeats).
       if (timing.status === 0 && (await checkServer(candidate))) {
@@ -205,25 +179,25 @@ try {
       `  ✓ ${timings.length} timed in ${((performance.now() - routeStarted) / 1000).toFixed(1)} s: worst ${worst?.ms.toFixed(1)} ms, p50 ${median(timings.map((timing) => timing.ms)).toFixed(1)} ms, ${refused} refused (400)`,
     );
     summaries.push({ route, timings, ...(note ? { note } : {}) });
-    return timings;
   };
 
   for (const [route, candidates] of byRoute) if (selected(route)) await runRoute(route, candidates);
   // An alias has its twin's handler and parameters: it is timed on the twin's 10 slowest.
-  for (const [route, alias] of Object.entries(aliasRoutes)) {
-    const twin = summaries.find((summary) => summary.route === alias.twin);
+  for (const [route, twinRoute] of Object.entries(aliasRoutes)) {
+    const twin = summaries.find((summary) => summary.route === twinRoute);
     if (!selected(route) || !twin) continue;
     const answered = (timing: Timing) => (timing.status === 200 ? 1 : 0);
     const slowest = [...twin.timings].sort((a, b) => answered(b) - answered(a) || b.ms - a.ms).slice(0, 10);
+    const [from, to] = [twinRoute, route].map((name) => name.replace(/^GET /, '')) as [string, string];
     await runRoute(
       route,
       slowest.map(({ candidate }) => ({
         route,
         params: candidate.params,
-        path: `${alias.to}${candidate.path.slice(alias.from.length)}`,
+        path: `${to}${candidate.path.slice(from.length)}`,
         kind: candidate.kind,
       })),
-      `the 10 slowest answered of ${alias.twin.replace(/^GET /, '')}`,
+      `the 10 slowest answered of ${from}`,
     );
   }
   await waitForQuiet(sql);
@@ -257,33 +231,28 @@ try {
     if (worst && worst.status >= 500) log(`✗ ${summary.route}: ${worst.status} ${worst.code ?? ''}`);
   }
   if (values.json) {
-    writeFileSync(
-      values.json,
-      JSON.stringify(
-        summaries.flatMap((summary) =>
-          summary.timings.map((timing) => ({
-            route: timing.candidate.route,
-            params: timing.candidate.params,
-            path: timing.candidate.path,
-            status: timing.status,
-            code: timing.code ?? null,
-            ms: Number(timing.ms.toFixed(2)),
-            runs: timing.runs.map((run) => Number(run.toFixed(2))),
-            bytes: timing.bytes,
-          })),
-        ),
-        null,
-        1,
-      ),
-    );
+    const round = (value: number) => Number(value.toFixed(2));
+    const json = summaries
+      .flatMap((summary) => summary.timings)
+      .map(({ candidate: { route, params, path: url }, status, code, ms, runs, bytes }) => ({
+        route,
+        params,
+        path: url,
+        status,
+        code: code ?? null,
+        ms: round(ms),
+        runs: runs.map(round),
+        bytes,
+      }));
+    writeFileSync(values.json, JSON.stringify(json, null, 1));
     log(`▶ every timing in ${values.json}`);
   }
   if (values.write) {
-    writeWorst(path.join(root, 'docs', 'benchmarks.md'), report);
+    writeWorst(path.resolve(import.meta.dirname, '..', 'docs', 'benchmarks.md'), report);
     log('▶ docs/benchmarks.md updated');
   }
 } finally {
-  await target.server?.stop();
+  await server?.stop();
   await sql.end();
   rmSync(dataDir, { recursive: true, force: true });
 }

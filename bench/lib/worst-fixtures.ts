@@ -6,28 +6,16 @@
  * bottom of every keyset list (the values a cursor holds).
  */
 import type postgres from 'postgres';
+import type { CursorValue } from '../../server/api/cursor';
 
 export type Sql = postgres.Sql;
 
 /** The address of seeded token i (bench/lib/seed-sql.ts). */
 export const seededTokenAddress = (index: number): string => `0x${index.toString(16).padStart(40, '0')}`;
-
 export const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 export const MAX_ADDRESS = `0x${'f'.repeat(40)}`;
-
-export {
-  activitySpec,
-  creatorTokensSpec,
-  holdersSpec,
-  holdingsSpec,
-  type KeyPoints,
-  keyPoints,
-  type ListSpec,
-  tokenListSpecs,
-  tradesSpec,
-} from './worst-list-keys';
-
-import { countOf } from './worst-list-keys';
+/** The page sizes every list is read at. */
+export const LIMITS = [1, 20, 100] as const;
 
 /** A token's keyset lists (trades, activity, holders) and what the detail reads. */
 export interface TokenFixture {
@@ -52,17 +40,17 @@ export interface Fixtures {
   creator: { address: string; tokens: number };
   wallet: { address: string; balances: number; how: string };
   /** Search-term prefixes with their exact counts of matching terms (capped at `termCap`). */
-  prefixes: PrefixCount[];
+  prefixes: { prefix: string; terms: number }[];
   /** The symbol shared by most tokens, and how many. */
   commonSymbol: { term: string; tokens: number };
 }
 
-export interface PrefixCount {
-  prefix: string;
-  terms: number;
-}
-
 const termCap = 1_000_000;
+
+async function countOf(sql: Sql, text: string, params: (string | number)[]): Promise<number> {
+  const [row] = await sql.unsafe<{ n: string }[]>(text, params);
+  return Number(row?.n ?? 0);
+}
 
 /** Most common values of a column, from the planner's statistics (the inherited ones first). */
 async function commonValues(sql: Sql, table: string, column: string): Promise<string[]> {
@@ -78,29 +66,8 @@ const tradeCount = (sql: Sql, token: string) =>
 const holderCount = (sql: Sql, token: string) =>
   countOf(sql, 'select count(*)::text as n from balances where token_address = $1 and kind = 0', [token]);
 
-/** Exact count of search terms starting with `prefix`, capped at `termCap`. */
-export function termCount(sql: Sql, prefix: string): Promise<number> {
-  return countOf(
-    sql,
-    `select count(*)::text as n from (select 1 from token_search_terms where term like $1 limit ${termCap}) t`,
-    [`${prefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`],
-  );
-}
-
-/** Exact count of token addresses starting with `prefix` (0x…), capped at `termCap`. */
-export function addressCount(sql: Sql, prefix: string): Promise<number> {
-  return countOf(
-    sql,
-    `select count(*)::text as n from (select 1 from tokens where address like $1 limit ${termCap}) t`,
-    [`${prefix}%`],
-  );
-}
-
 /** The value among `candidates` with the highest count (the first candidate on ties). */
-async function best(
-  candidates: string[],
-  count: (value: string) => Promise<number>,
-): Promise<{ value: string; count: number }> {
+async function best(candidates: string[], count: (value: string) => Promise<number>) {
   let winner = { value: candidates[0] ?? '', count: -1 };
   for (const value of candidates) {
     const n = await count(value);
@@ -108,8 +75,6 @@ async function best(
   }
   return winner;
 }
-
-export type Log = (line: string) => void;
 
 /**
  * Every extreme of the dataset. Big tables are never scanned whole: their skew comes from
@@ -119,13 +84,12 @@ export type Log = (line: string) => void;
  */
 export async function findFixtures(
   sql: Sql,
-  log: Log,
-  needs: { wallet: boolean; prefixes: boolean } = { wallet: true, prefixes: true },
+  log: (line: string) => void,
+  needs: { wallet: boolean; prefixes: boolean },
 ): Promise<Fixtures> {
   const [checkpoint] = await sql<{ block: string; ts: string }[]>`
     select indexed_through_block::text as block, block_timestamp::text as ts from indexer_checkpoint where id = 'main'`;
   if (!checkpoint) throw new Error('the database has no indexer checkpoint: is it seeded?');
-  const head = { block: Number(checkpoint.block), timestamp: Number(checkpoint.ts) };
 
   const tradeLeaders = (await commonValues(sql, 'trades', 'token_address')).slice(0, 3);
   const busiest = await best(tradeLeaders.length > 0 ? tradeLeaders : [seededTokenAddress(1)], (token) =>
@@ -139,7 +103,6 @@ export async function findFixtures(
   log(`token with most holders ${mostHolders.value}: ${mostHolders.count.toLocaleString('en-US')}`);
   const [newestRow] = await sql<{ address: string }[]>`
     select address from tokens where not excluded order by created_block desc, created_log_index desc limit 1`;
-  const newestAddress = newestRow?.address ?? seededTokenAddress(1);
   const fixture = async (role: string, address: string, trades?: number, holders?: number) => ({
     role,
     address,
@@ -149,7 +112,6 @@ export async function findFixtures(
 
   const [showcaseRow] = await sql<{ address: string }[]>`
     select address from tokens where lifecycle = 'graduated' and draft_id is not null and last_trade_source = 'dex_v3' limit 1`;
-  const showcase = showcaseRow?.address ?? busiest.value;
 
   // The 50 busiest: the statistics' leaders, then the seed's popular range by trade count.
   const busiestFifty = [...new Set([...tradeLeaders, busiest.value])];
@@ -177,11 +139,11 @@ export async function findFixtures(
     );
 
   return {
-    head,
+    head: { block: Number(checkpoint.block), timestamp: Number(checkpoint.ts) },
     busiest: await fixture('busiest', busiest.value, busiest.count),
     mostHolders: await fixture('most holders', mostHolders.value, undefined, mostHolders.count),
-    newest: await fixture('newest', newestAddress),
-    showcase,
+    newest: await fixture('newest', newestRow?.address ?? seededTokenAddress(1)),
+    showcase: showcaseRow?.address ?? busiest.value,
     busiestFifty: busiestFifty.slice(0, 50),
     creator,
     wallet,
@@ -229,13 +191,11 @@ async function densePrefixes(sql: Sql): Promise<Pick<Fixtures, 'prefixes' | 'com
     if (kind === 0) symbols.set(term, (symbols.get(term) ?? 0) + 1);
   }
   const chosen = new Set<string>();
-  const byLength = new Map<number, [string, number][]>();
-  for (const entry of estimate) {
-    const length = entry[0].length;
-    byLength.set(length, [...(byLength.get(length) ?? []), entry]);
-  }
   for (let length = 2; length <= 6; length++)
-    for (const [prefix] of (byLength.get(length) ?? []).sort((a, b) => b[1] - a[1]).slice(0, 3))
+    for (const [prefix] of [...estimate]
+      .filter(([prefix]) => prefix.length === length)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3))
       chosen.add(prefix);
   // A spread of match counts: the most expensive accepted search sits just under whatever bound
   // the API puts on matches, so counts near every plausible bound are tried.
@@ -257,8 +217,15 @@ async function densePrefixes(sql: Sql): Promise<Pick<Fixtures, 'prefixes' | 'com
     }
     for (const [prefix] of near) chosen.add(prefix);
   }
-  const prefixes: PrefixCount[] = [];
-  for (const prefix of chosen) prefixes.push({ prefix, terms: await termCount(sql, prefix) });
+  const prefixes: Fixtures['prefixes'] = [];
+  for (const prefix of chosen) {
+    const terms = await countOf(
+      sql,
+      `select count(*)::text as n from (select 1 from token_search_terms where term like $1 limit ${termCap}) t`,
+      [`${prefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`],
+    );
+    prefixes.push({ prefix, terms });
+  }
   prefixes.sort((a, b) => b.terms - a.terms || a.prefix.localeCompare(b.prefix));
 
   const topSymbols = [...symbols].sort((a, b) => b[1] - a[1]).slice(0, 5);
@@ -268,4 +235,105 @@ async function densePrefixes(sql: Sql): Promise<Pick<Fixtures, 'prefixes' | 'com
       countOf(sql, 'select count(*)::text as n from token_search_terms where term = $1 and kind = 0', [term]),
   );
   return { prefixes, commonSymbol: { term: common.value, tokens: common.count } };
+}
+
+/** Where a keyset list starts and ends, and keys inside it. */
+export interface KeyPoints {
+  /** Rows in the list (counted up to `countCap`). */
+  rows: number;
+  /** Key of the first row: a cursor after it reads page 2. */
+  first: CursorValue[] | undefined;
+  /** Key of the row half way through the list. */
+  middle: CursorValue[] | undefined;
+  /** By limit L: key of the (L + 1)-th row from the end, so the page after it is the last full one. */
+  lastPage: Map<number, CursorValue[]>;
+  /** Key of the last row: the page after it is empty. */
+  last: CursorValue[] | undefined;
+}
+
+/** Key points of every keyset list, by cursor list name. */
+export type ListKeys = Map<string, KeyPoints>;
+
+/** A sort key column as read (`::text` where its values outgrow a double) and its type in a cursor. */
+type KeyColumn = [select: string, kind: 'number' | 'text'];
+/** One keyset list: its cursor name, rows (`from … where …`, `$1` its owner) and sort key (descending unless `ascending`). */
+type List = [name: string, from: string, where: string, owner: string[], key: KeyColumn[], ascending?: true];
+
+const countCap = 5_000_000;
+const text = (select: string): KeyColumn => [select, 'text'];
+const number = (select: string): KeyColumn => [select, 'number'];
+const created = [number('created_block::text'), number('created_log_index')];
+const onChain = [number('block_number::text'), number('log_index')];
+/** A token list ranked by one value, ties broken by address. */
+const ranked = (column: KeyColumn) => [column, text('address')];
+const holderKey = [text('balance::text'), text('wallet')];
+
+/**
+ * Key points of the lists the candidates mint cursors in: the token lists' orders
+ * (server/api/routers/tokens/list.ts), then the fixtures' own lists.
+ */
+export async function listKeys(sql: Sql, f: Fixtures): Promise<ListKeys> {
+  const creator = f.creator.address;
+  const wallet = f.wallet.address;
+  const lists: List[] = [
+    ['tokens.new', 'tokens', 'not excluded', [], created],
+    ['tokens.linked', 'tokens', 'not excluded and has_links', [], created],
+    ['tokens.top', 'tokens', 'not excluded', [], ranked(text('market_cap::text'))],
+    ['tokens.near', 'tokens', "not excluded and lifecycle = 'curve'", [], ranked(number('progress_bps'))],
+    [
+      'tokens.trending',
+      'tokens',
+      'not excluded and trending_score > 0',
+      [],
+      ranked(number('trending_score')),
+    ],
+    [`creator.tokens:${creator}`, 'tokens', 'creator = $1 and not excluded', [creator], created],
+    [`holdings:${wallet}`, 'balances', 'wallet = $1', [wallet], [text('token_address')], true],
+    ...[f.busiest, f.mostHolders, f.newest].flatMap(({ address }): List[] => [
+      [`trades:${address}`, 'trades', 'token_address = $1', [address], onChain],
+      [`activity:${address}:*`, 'chain_events', 'token_address = $1', [address], onChain],
+      [`holders:${address}`, 'balances', 'token_address = $1 and kind = 0', [address], holderKey],
+    ]),
+  ];
+  const keys: ListKeys = new Map();
+  for (const list of lists) if (!keys.has(list[0])) keys.set(list[0], await keyPoints(sql, list));
+  return keys;
+}
+
+/** Key points of one list: first, middle, last full page per limit, and last row. */
+async function keyPoints(sql: Sql, [, from, where, params, key, ascending]: List): Promise<KeyPoints> {
+  const select = key.map(([column], index) => `${column} as k${index}`).join(', ');
+  const order = (reverse: boolean) => {
+    const direction = (ascending ?? false) !== reverse ? 'asc' : 'desc';
+    return key.map(([column]) => `${column.replace('::text', '')} ${direction}`).join(', ');
+  };
+  const one = async (tail: string) => {
+    const [row] = await sql.unsafe<Record<string, unknown>[]>(
+      `select ${select} from ${from} where ${where} ${tail}`,
+      params,
+    );
+    return row
+      ? key.map(([, kind], index) => {
+          const value = row[`k${index}`];
+          if (value === null || value === undefined) throw new Error(`null key value in ${from}`);
+          return kind === 'number' ? Number(value) : String(value);
+        })
+      : undefined;
+  };
+  const first = await one(`order by ${order(false)} limit 1`);
+  const last = await one(`order by ${order(true)} limit 1`);
+  // The middle by rows (a midpoint of values can miss: a token's events are its launch, then trades
+  // millions of blocks later).
+  const rows = await countOf(
+    sql,
+    `select count(*)::text as n from (select 1 from ${from} where ${where} limit ${countCap}) c`,
+    params,
+  );
+  const middle = await one(`order by ${order(false)} limit 1 offset ${Math.floor(rows / 2)}`);
+  const lastPage = new Map<number, CursorValue[]>();
+  for (const limit of LIMITS) {
+    const key = await one(`order by ${order(true)} limit 1 offset ${limit}`);
+    if (key) lastPage.set(limit, key);
+  }
+  return { rows, first, middle, lastPage, last };
 }
