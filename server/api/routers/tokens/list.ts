@@ -131,7 +131,7 @@ function searchTrending(ctx: Context, search: string, input: ListTokensInput): P
     list: orders.trending.list,
     keySchema: orders.trending.keySchema,
     keyOf: (row) => orders.trending.keyOf(row.token),
-    statement: searchStatements('token_trending_search', buildTrendingSearchPage),
+    statement: trendingSearchStatements,
   });
 }
 
@@ -313,7 +313,7 @@ function searchTokens(ctx: Context, search: string, input: ListTokensInput): Pro
       list: 'tokens.search',
       keySchema: searchKey,
       keyOf: (row) => [row.rank, row.token.marketCap.toString(), row.token.address],
-      statement: searchStatements('token_search', buildSearchPage),
+      statement: tokenSearchStatements,
     },
   );
 }
@@ -352,3 +352,8 @@ function buildSearchPage(db: Database, name: string, byAddress: boolean, after: 
     .limit(builderRowLimit(rows))
     .prepare(name);
 }
+
+// Module-level: one cache of built statements per search order for the process (made per
+// request, every search rebuilt and re-prepared its statement).
+const trendingSearchStatements = searchStatements('token_trending_search', buildTrendingSearchPage);
+const tokenSearchStatements = searchStatements('token_search', buildSearchPage);
