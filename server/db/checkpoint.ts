@@ -163,13 +163,14 @@ export interface IndexPosition {
   seq: number;
 }
 
-/** The checkpoint and the log's position, read in one statement (one snapshot). */
-export async function readIndexPosition(db: Database): Promise<IndexPosition> {
-  const [row] = await selectRows<{ block: string | number; seq: string | number }>(
+/** The checkpoint and the log's position, read in one statement (one snapshot), and the database's id. */
+export async function readIndexPosition(db: Database): Promise<IndexPosition & { database: string }> {
+  const [row] = await selectRows<{ block: string | number; seq: string | number; database: string | null }>(
     db,
-    sql`select ${indexedThroughBlockSql} as block, coalesce((select max(seq) from index_changes), 0) as seq`,
+    sql`select ${indexedThroughBlockSql} as block, coalesce((select max(seq) from index_changes), 0) as seq,
+               (select value from service_secrets where name = 'database_id') as database`,
   );
-  return { block: Number(row?.block ?? 0), seq: Number(row?.seq ?? 0) };
+  return { block: Number(row?.block ?? 0), seq: Number(row?.seq ?? 0), database: row?.database ?? '' };
 }
 
 export interface RollbacksBetween {

@@ -55,7 +55,7 @@ interface Poller {
    * What every live subscriber has been sent everything up to: the index at this block, as of
    * this entry of its change log. Replaced (a new object) whenever it moves.
    */
-  readonly position: IndexPosition;
+  readonly position: HubPosition;
   /** See StreamHub.refresh. */
   refresh(): Promise<void>;
   stop(): void;
@@ -69,16 +69,19 @@ type CatchUp =
   /** The change log no longer reaches back to `from` (pruned, or another database's): unknown. */
   | { skipped: 'unknown' };
 
-const checkpointAt = (position: IndexPosition): LiveEvent => ({
+/** The index's position as the hub sends it: with the id of the database it was read from. */
+type HubPosition = IndexPosition & { database: string };
+
+const checkpointAt = (position: HubPosition): LiveEvent => ({
   type: 'checkpoint',
   data: { indexed_through_block: position.block },
-  id: formatResumeToken(position.block, position.seq),
+  id: formatResumeToken(position.block, position.seq, position.database),
 });
 
-const resetAt = (position: IndexPosition, reason: string): LiveEvent => ({
+const resetAt = (position: HubPosition, reason: string): LiveEvent => ({
   type: 'reset',
   data: { indexed_through_block: position.block, reason },
-  id: formatResumeToken(position.block, position.seq),
+  id: formatResumeToken(position.block, position.seq, position.database),
 });
 
 /**
@@ -94,7 +97,7 @@ const resetAt = (position: IndexPosition, reason: string): LiveEvent => ({
 async function readCatchUp(
   db: Database,
   from: IndexPosition,
-  to: IndexPosition,
+  to: HubPosition,
   limit: number,
 ): Promise<CatchUp> {
   if (from.seq > to.seq) return { skipped: 'unknown' };
@@ -108,7 +111,7 @@ async function readCatchUp(
     events.push({
       type: 'reorg',
       data: { indexed_through_block: kept },
-      id: formatResumeToken(kept, to.seq),
+      id: formatResumeToken(kept, to.seq, to.database),
     });
   if (to.block > kept) {
     const changes = await readIndexChanges(db, kept, to.block, limit);
@@ -149,7 +152,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
 
   /** Starts the poller of a busy period and makes it `poller`. */
   const startPoller = (): Poller => {
-    let position: IndexPosition = { block: 0, seq: 0 };
+    let position: HubPosition = { block: 0, seq: 0, database: '' };
     let stopped = false;
     let running: Promise<void> | undefined;
     let next: Promise<void> | undefined;
@@ -267,7 +270,12 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     let reset: string | undefined =
       resumeFrom === 'unreadable' ? 'Last-Event-ID is not a stream id' : undefined;
     let from: IndexPosition | undefined;
-    if (resumeFrom !== undefined && resumeFrom !== 'unreadable') {
+    const database = current.position.database;
+    if (resumeFrom !== undefined && resumeFrom !== 'unreadable' && resumeFrom.database !== undefined) {
+      // Issued by another database (blue/green, a re-index): its blocks and seqs mean nothing here.
+      if (database !== '' && resumeFrom.database !== database) reset = 'resume point from another database';
+    }
+    if (reset === undefined && resumeFrom !== undefined && resumeFrom !== 'unreadable') {
       if (resumeFrom.seq === undefined) {
         // A bare block id (an earlier version's): resumed as then, without a rollback check.
         from = { block: resumeFrom.block, seq: current.position.seq };

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { parseResumeToken } from '../../shared/api/stream';
@@ -8,7 +9,7 @@ import { testDatabaseForTests } from '../../test/database-hooks';
 import { indexToHead } from '../../test/indexer/harness';
 import { type Frame, readQueued } from '../../test/stream-client';
 import { readIndexedThroughBlock } from '../db/checkpoint';
-import type { DatabaseHandle } from '../db/client';
+import { type DatabaseHandle, selectRows } from '../db/client';
 import { resumePoint, retryDirective } from './encode';
 import { createStreamHub, type StreamHub } from './hub';
 import { readIndexChanges } from './read-changes';
@@ -126,6 +127,35 @@ describe.each(backends)('stream resume (%s)', (backend) => {
     }
     expect(streams.slots).toBe(0);
     expect(streams.polling).toBe(false);
+  });
+
+  it('ids carry this database; an id of another database gets reset, one of this database resumes', async () => {
+    const streams = hub();
+    const head = await readIndexedThroughBlock(handle.db);
+    const [row] = await selectRows<{ value: string }>(
+      handle.db,
+      sql`select value from service_secrets where name = 'database_id'`,
+    );
+    const database = row?.value ?? '';
+    expect(database).toMatch(/^[0-9a-f]{8}$/);
+    const bare = await connect(streams, String(head));
+    bare.subscriber.close();
+    const id = bare.lastEventId ?? '';
+    expect(id).toMatch(new RegExp(`^${head}-\\d+-${database}$`));
+    const own = await connect(streams, id);
+    expect(own.types).toEqual(['checkpoint']);
+    own.subscriber.close();
+    const foreign = await connect(
+      streams,
+      id.replace(database, database === '00000000' ? '00000001' : '00000000'),
+    );
+    expect(foreign.types).toEqual(['reset']);
+    expect(foreign.frames[0]?.data).toEqual({
+      indexed_through_block: head,
+      reason: 'resume point from another database',
+    });
+    expect(foreign.lastEventId).toBe(id);
+    foreign.subscriber.close();
   });
 
   it('a client reset on resume receives the following advances in detail', async () => {

@@ -199,7 +199,7 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
       expect(resumed.events('checkpoint')[0]?.data.indexed_through_block).toBeGreaterThanOrEqual(head);
       // The id it ends with is a resume id; `since` takes it as Last-Event-ID does.
       const id = resumed.events('checkpoint')[0]?.id ?? '';
-      expect(id).toMatch(/^\d+-\d+$/);
+      expect(id).toMatch(/^\d+-\d+-[0-9a-f]{8}$/);
       const again = await openStream(url(`?since=${id}`));
       try {
         await expect.poll(() => again.events('checkpoint').length).toBeGreaterThan(0);
@@ -258,7 +258,7 @@ describe.each(backends)('live stream /api/v1/stream (%s)', (backend) => {
         const [first] = stream.events();
         expect(first?.type, unreadable).toBe('reset');
         expect(first?.data.reason).toBe('Last-Event-ID is not a stream id');
-        expect(first?.id).toMatch(/^\d+-\d+$/);
+        expect(first?.id).toMatch(/^\d+-\d+-[0-9a-f]{8}$/);
         expect(Number(first?.id?.split('-')[0])).toBeGreaterThanOrEqual(head);
         expect(first?.data.indexed_through_block).toBe(Number(first?.id?.split('-')[0]));
         resetId = first?.id ?? '';

@@ -91,19 +91,47 @@ describe('stream encoding', () => {
     expect(resumePoint(null, undefined)).toBeUndefined();
   });
 
-  it('ids are <block>-<seq>, read back as they were written; since takes the same ids or is a 400', () => {
-    expect(formatResumeToken(120, 7)).toBe('120-7');
-    expect(parseResumeToken(formatResumeToken(999_999_999_999_999, 999_999_999_999_999))).toEqual({
-      block: 999_999_999_999_999,
-      seq: 999_999_999_999_999,
-    });
+  it('ids are <block>-<seq>-<database>, read back as they were written; since takes the same ids or is a 400', () => {
+    expect(formatResumeToken(120, 7, '0a1b2c3d')).toBe('120-7-0a1b2c3d');
+    expect(formatResumeToken(120, 7, '')).toBe('120-7');
+    expect(parseResumeToken(formatResumeToken(999_999_999_999_999, 999_999_999_999_999, 'ffffffff'))).toEqual(
+      {
+        block: 999_999_999_999_999,
+        seq: 999_999_999_999_999,
+        database: 'ffffffff',
+      },
+    );
     expect(
-      encodeEvent({ type: 'reorg', data: { indexed_through_block: 40 }, id: formatResumeToken(40, 9) }),
-    ).toBe('event: reorg\nid: 40-9\ndata: {"indexed_through_block":40}\n\n');
-    expect(streamQuery.parse({ since: '40-9' }).since).toEqual({ block: 40, seq: 9 });
-    expect(streamQuery.parse({ since: '40' }).since).toEqual({ block: 40, seq: undefined });
+      encodeEvent({
+        type: 'reorg',
+        data: { indexed_through_block: 40 },
+        id: formatResumeToken(40, 9, '0a1b2c3d'),
+      }),
+    ).toBe('event: reorg\nid: 40-9-0a1b2c3d\ndata: {"indexed_through_block":40}\n\n');
+    expect(streamQuery.parse({ since: '40-9-0a1b2c3d' }).since).toEqual({
+      block: 40,
+      seq: 9,
+      database: '0a1b2c3d',
+    });
+    // Ids of earlier versions still parse.
+    expect(streamQuery.parse({ since: '40-9' }).since).toEqual({ block: 40, seq: 9, database: undefined });
+    expect(streamQuery.parse({ since: '40' }).since).toEqual({
+      block: 40,
+      seq: undefined,
+      database: undefined,
+    });
     expect(streamQuery.parse({}).since).toBeUndefined();
-    for (const bad of ['', '40-', '040-1', '40-01', '-40', '40-9-1'])
+    for (const bad of [
+      '',
+      '40-',
+      '040-1',
+      '40-01',
+      '-40',
+      '40-9-1',
+      '40-9-0A1B2C3D',
+      '40-9-0a1b2c3',
+      '40--0a1b2c3d',
+    ])
       expect(streamQuery.safeParse({ since: bad }).success, bad).toBe(false);
   });
 
