@@ -45,8 +45,10 @@ const labelled = (
 ) => `coalesce(div(sum(b.balance) filter (where x.${flag}) * 10000, t.total_supply), 0)::int as ${flag}_bps,
     (count(*) filter (where x.${flag}))::int as ${flag}_wallets`;
 const risk = `select ${labelled('sniper')}, ${labelled('bundler')}, ${labelled('creator_linked')},
-    coalesce((select case when c.bought = 0 then 0 else div(least(c.sold, c.bought) * 10000, c.bought) end
-       from traders c where c.token_address = t.address and c.wallet = t.creator), 0)::int as creator_sold_bps
+    (select case when sum(c.bought) > 0 then div(least(sum(c.sold), sum(c.bought)) * 10000, sum(c.bought)) else 0 end
+       from (select bought, sold from traders where token_address = t.address and wallet = t.creator
+             union all select bought, sold from traders where token_address = t.address and creator_linked) c)::int
+      as creator_sold_bps
   from traders x left join balances b on b.token_address = x.token_address and b.wallet = x.wallet
   where x.token_address = t.address and (x.sniper or x.bundler or x.creator_linked)`;
 

@@ -84,7 +84,8 @@ export function TokenRisk({ token }: { token: TokenDetail }) {
       label: 'Creator sold',
       value: (
         <span data-field="creator_sold" data-bps={r.creator_sold_bps}>
-          {formatBps(r.creator_sold_bps)} <span className="muted small">of its buys</span>
+          {formatBps(r.creator_sold_bps)}{' '}
+          <span className="muted small">of its and its linked wallets' buys</span>
         </span>
       ),
     },

@@ -10,7 +10,7 @@ export const traderLabelText: Record<TraderLabel, { name: string; definition: st
   bundler: {
     name: 'Bundler',
     definition:
-      'Bought in the launch block together with several other wallets, or in one transaction that bought for several wallets.',
+      'Bought in the launch block together with several other wallets (the creator not counted), or in one transaction that bought for several wallets.',
   },
   creator_linked: {
     name: 'Creator-linked',

@@ -69,11 +69,19 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
     const base = stack.server.baseUrl;
     let compared = 0;
     const labels = new Map<string, number>();
+    // Each token's `balances` rows as /holders serves them: a position is the wallet's balance
+    // (docs/api.md), 0 for a wallet that holds none.
+    const held = new Map<string, Map<string, string>>();
+    const heldBy = (token: string, wallet: string) => held.get(token)?.get(wallet) ?? '0';
     for (const token of oracle.tokens()) {
+      const holders = await walkPages(base, `/api/v1/tokens/${token}/holders`, 100);
+      held.set(token, new Map(holders.items.map((item) => [String(item.wallet), String(item.balance)])));
       for (const sort of ['realized_pnl', 'volume', 'holding']) {
         const expected = oracle.traders(token, sort);
         const walked = await walkPages(base, `/api/v1/tokens/${token}/traders?sort=${sort}`, 4);
         expect(walked.items, `${token} ${sort}`).toEqual(expected);
+        for (const item of walked.items)
+          expect(item.balance, `${token} ${item.wallet} balance`).toBe(heldBy(token, String(item.wallet)));
         compared += expected.length;
         if (sort === 'volume')
           for (const item of expected)
@@ -83,15 +91,19 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
     for (const wallet of oracle.wallets()) {
       const walked = await walkPages(base, `/api/v1/wallets/${wallet}/pnl`, 3);
       expect(walked.items, wallet).toEqual(oracle.pnl(wallet));
+      for (const item of walked.items)
+        expect(item.balance, `${wallet} ${item.token} balance`).toBe(heldBy(String(item.token), wallet));
       compared += walked.items.length;
     }
     expect(compared).toBeGreaterThan(200);
     // The fixture exercises the creator label and zero-cost transfers at least.
     expect(labels.get('creator') ?? 0).toBeGreaterThan(0);
-    // The scenario's known answer: every bundle buyer is a sniper and a bundler, the creator's
-    // recipient is creator-linked, and the detail's risk summary equals the oracle's.
+    // The scenario's known answer: every bundle buyer is a sniper and a bundler (five beside the
+    // creator, whose own launch buy does not count), the creator's recipient is creator-linked,
+    // and the detail's risk summary equals the oracle's.
     const token = scenario.token.toLowerCase();
-    const byWallet = new Map(oracle.traders(token, 'volume').map((item) => [item.wallet, item.labels]));
+    const rows = new Map(oracle.traders(token, 'volume').map((item) => [item.wallet, item]));
+    const byWallet = new Map([...rows].map(([wallet, item]) => [wallet, item.labels]));
     for (const wallet of scenario.bundlers)
       expect(byWallet.get(wallet.toLowerCase()), wallet).toEqual(['sniper', 'bundler']);
     expect(byWallet.get(scenario.linked.toLowerCase())).toEqual(['creator_linked']);
@@ -103,18 +115,25 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
       sniper_wallets: 5,
       creator_linked_wallets: 1,
     });
-    expect((detail.body.risk as { creator_sold_bps: number }).creator_sold_bps).toBeGreaterThan(0);
-    // Rows (docs/api.md): the payer of a pool sell has one, at the balance it received, which
-    // the swap it paid did not move; the recipient traded; a wallet that only received has none.
+    // The creator bought b, sent b/4 to the linked wallet, which sold b/8, and sold b/2 itself:
+    // the cluster sold b/2 + b/8 of b. The linked wallet's tokens carried their cost with them.
+    const bought = BigInt(String(rows.get(scenario.creator.toLowerCase())?.bought));
+    expect((detail.body.risk as { creator_sold_bps: number }).creator_sold_bps).toBe(
+      Number(((bought / 2n + bought / 8n) * 10_000n) / bought),
+    );
+    const linked = rows.get(scenario.linked.toLowerCase());
+    expect(BigInt(String(linked?.cost_basis))).toBeGreaterThan(0n);
+    expect(BigInt(String(linked?.realized_pnl))).toBeLessThan(BigInt(String(linked?.quote_received)));
+    // Rows (docs/api.md): a pool sell is its payer's, whose tokens went into the pool: it sold
+    // tokens it received (zero cost: all profit) and holds the rest; the swap's recipient got
+    // the stablecoin and no token, so it has no row; a wallet that only received has none.
     const poolRows = new Map(oracle.traders(poolToken, 'volume').map((item) => [item.wallet, item]));
     const paid = poolRows.get(poolPayer.payer.toLowerCase());
-    expect(paid).toMatchObject({ buys: 0, sells: 0, cost_basis: '0', labels: [] });
+    expect(paid).toMatchObject({ buys: 0, sells: 1, cost_basis: '0', labels: [] });
+    expect(paid?.realized_pnl).toBe(paid?.quote_received);
     expect(BigInt(String(paid?.balance))).toBeGreaterThan(0n);
-    expect(poolRows.get(poolPayer.recipient.toLowerCase())).toMatchObject({
-      buys: 0,
-      sells: 1,
-      balance: '0',
-    });
+    expect(paid?.balance).toBe(heldBy(poolToken, poolPayer.payer.toLowerCase()));
+    expect(poolRows.get(poolPayer.recipient.toLowerCase())).toBeUndefined();
     const receivedOnly = [...oracle.wallets()].filter(
       (wallet) =>
         !oracle.tokens().some((t) => oracle.traders(t, 'volume').some((item) => item.wallet === wallet)) &&

@@ -252,7 +252,8 @@ export const tokenDetail = z.object({
       creator_linked_bps: bps.meta({ description: 'Held now by wallets labelled creator_linked' }),
       creator_linked_wallets: z.number().int().nonnegative(),
       creator_sold_bps: bps.meta({
-        description: "dev_sold: the creator's sold ÷ bought tokens (0 when it never bought; at most 10000)",
+        description:
+          "dev_sold: the creator's cluster's (the creator and its creator_linked wallets) sold ÷ bought tokens (0 when it never bought; at most 10000)",
       }),
     })
     .meta({

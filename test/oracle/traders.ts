@@ -29,7 +29,7 @@ interface Position {
   bundler: boolean;
   linked: boolean;
   /**
-   * Has a row: traded, paid a pool swap's input, or received from the creator. Without one the
+   * Has a row: traded, or received the token within the creator's cluster. Without one the
    * wallet is listed by no /traders page, and its PnL entry is its balance (docs/api.md).
    */
   opened: boolean;
@@ -42,7 +42,7 @@ interface OracleToken {
   launchBlock: number;
   price: bigint;
   positions: Map<string, Position>;
-  /** Buyers per block and per transaction, for bundles. */
+  /** Buyers in the launch block other than the creator, and per transaction, for bundles. */
   launchBuyers: Set<string>;
   txBuyers: Map<string, Set<string>>;
 }
@@ -88,9 +88,7 @@ export function buildTradersOracle(
   // Average cost of `amount` out of the position: everything when it is all (or more).
   const share = (p: Position, amount: bigint) =>
     p.held <= 0n ? 0n : amount >= p.held ? p.cost : (p.cost * amount) / p.held;
-  const shrink = (p: Position, amount: bigint) => {
-    p.held = amount >= p.held ? 0n : p.held - amount;
-  };
+  const inCluster = (p: Position) => p.creator || p.linked;
 
   const trade = (
     token: OracleToken,
@@ -109,7 +107,7 @@ export function buildTradersOracle(
       p.held += amount;
       p.buys++;
       if (!p.creator && log.blockNumber < token.launchBlock + params.sniperBlocks) p.sniper = true;
-      if (log.blockNumber === token.launchBlock) token.launchBuyers.add(wallet);
+      if (log.blockNumber === token.launchBlock && !p.creator) token.launchBuyers.add(wallet);
       const inTx = token.txBuyers.get(log.transactionHash) ?? new Set<string>();
       inTx.add(wallet);
       token.txBuyers.set(log.transactionHash, inTx);
@@ -119,14 +117,53 @@ export function buildTradersOracle(
       p.cost -= removed;
       p.sold += amount;
       p.received += quote;
-      shrink(p, amount);
+      p.held -= amount;
       p.sells++;
     }
     p.first ??= log;
     p.last = log;
   };
 
-  for (const log of view.logs) {
+  const isWallet = (token: OracleToken, address: string) =>
+    !notWallets.has(address) && address !== token.curve && address !== token.pool;
+  const market = (token: OracleToken, address: string) => address === token.curve || address === token.pool;
+  // A trade moves the wallet its tokens went to or came from (docs/api.md): its token leg is the
+  // token's last Transfer between a market and a wallet before the trade's log, in the trade's
+  // transaction, of its amount and direction. The trade is applied where that Transfer is.
+  const tradeAtLeg = new Map<ViewLog, { trade: ViewLog; wallet: string }>();
+  const legged = new Set<ViewLog>();
+  /** A Trade or Swap log as (token, buy, amount, quote, its recipient). */
+  const tradeOf = (log: ViewLog) => {
+    if (log.address === view.factory && log.eventName === 'Trade') {
+      const token = tokens.get(arg(log, 'token'));
+      const buy = log.args.isBuy === true;
+      return token
+        ? {
+            token,
+            buy,
+            amount: num(log, 'tokenAmount'),
+            quote: num(log, buy ? 'reserveAmount' : 'curveValue'),
+            to: arg(log, 'trader'),
+          }
+        : null;
+    }
+    if (log.eventName !== 'Swap') return null;
+    const address = poolOf.get(log.address);
+    const token = address ? tokens.get(address) : undefined;
+    if (!token || !address) return null;
+    const first = BigInt(address) < BigInt(view.stable);
+    const tokenDelta = num(log, first ? 'amount0' : 'amount1');
+    const stableDelta = num(log, first ? 'amount1' : 'amount0');
+    return {
+      token,
+      buy: tokenDelta < 0n,
+      amount: tokenDelta < 0n ? -tokenDelta : tokenDelta,
+      quote: (stableDelta < 0n ? -stableDelta : stableDelta) * 10n ** 12n,
+      to: arg(log, 'recipient'),
+    };
+  };
+  const lastLeg = new Map<OracleToken, ViewLog>();
+  const follow = (log: ViewLog) => {
     if (log.address === view.factory && log.eventName === 'TokenLaunched') {
       tokens.set(arg(log, 'token'), {
         creator: arg(log, 'creator'),
@@ -144,58 +181,73 @@ export function buildTradersOracle(
         token.pool = arg(log, 'pool');
         poolOf.set(token.pool, arg(log, 'token'));
       }
-    } else if (log.address === view.factory && log.eventName === 'Trade') {
-      const token = tokens.get(arg(log, 'token'));
-      const buy = log.args.isBuy === true;
-      if (token)
-        trade(
-          token,
-          log,
-          arg(log, 'trader'),
-          buy,
-          num(log, 'tokenAmount'),
-          num(log, buy ? 'reserveAmount' : 'curveValue'),
-        );
-    } else if (log.eventName === 'Swap') {
-      const address = poolOf.get(log.address);
-      const token = address ? tokens.get(address) : undefined;
-      if (!token || !address) continue;
-      const first = BigInt(address) < BigInt(view.stable);
-      const tokenDelta = num(log, first ? 'amount0' : 'amount1');
-      const stableDelta = num(log, first ? 'amount1' : 'amount0');
-      const quote = (stableDelta < 0n ? -stableDelta : stableDelta) * 10n ** 12n;
-      trade(
-        token,
-        log,
-        arg(log, 'recipient'),
-        tokenDelta < 0n,
-        tokenDelta < 0n ? -tokenDelta : tokenDelta,
-        quote,
-      );
-    } else if (log.eventName === 'Transfer') {
-      const token = tokens.get(log.address);
-      if (!token) continue;
+    }
+  };
+  for (const log of view.logs) {
+    follow(log);
+    const token = log.eventName === 'Transfer' ? tokens.get(log.address) : undefined;
+    if (token) {
       const from = arg(log, 'from');
       const to = arg(log, 'to');
-      const value = num(log, 'value');
-      const legs = new Set([token.curve, token.pool ?? token.curve]);
-      // What a wallet pays into a pool swap opens its row; the swap's recipient is the trader.
-      if (to === token.pool && value > 0n && from !== to && from !== token.curve && !notWallets.has(from))
-        at(token, from).opened = true;
-      if (legs.has(from) || legs.has(to) || from === to || value === 0n) continue;
-      if (!notWallets.has(from)) {
-        const p = at(token, from);
-        p.cost -= share(p, value);
-        shrink(p, value);
+      if (
+        num(log, 'value') > 0n &&
+        ((market(token, from) && isWallet(token, to)) || (market(token, to) && isWallet(token, from)))
+      )
+        lastLeg.set(token, log);
+      continue;
+    }
+    const traded = tradeOf(log);
+    if (!traded) continue;
+    const leg = lastLeg.get(traded.token);
+    lastLeg.delete(traded.token);
+    if (!leg || leg.transactionHash !== log.transactionHash || num(leg, 'value') !== traded.amount) continue;
+    // A buy's tokens come from the market, a sell's go to it.
+    const [marketSide, walletSide] = traded.buy ? ['from', 'to'] : ['to', 'from'];
+    if (market(traded.token, arg(leg, marketSide))) {
+      tradeAtLeg.set(leg, { trade: log, wallet: arg(leg, walletSide) });
+      legged.add(log);
+    }
+  }
+  // The second walk starts again from no token.
+  tokens.clear();
+  poolOf.clear();
+
+  for (const log of view.logs) {
+    follow(log);
+    const legOf = tradeAtLeg.get(log);
+    if (legOf || ((log.eventName === 'Trade' || log.eventName === 'Swap') && !legged.has(log))) {
+      const source = legOf?.trade ?? log;
+      const t = tradeOf(source);
+      if (t) trade(t.token, source, legOf?.wallet ?? t.to, t.buy, t.amount, t.quote);
+      continue;
+    }
+    if (log.eventName !== 'Transfer') continue;
+    const token = tokens.get(log.address);
+    if (!token) continue;
+    const from = arg(log, 'from');
+    const to = arg(log, 'to');
+    const value = num(log, 'value');
+    if (from === to || value === 0n) continue;
+    // Between wallets, or a wallet's tokens to or from a market without a trade.
+    let sender: Position | null = null;
+    let carried = 0n;
+    if (isWallet(token, from)) {
+      sender = at(token, from);
+      carried = share(sender, value);
+      sender.cost -= carried;
+      sender.held -= value;
+    }
+    if (isWallet(token, to)) {
+      const p = at(token, to);
+      p.held += value;
+      // The creator's cluster: the creator and the wallets it sent the token to. Within it the
+      // cost goes with the tokens; from anyone else they come at zero cost.
+      const fromCreator = from === token.creator;
+      if (fromCreator || (sender !== null && inCluster(sender) && inCluster(p))) {
+        p.cost += carried;
+        p.opened = true;
       }
-      if (!notWallets.has(to)) {
-        const p = at(token, to);
-        p.held += value;
-        if (from === token.creator && !p.creator) {
-          p.linked = true;
-          p.opened = true;
-        }
-      }
+      if (fromCreator && !p.creator) p.linked = true;
     }
   }
   for (const token of tokens.values()) {
@@ -237,7 +289,7 @@ export function buildTradersOracle(
   return {
     /**
      * The detail's risk summary: shares of total supply held now (`balanceOf`, the model's
-     * balances) by each label's wallets, their counts, and the creator's sold ÷ bought.
+     * balances) by each label's wallets, their counts, and the creator's cluster's sold ÷ bought.
      */
     risk(address: string, totalSupply: bigint, balanceOf: (wallet: string) => bigint): Json {
       const token = tokens.get(address);
@@ -250,10 +302,13 @@ export function buildTradersOracle(
       const [sniperBps, snipers] = part((p) => p.sniper);
       const [bundlerBps, bundlers] = part((p) => p.bundler);
       const [linkedBps, linked] = part((p) => p.linked);
-      const creator = token?.positions.get(token.creator);
+      // The creator's cluster sells as one: the creator and its creator_linked wallets.
+      const cluster = all.filter(inCluster);
+      const bought = cluster.reduce((sum, p) => sum + p.bought, 0n);
+      const soldAll = cluster.reduce((sum, p) => sum + p.sold, 0n);
       // What it sold beyond its buys (tokens it received) does not count.
-      const beyond = creator ? creator.sold - creator.bought : 0n;
-      const sold = creator ? (beyond > 0n ? creator.bought : creator.sold) : 0n;
+      const beyond = soldAll - bought;
+      const sold = beyond > 0n ? bought : soldAll;
       return {
         sniper_bps: sniperBps,
         sniper_wallets: snipers,
@@ -261,7 +316,7 @@ export function buildTradersOracle(
         bundler_wallets: bundlers,
         creator_linked_bps: linkedBps,
         creator_linked_wallets: linked,
-        creator_sold_bps: creator && creator.bought > 0n ? Number((sold * 10_000n) / creator.bought) : 0,
+        creator_sold_bps: bought > 0n ? Number((sold * 10_000n) / bought) : 0,
       };
     },
     tokens: () => [...tokens.keys()],

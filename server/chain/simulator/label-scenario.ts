@@ -11,7 +11,7 @@ export interface LabelScenario {
   creator: Address;
   /** Bought in the launch block, together: bundlers and snipers. */
   bundlers: Address[];
-  /** Received tokens from the creator, then sold some of them (zero cost: all profit). */
+  /** Received tokens from the creator, then sold some of them (at the creator's cost, carried with them). */
   linked: Address;
 }
 

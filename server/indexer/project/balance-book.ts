@@ -118,8 +118,8 @@ export async function loadBalances(
 
 /**
  * Makes the book answer for the traders whose rows a plan opens (trader-book.ts starts such a row
- * from the wallet's balance): a pool sell's recipient gets no token, so no Transfer loaded it.
- * Returns how many were read.
+ * from the wallet's balance): a trade's wallet is its token leg's (loaded with the Transfers) but
+ * for a swap that moved no tokens, whose recipient no Transfer names. Returns how many were read.
  */
 export async function loadTraderBalances(
   db: Database,
@@ -131,7 +131,7 @@ export async function loadTraderBalances(
 ): Promise<number> {
   const launched = new Set(plan.launches.map(({ event }) => event.token));
   const asked = new Map<string, RowKey>();
-  // Transfers and pool inputs moved their wallet's balance, so the book loaded it already.
+  // Transfers moved their wallet's balance, so the book loaded it already.
   for (const { kind, token, wallet } of plan.traderOps)
     if ((kind === 'buy' || kind === 'sell') && !launched.has(token) && !book.knows(token, wallet))
       asked.set(`${token} ${wallet}`, { token, wallet });

@@ -161,6 +161,57 @@ describe('foldRange', () => {
     );
   });
 
+  it("makes a trade the wallet's whose tokens moved: a pool sell is its payer's, a buy its receiver's", () => {
+    const pool = '0x00000000000000000000000000000000000000d1';
+    const [payer, recipient] = [alice, bob];
+    const state = { ...tokenFromLaunch(launch(1)), poolAddress: pool };
+    const book = createBalanceBook(Number.POSITIVE_INFINITY);
+    book.load(
+      [payer, recipient, pool].map((wallet) => ({ token, wallet })),
+      [{ token, wallet: pool, balance: 100n * ether, kind: balanceKind.pool }],
+    );
+    // The token is token0 (below the stablecoin's address): amount0 is the pool's token delta.
+    const swap = (blockNumber: number, amount0: bigint): DecodedEvent => ({
+      ...at(blockNumber),
+      type: 'swap',
+      pool,
+      sender: context.graduator,
+      recipient,
+      amount0,
+      amount1: -amount0,
+      sqrtPriceX96: 2n ** 96n,
+      liquidity: 1n,
+      tick: 0,
+    });
+    const events = [
+      // A buy for the payer, then a sell it pays whose proceeds go to the recipient; then tokens
+      // sent to the pool with no swap (a donation) stay a plain send.
+      transfer(50, pool, payer, 5n * ether),
+      swap(50, -5n * ether),
+      transfer(51, payer, pool, 2n * ether),
+      swap(51, 2n * ether),
+      transfer(52, payer, pool, 1n),
+    ];
+    const range = { ...rangeOf(50, 52, events), pools: new Map([[pool, token]]) };
+    const plan = foldRange(
+      range,
+      { ...context, stable: `0x${'ff'.repeat(20)}` },
+      new Map([[token, state]]),
+      book.view,
+    );
+    expect(plan.traderOps.map((op) => [op.kind, op.wallet, op.tokens])).toEqual([
+      ['buy', payer, 5n * ether],
+      ['sell', payer, 2n * ether],
+      ['out', payer, 1n],
+    ]);
+    // The trade rows keep the swap's recipient as their trader (/trades).
+    expect(
+      linesOf(plan.tradeLines)
+        .map((line) => line.split('\t'))
+        .every((f) => f.includes(recipient)),
+    ).toBe(true);
+  });
+
   it('drops events of tokens it does not know', () => {
     const plan = foldRange(
       rangeOf(5, 6, [transfer(6, alice, bob, 1n)]),

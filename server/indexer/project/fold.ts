@@ -164,6 +164,8 @@ export function foldRange(
     tradersInIndexOrder: context.traderIndexesDeferred !== true,
   };
   const pushOp = (op: TraderOp) => plan.traderOps.push(op);
+  // Per token, its last Transfer between a market and a wallet: the op it pushed.
+  const legs = new Map<string, { index: number; transaction: string }>();
   // Mints come from the zero address; burn and launchpad addresses are not wallets.
   const contracts = new Set([ZERO_ADDRESS, BURN_ADDRESS, context.graduator, context.factory]);
   const stateOf = (address: string | undefined): TokenState | undefined => {
@@ -205,17 +207,29 @@ export function foldRange(
       `${provenanceText(event, timestamp)}\t${row.tokenAddress}\t${row.trader}\t${row.side}\t${row.source}\t${row.tokenAmount}\t${row.reserveAmount}\t${row.curveValue}\t${row.protocolFee}\t${row.creatorFee}\t${row.price}`,
     );
     traded.add(row.tokenAddress);
-    plan.traderOps.push({
+    // The trade's token leg came just before its log, in its transaction (the contracts send the
+    // tokens first): the trade takes its place and its wallet (a pool sell's payer, not the
+    // swap's recipient). A swap that moved no tokens has none: it stays its recipient's.
+    const leg = legs.get(row.tokenAddress);
+    legs.delete(row.tokenAddress);
+    const legOp = leg?.transaction === event.transactionHash ? plan.traderOps[leg.index] : undefined;
+    const onLeg =
+      leg !== undefined &&
+      legOp?.kind === (row.side === 'buy' ? 'in' : 'out') &&
+      legOp.tokens === row.tokenAmount;
+    const op: TraderOp = {
       kind: row.side,
       token: row.tokenAddress,
-      wallet: row.trader,
+      wallet: onLeg ? legOp.wallet : row.trader,
       tokens: row.tokenAmount,
       // The trader's side: gross paid on a buy, net received on a sell (equal on the pool).
       quote: row.side === 'buy' ? row.reserveAmount : row.curveValue,
       block: event.blockNumber,
       timestamp,
       transaction: event.transactionHash,
-    });
+    };
+    if (onLeg) plan.traderOps[leg.index] = op;
+    else plan.traderOps.push(op);
     creatorDelta(token.creator).volume += row.reserveAmount;
     let current = openCandles.get(row.tokenAddress);
     if (!current) {
@@ -291,11 +305,8 @@ export function foldRange(
     } else if (event.type === 'transfer') {
       const state = stateOf(event.token);
       if (!state) continue;
-      transferOps(
-        { curve: state.curve, pool: state.poolAddress, contracts, creator: state.creator },
-        event,
-        pushOp,
-      );
+      if (transferOps({ curve: state.curve, pool: state.poolAddress, contracts }, event, pushOp))
+        legs.set(event.token, { index: plan.traderOps.length - 1, transaction: event.transactionHash });
       if (event.from !== ZERO_ADDRESS) addBalance(event.token, event.from, -event.value);
       addBalance(event.token, event.to, event.value);
       tokenAddress = event.token;

@@ -34,8 +34,9 @@ describe('trader book', () => {
       rangeOf(10, 10, [
         transfer(10, zero, curve),
         launch(10),
-        trade(10, true, ether),
+        // The curve sends the tokens, then the factory logs the trade (the contracts' order).
         transfer(10, curve, alice),
+        trade(10, true, ether),
       ]),
       context,
       new Map(),
@@ -56,7 +57,7 @@ describe('trader book', () => {
 
     const states = new Map<string, TokenState>(first.states);
     const second = foldRange(
-      rangeOf(11, 11, [trade(11, false, 3n * ether), transfer(11, alice, curve)]),
+      rangeOf(11, 11, [transfer(11, alice, curve), trade(11, false, 3n * ether)]),
       context,
       states,
       balances.view,

@@ -106,7 +106,7 @@ export function foldTraders(
   const touched = applyTraderOps(plan.traderOps, (token) => tokens.get(token), params, {
     stored: before,
     // The balance book holds every wallet the range's transfers move, and each opening op
-    // comes with one (a pool sell's recipient: loadTraderBalances).
+    // comes with one (a swap that moved no tokens names its recipient: loadTraderBalances).
     heldBefore: (token, wallet) => (launched.has(token) ? 0n : (balances.get(token, wallet)?.balance ?? 0n)),
   });
   plan.traders = touched.map((after): TraderChange => ({ before: before(after.token, after.wallet), after }));

@@ -39,15 +39,14 @@ const received = (who: string, tokens: bigint, from = wallet(999)): TraderOp => 
   token,
   wallet: who,
   tokens,
-  fromCreator: from === creator,
+  from,
 });
-const sent = (who: string, tokens: bigint): TraderOp => ({
-  kind: 'out',
-  token,
-  wallet: who,
-  tokens,
-  fromCreator: false,
-});
+const sent = (who: string, tokens: bigint): TraderOp => ({ kind: 'out', token, wallet: who, tokens });
+/** A transfer between wallets, as transferOps pushes it. */
+const moved = (from: string, to: string, tokens: bigint): TraderOp[] => [
+  sent(from, tokens),
+  received(to, tokens, from),
+];
 
 function run(
   ops: TraderOp[],
@@ -105,14 +104,6 @@ describe('average-cost PnL', () => {
     expect(row.balance).toBe(60n);
   });
 
-  it('empties the position on a sell beyond it (all cost realized, never negative)', () => {
-    const a = wallet(5);
-    const row = run([trade('buy', a, 10n, 100n), trade('sell', a, 25n, 40n)])(a);
-    expect(row.balance).toBe(0n);
-    expect(row.costBasis).toBe(0n);
-    expect(row.realizedPnl).toBe(-60n);
-  });
-
   it('continues from a stored row across ranges', () => {
     const a = wallet(6);
     const rows = new Map<string, TraderRow>();
@@ -154,6 +145,17 @@ describe('labels', () => {
       trade('buy', c, 1n, 1n, 500, '0xalone'),
     ]);
     expect([get(a).bundler, get(b).bundler, get(c).bundler]).toEqual([true, true, false]);
+  });
+
+  it('bundler: the creator does not count toward K (K − 1 others beside it are none, K others are)', () => {
+    const k = params.bundlerWallets;
+    const few = Array.from({ length: k - 1 }, (_, i) => wallet(100 + i));
+    const getFew = run([creator, ...few].map((w) => trade('buy', w, 1n, 1n, launchBlock)));
+    for (const w of [creator, ...few]) expect(getFew(w).bundler, w).toBe(false);
+    const many = Array.from({ length: k }, (_, i) => wallet(120 + i));
+    const getMany = run([creator, ...many].map((w) => trade('buy', w, 1n, 1n, launchBlock)));
+    for (const w of many) expect(getMany(w).bundler, w).toBe(true);
+    expect(getMany(creator).bundler).toBe(false);
   });
 
   it('creator: labelled creator, never sniper or bundler for its own launch-block buy', () => {
@@ -207,12 +209,6 @@ describe('which wallets have a row', () => {
     expect(opened.realizedPnl).toBe(400n);
   });
 
-  it('a pool swap it pays for opens its row without moving its position (the recipient trades)', () => {
-    const a = wallet(94);
-    const row = run([received(a, 40n), { kind: 'pays', token, wallet: a }], new Map(), () => 10n)(a);
-    expect(row).toMatchObject({ balance: 50n, costBasis: 0n, buys: 0, sells: 0, firstTradeBlock: null });
-  });
-
   it('zero-cost transfers: a received position sold in a later range is all profit', () => {
     const a = wallet(95);
     const rows = new Map<string, TraderRow>();
@@ -224,30 +220,75 @@ describe('which wallets have a row', () => {
   });
 });
 
+describe("the creator's cluster: cost follows the tokens", () => {
+  it('creator buys, sends to a wallet, which sells: its PnL is the true profit', () => {
+    const linked = wallet(130);
+    // Bought 100 for 1000, moved 60 (cost 600) to a second wallet, sold there for 700.
+    const get = run([
+      trade('buy', creator, 100n, 1000n, launchBlock),
+      ...moved(creator, linked, 60n),
+      trade('sell', linked, 60n, 700n),
+    ]);
+    // Linked and with its sale: the cluster the risk summary's creator_sold_bps sums.
+    expect(get(linked)).toMatchObject({
+      creatorLinked: true,
+      sold: 60n,
+      costBasis: 0n,
+      realizedPnl: 100n,
+      balance: 0n,
+    });
+    expect(get(creator)).toMatchObject({ costBasis: 400n, balance: 40n, realizedPnl: 0n });
+  });
+
+  it('back to the creator and between linked wallets, pro rata; out of the cluster at zero cost', () => {
+    const [a, b, outsider] = [wallet(131), wallet(132), wallet(133)];
+    const get = run([
+      trade('buy', creator, 100n, 1000n),
+      ...moved(creator, a, 50n),
+      ...moved(creator, b, 10n),
+      ...moved(a, b, 20n),
+      ...moved(a, creator, 10n),
+      ...moved(a, outsider, 10n),
+      trade('sell', outsider, 10n, 50n),
+    ]);
+    // a: 50 for 500, sent 20 (200) to b and 10 (100) back, 10 (100) gone out of the cluster.
+    expect(get(a)).toMatchObject({ balance: 10n, costBasis: 100n });
+    expect(get(b)).toMatchObject({ balance: 30n, costBasis: 300n });
+    expect(get(creator)).toMatchObject({ balance: 50n, costBasis: 500n });
+    expect(get(outsider)).toMatchObject({ creatorLinked: false, costBasis: 0n, realizedPnl: 50n });
+  });
+
+  it('a rowless creator receiving from a linked wallet opens its row with the cost', () => {
+    const linked = wallet(134);
+    const rows = new Map<string, TraderRow>([
+      [
+        `${token} ${linked}`,
+        { ...emptyTrader(token, linked, creator), balance: 40n, costBasis: 400n, creatorLinked: true },
+      ],
+    ]);
+    const get = run(moved(linked, creator, 10n), rows, (_t, w) => (w === creator ? 5n : 40n));
+    expect(get(creator)).toMatchObject({ balance: 15n, costBasis: 100n, isCreator: true });
+    expect(get(linked)).toMatchObject({ balance: 30n, costBasis: 300n });
+  });
+});
+
 describe('transferOps', () => {
-  const parties = { curve, pool: null, contracts: new Set([wallet(0)]), creator };
+  const pool = wallet(77);
+  const parties = { curve, pool, contracts: new Set([wallet(0)]) };
   const opsOf = (from: string, to: string) => {
     const ops: TraderOp[] = [];
-    transferOps(parties, { token, from, to, value: 5n }, (op) => ops.push(op));
-    return ops;
+    const leg = transferOps(parties, { token, from, to, value: 5n }, (op) => ops.push(op));
+    return { ops, leg };
   };
-  it('skips trade legs and mints, turns wallet transfers into out and in', () => {
-    expect(opsOf(curve, wallet(1))).toEqual([]);
-    expect(opsOf(wallet(1), curve)).toEqual([]);
-    expect(opsOf(wallet(0), wallet(1))).toEqual([received(wallet(1), 5n)].map((op) => ({ ...op })));
-    expect(opsOf(creator, wallet(2)).map((op) => op.kind)).toEqual(['out', 'in']);
-    expect(opsOf(creator, wallet(2))[1]).toMatchObject({ fromCreator: true });
+  it('turns wallet transfers into out then in, and mints into in', () => {
+    expect(opsOf(wallet(1), wallet(2))).toEqual({ ops: moved(wallet(1), wallet(2), 5n), leg: false });
+    expect(opsOf(wallet(0), wallet(1))).toEqual({ ops: [received(wallet(1), 5n, wallet(0))], leg: false });
   });
-  it("turns a wallet's input to a pool swap into pays, and nothing else of the pool's legs", () => {
-    const pool = wallet(77);
-    const withPool = { ...parties, pool };
-    const ops: TraderOp[] = [];
-    for (const [from, to] of [
-      [wallet(1), pool],
-      [pool, wallet(1)],
-      [wallet(0), pool],
-    ] as const)
-      transferOps(withPool, { token, from, to, value: 5n }, (op) => ops.push(op));
-    expect(ops).toEqual([{ kind: 'pays', token, wallet: wallet(1) }]);
+  it("a market's transfers with a wallet are legs: only the wallet's side", () => {
+    for (const market of [curve, pool]) {
+      expect(opsOf(market, wallet(1))).toEqual({ ops: [received(wallet(1), 5n, market)], leg: true });
+      expect(opsOf(wallet(1), market)).toEqual({ ops: [sent(wallet(1), 5n)], leg: true });
+      expect(opsOf(wallet(0), market)).toEqual({ ops: [], leg: false });
+    }
   });
 });

@@ -10,13 +10,17 @@ import { setAt } from './row-book';
 export interface LabelParams {
   /** A first buy in block launch + 0 … launch + N − 1 is a sniper's. */
   sniperBlocks: number;
-  /** At least K distinct wallets buying in the launch block make each of them a bundler. */
+  /** At least K distinct wallets but the creator buying in the launch block make each a bundler. */
   bundlerWallets: number;
 }
 
 export const defaultLabelParams: LabelParams = { sniperBlocks: 3, bundlerWallets: 4 };
 
-/** One thing a wallet did to its position in a token, in chain order. */
+/**
+ * One thing a wallet did to its position, in chain order. A trade's wallet is the chain's: the
+ * one its tokens went to (a buy) or came from (a sell), which on the pool may not be the swap's
+ * recipient (the fold takes it from the trade's token Transfer: {@link transferOps}).
+ */
 export type TraderOp =
   | {
       kind: 'buy' | 'sell';
@@ -29,12 +33,12 @@ export type TraderOp =
       timestamp: number;
       transaction: string;
     }
-  | { kind: 'in' | 'out'; token: string; wallet: string; tokens: bigint; fromCreator: boolean }
   /**
-   * The wallet's tokens went into a pool swap (its input leg). The swap's trader is its
-   * recipient, maybe another wallet: the payer's position does not move, but its row opens.
+   * A transfer's legs: `out` of its sending wallet, then at once `in` of its receiving one (only
+   * the side that is a wallet; `from` is the sender, wallet or not).
    */
-  | { kind: 'pays'; token: string; wallet: string };
+  | { kind: 'out'; token: string; wallet: string; tokens: bigint }
+  | { kind: 'in'; token: string; wallet: string; tokens: bigint; from: string };
 
 /** A `traders` row as the writer keeps it. */
 export interface TraderRow {
@@ -83,18 +87,12 @@ export function emptyTrader(token: string, wallet: string, creator: string): Tra
   };
 }
 
-/**
- * The cost that leaves the position with `tokens` of it, at its average cost (floored). Tokens
- * beyond the position (a pool sell whose recipient is not the seller) take no cost.
- */
+/** The cost that leaves the position with `tokens` of it, at its average cost (floored). */
 export function costOf(row: TraderRow, tokens: bigint): bigint {
   if (row.balance <= 0n) return 0n;
   if (tokens >= row.balance) return row.costBasis;
   return (row.costBasis * tokens) / row.balance;
 }
-
-/** A position never goes below zero: a sell or send beyond it (a pool sell whose recipient is not the seller) empties it. */
-const less = (balance: bigint, tokens: bigint) => (tokens >= balance ? 0n : balance - tokens);
 
 /** The token facts the labels need. */
 export interface TraderToken {
@@ -104,8 +102,9 @@ export interface TraderToken {
 
 /**
  * Bundlers among one range's buys of each token: every buyer in the launch block when at least
- * K distinct wallets bought there, and every buyer of a transaction in which at least two
- * distinct wallets bought. Both sets lie within one range (a range is cut at block boundaries).
+ * K distinct wallets other than the creator bought there (its own launch buy is no bundle), and
+ * every buyer of a transaction in which at least two distinct wallets bought. Both sets lie
+ * within one range (a range is cut at block boundaries).
  */
 export function bundlersOf(
   ops: readonly TraderOp[],
@@ -116,7 +115,9 @@ export function bundlersOf(
   const txBuyers = new Map<string, Set<string>>();
   for (const op of ops) {
     if (op.kind !== 'buy') continue;
-    if (tokenOf(op.token)?.createdBlock === op.block) setAt(launchBuyers, op.token).add(op.wallet);
+    const token = tokenOf(op.token);
+    if (token?.createdBlock === op.block && op.wallet !== token.creator)
+      setAt(launchBuyers, op.token).add(op.wallet);
     setAt(txBuyers, `${op.token} ${op.transaction}`).add(op.wallet);
   }
   const bundlers = new Set<string>();
@@ -162,6 +163,9 @@ export function applyTraderOps(
   // Transfers of one token come in runs: its entry is looked up once per run.
   let current: TokenWallets | null = null;
   let currentAddress = '';
+  // The `out` just applied (changed in place: an airdrop is 100k of them): the `in` after it is
+  // the same transfer's other side.
+  const sent = { wallet: '', cost: 0n, cluster: false };
   for (const op of ops) {
     if (op.token !== currentAddress) {
       currentAddress = op.token;
@@ -174,41 +178,55 @@ export function applyTraderOps(
       current = entry;
     }
     if (current === null) continue;
-    const { token } = current;
-    let row = current.rows.get(op.wallet);
+    const { token, rows, moved } = current;
+    let row = rows.get(op.wallet);
     if (row === undefined) {
       const stored = sources.stored(op.token, op.wallet);
       row = stored ? { ...stored } : null;
-      current.rows.set(op.wallet, row);
+      rows.set(op.wallet, row);
       if (row) touched.push(row);
     }
+    // Which (token, wallet)s have a row: a wallet that traded the token or received it within
+    // the creator's cluster (docs/api.md). A wallet that only received and sent it otherwise
+    // has none: its position is its balance at zero cost, nothing else, which `balances`
+    // already holds (a backfill of airdrops writes no trader rows). When its row opens, it
+    // starts from that balance.
+    let within = false;
+    if (op.kind === 'out') {
+      // Sent tokens take their average cost with them; nothing is realized.
+      sent.wallet = op.wallet;
+      sent.cost = row ? costOf(row, op.tokens) : 0n;
+      sent.cluster = op.wallet === token.creator || row?.creatorLinked === true;
+      if (row) {
+        row.costBasis -= sent.cost;
+        row.balance -= op.tokens;
+        continue;
+      }
+    } else if (op.kind === 'in') {
+      // Within the creator's cluster (the creator and the wallets it sent the token to) the
+      // cost goes with the tokens; from anyone else they cost nothing (docs/api.md says why).
+      within =
+        op.from === token.creator ||
+        (sent.cluster &&
+          sent.wallet === op.from &&
+          (op.wallet === token.creator || row?.creatorLinked === true));
+    }
     if (row === null) {
-      // Which (token, wallet)s have a row: a wallet that traded the token, paid a pool swap's
-      // input, or received it from the creator (docs/api.md). A wallet that only received and
-      // sent it by transfer has none: its position is its balance at zero cost, nothing else,
-      // which `balances` already holds (a backfill of airdrops writes no trader rows). When its
-      // row opens, it starts from that balance.
-      if ('fromCreator' in op && !(op.kind === 'in' && op.fromCreator)) {
-        const moved = current.moved.get(op.wallet) ?? 0n;
-        current.moved.set(op.wallet, op.kind === 'in' ? moved + op.tokens : moved - op.tokens);
+      if (op.kind === 'out' || (op.kind === 'in' && !within)) {
+        const before = moved.get(op.wallet) ?? 0n;
+        moved.set(op.wallet, op.kind === 'in' ? before + op.tokens : before - op.tokens);
         continue;
       }
       row = emptyTrader(op.token, op.wallet, token.creator);
-      row.balance = sources.heldBefore(op.token, op.wallet) + (current.moved.get(op.wallet) ?? 0n);
-      current.rows.set(op.wallet, row);
+      row.balance = sources.heldBefore(op.token, op.wallet) + (moved.get(op.wallet) ?? 0n);
+      rows.set(op.wallet, row);
       touched.push(row);
     }
-    if (op.kind === 'pays') continue;
-    if ('fromCreator' in op) {
-      if (op.kind === 'out') {
-        // Sent tokens take their average cost with them; nothing is realized.
-        row.costBasis -= costOf(row, op.tokens);
-        row.balance = less(row.balance, op.tokens);
-      } else {
-        // Received tokens cost nothing: the position grows, its cost does not.
-        row.balance += op.tokens;
-        if (op.fromCreator && !row.isCreator) row.creatorLinked = true;
-      }
+    if (op.kind === 'out') continue;
+    if (op.kind === 'in') {
+      row.balance += op.tokens;
+      if (within && sent.wallet === op.from) row.costBasis += sent.cost;
+      if (op.from === token.creator && !row.isCreator) row.creatorLinked = true;
       continue;
     }
     if (op.kind === 'buy') {
@@ -226,7 +244,7 @@ export function applyTraderOps(
       row.costBasis -= cost;
       row.sold += op.tokens;
       row.quoteReceived += op.quote;
-      row.balance = less(row.balance, op.tokens);
+      row.balance -= op.tokens;
       row.sells += 1;
     }
     if (row.firstTradeBlock === null) {
@@ -239,35 +257,34 @@ export function applyTraderOps(
   return touched;
 }
 
-/** Addresses that are not traders: a Transfer touching the curve or the pool is a trade's leg. */
+/** Addresses that are no wallets: the markets (the curve, the pool) and the contracts. */
 export interface TransferParties {
   curve: string;
   pool: string | null;
   contracts: ReadonlySet<string>;
-  creator: string;
 }
 
 /**
- * The ops of one Transfer: none for a trade's leg (to or from the curve or the pool; the Trade or
- * Swap carries it) but `pays` for a wallet's input to a pool swap, none for a mint; otherwise
- * `out` for a sending wallet and `in` for a receiving one (the burn address and launchpad
- * contracts are no wallets).
+ * The ops of one Transfer: `out` for a sending wallet, then `in` for a receiving one (the curve,
+ * the pool, the burn address and launchpad contracts are no wallets; a mint comes from the zero
+ * address). A trade's token leg (its Transfer between a market and a wallet) is pushed like any:
+ * the fold puts the trade in its place when the trade's log follows (fold.ts), so a trade moves
+ * the wallet whose tokens moved, and a Transfer to a market without a trade (a donation) stays
+ * a plain send. Returns whether the transfer is such a leg.
  */
 export function transferOps(
   parties: TransferParties,
   transfer: { token: string; from: string; to: string; value: bigint },
   push: (op: TraderOp) => void,
-): void {
+): boolean {
   const { from, to, token, value } = transfer;
-  if (from === parties.curve || to === parties.curve) return;
-  if (parties.pool !== null && (from === parties.pool || to === parties.pool)) {
-    if (to === parties.pool && from !== to && value !== 0n && !parties.contracts.has(from))
-      push({ kind: 'pays', token, wallet: from });
-    return;
-  }
-  if (value === 0n || from === to) return;
-  if (!parties.contracts.has(from))
-    push({ kind: 'out', token, wallet: from, tokens: value, fromCreator: false });
-  if (!parties.contracts.has(to))
-    push({ kind: 'in', token, wallet: to, tokens: value, fromCreator: from === parties.creator });
+  if (value === 0n || from === to) return false;
+  const { curve, pool, contracts } = parties;
+  const fromMarket = from === curve || from === pool;
+  const toMarket = to === curve || to === pool;
+  const fromWallet = !fromMarket && !contracts.has(from);
+  const toWallet = !toMarket && !contracts.has(to);
+  if (fromWallet) push({ kind: 'out', token, wallet: from, tokens: value });
+  if (toWallet) push({ kind: 'in', token, wallet: to, tokens: value, from });
+  return (fromMarket && toWallet) || (toMarket && fromWallet);
 }

@@ -31,6 +31,8 @@ export const concentrationSql = frozenSql(sql`(
  * The risk summary from precomputed `traders` rows: only labelled wallets are read (a partial
  * index, traders_labelled_idx; they are launch-window buyers and the creator's recipients, not
  * every trader), each one's balance now by the balances key, and the creator's row by its key.
+ * `dev_sold` is the creator's cluster's (its row and the creator_linked rows, a branch each so
+ * that each keeps its index).
  */
 export const riskSql = frozenSql(sql`(
   select json_build_array(
@@ -40,8 +42,10 @@ export const riskSql = frozenSql(sql`(
     count(*) filter (where x.bundler),
     coalesce(div(sum(b.balance) filter (where x.creator_linked) * 10000, tokens.total_supply), 0),
     count(*) filter (where x.creator_linked),
-    coalesce((select case when c.bought = 0 then 0 else div(least(c.sold, c.bought) * 10000, c.bought) end
-       from traders c where c.token_address = tokens.address and c.wallet = tokens.creator), 0))
+    (select case when sum(c.bought) > 0 then div(least(sum(c.sold), sum(c.bought)) * 10000, sum(c.bought)) else 0 end
+       from (select bought, sold from traders where token_address = tokens.address and wallet = tokens.creator
+             union all
+             select bought, sold from traders where token_address = tokens.address and creator_linked) c))
   from traders x left join balances b on b.token_address = x.token_address and b.wallet = x.wallet
   where x.token_address = tokens.address and (x.sniper or x.bundler or x.creator_linked))`);
 

@@ -88,7 +88,9 @@ const pointJson = jsonSql(chartPoint, {
  * Page statements of activity, by `kind|*`, `first|after` and rows (each text compiled once). One kind:
  * one walk down chain_events_token_kind_idx, however rare the kind is among the token's events
  * (a walk of the token's events filtered by kind read all 1.2M events of the busiest token to
- * find its one launch). Every kind: the walks of each kind, merged.
+ * find its one launch). Every kind: the walks of each kind, merged. The events are the looked-up
+ * token row's (`tk.address`), not the parameter's: one plan for every token, where the parameter
+ * made PostgreSQL plan anew per execution for a busy token (json-reads.ts, token pages).
  */
 const activityRows = compiledReads<
   Record<string, unknown> & { token: string | null; ib: string | number },
@@ -99,7 +101,7 @@ const activityRows = compiledReads<
   const limit = rowLimit(Number(rows));
   const ofKind = (one: string) =>
     sql`(select kind, block_number, block_timestamp, block_hash, transaction_hash, transaction_index, log_index, data
-           from chain_events where token_address = ${param('address')} and kind = ${one}
+           from chain_events where token_address = tk.address and kind = ${one}
             ${position === 'after' ? sql`and (block_number, log_index) < (${param('block')}, ${param('log')})` : sql``}
           order by block_number desc, log_index desc limit ${limit})`;
   const events =
