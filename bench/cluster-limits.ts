@@ -16,6 +16,7 @@ import { createWorkerLimits } from '../server/http/cluster/limit-client';
 import { createLimitTable } from '../server/http/cluster/limit-table';
 import { isLimitAnswers, isLimitRequests } from '../server/http/cluster/protocol';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../server/http/rate-limit';
+import { quantile } from './lib/measure';
 
 const { values } = parseArgs({
   options: {
@@ -102,12 +103,11 @@ if (cluster.isPrimary) {
   await Promise.all(Array.from({ length: inFlight }, loop));
   const cpu = process.cpuUsage(cpuBefore);
   waits.sort((a, b) => a - b);
-  const quantile = (q: number) => waits[Math.min(waits.length - 1, Math.floor(waits.length * q))] ?? 0;
   const report: WorkerReport = {
     checks: waits.length,
     cpuMicros: cpu.user + cpu.system,
-    waitP50: quantile(0.5),
-    waitP99: quantile(0.99),
+    waitP50: quantile(waits, 0.5),
+    waitP99: quantile(waits, 0.99),
   };
   process.send?.({ report });
 }

@@ -11,7 +11,7 @@
  * (docs/benchmarks.md, "Database faults"; docs/operations.md's failure table).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import os, { tmpdir } from 'node:os';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
@@ -21,6 +21,7 @@ import { bumpReadVersion } from '../server/db/read-version';
 import { startAppServer } from '../test/app-server';
 import { fixtureToken, insertTokens, setCheckpoint } from '../test/fixtures';
 import { startReplicatedPostgres } from '../test/replication';
+import { quantile } from './lib/measure';
 
 const { values } = parseArgs({
   options: { clients: { type: 'string', default: '8' }, seconds: { type: 'string', default: '10' } },
@@ -40,7 +41,7 @@ await setCheckpoint(setup.db, 150);
 await bumpReadVersion(setup.db);
 await setup.close();
 await pg.caughtUp();
-const dataDir = mkdtempSync(path.join(tmpdir(), 'launchdex-bench-faults-'));
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'launchdex-bench-faults-'));
 const server = await startAppServer({
   DATABASE_URL: pg.primaryUrl,
   DATABASE_READ_URLS: pg.replicaUrl,
@@ -139,7 +140,7 @@ async function phase(name: string, fault: () => Promise<void>, recover?: () => P
   const byStatus = new Map<number, number>();
   for (const answer of inPhase) byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
   const ms = inPhase.map((answer) => answer.ms).sort((a, b) => a - b);
-  const at = (q: number) => (ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] ?? 0).toFixed(1);
+  const at = (q: number) => quantile(ms, q).toFixed(1);
   const statuses = [...byStatus.entries()]
     .map(([status, count]) => `${count}× ${status || 'none'}`)
     .join(', ');

@@ -18,7 +18,7 @@
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import type { Address, Hash } from 'viem';
+import type { Address } from 'viem';
 import { bondingCurveAbi } from '../server/chain/abis';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
@@ -28,6 +28,7 @@ import { startAppServer } from '../test/app-server';
 import { DEPLOYER, GENESIS, startTestChain } from '../test/chain';
 import { parseFrames } from '../test/stream-client';
 import { startWebhookReceiver } from '../test/webhook-receiver';
+import { quantile } from './lib/measure';
 
 const { values } = parseArgs({
   options: {
@@ -54,7 +55,6 @@ const launched = await chain.actions.launch({
   firstBuy: WAD / 100n,
 });
 const token = launched.token.toLowerCase() as Address;
-const curve = launched.curve;
 
 const admin = postgres(values['database-url'], { max: 1, onnotice: () => {} });
 const dbName = `launchdex_live_${process.pid}`;
@@ -92,62 +92,51 @@ try {
     return body.items.map((item) => item.transaction_hash);
   };
   const firstHash = launched.hash.toLowerCase();
-  for (const deadline = Date.now() + 60_000; !(await recentTrades()).includes(firstHash); await sleep(50)) {
+  for (const deadline = Date.now() + 60_000; !(await recentTrades()).includes(firstHash); await sleep(50))
     if (Date.now() > deadline) throw new Error('the launch did not reach the API within 60 s');
-  }
-
-  const send = (): Promise<Hash> =>
-    chain.client.writeContract({
-      address: curve,
-      abi: bondingCurveAbi,
-      functionName: 'buy',
-      args: [0n, 2n ** 40n],
-      value: WAD / 1000n,
-      account: DEPLOYER,
-      gas: 300_000n,
-    });
 
   // Open loop: blocks are mined on a fixed schedule whatever the API does, and one client
   // watches the newest trades, so each block meets the poll at its own phase.
   console.log(`▶ ${blocks} blocks, one trade each, every ${intervalMs} ms…`);
-  const minedAt = new Map<string, number>();
-  const latencies: number[] = [];
+  /** One way a trade reaches a client: when each pending trade was mined, and the latencies seen. */
+  const path = () => {
+    const minedAt = new Map<string, number>();
+    const latencies: number[] = [];
+    const seen = (hash: string, now: number) => {
+      const mined = minedAt.get(hash);
+      if (mined === undefined) return;
+      latencies.push(now - mined);
+      minedAt.delete(hash);
+    };
+    return { minedAt, latencies, seen };
+  };
+  const api = path();
+  const hook = path();
+  const stream = path();
   let sending = true;
-  const hookMinedAt = new Map<string, number>();
-  const hookLatencies: number[] = [];
   const applied = receiver?.applied;
   let seen = 0;
   const hookWatcher = (async () => {
-    while (applied && (sending || hookMinedAt.size > 0)) {
+    while (applied && (sending || hook.minedAt.size > 0)) {
       for (; seen < applied.length; seen++) {
         const event = applied[seen];
-        const mined = hookMinedAt.get(String(event?.data.transaction_hash));
-        if (!event || mined === undefined) continue;
-        hookLatencies.push(event.receivedAt - mined);
-        hookMinedAt.delete(String(event.data.transaction_hash));
+        if (event) hook.seen(String(event.data.transaction_hash), event.receivedAt);
       }
-      if ([...hookMinedAt.values()].some((mined) => Date.now() - mined > 30_000))
+      if ([...hook.minedAt.values()].some((mined) => Date.now() - mined > 30_000))
         throw new Error('a trade did not reach the webhook receiver within 30 s');
       await sleep(10);
     }
   })();
   const watcher = (async () => {
-    while (sending || minedAt.size > 0) {
+    while (sending || api.minedAt.size > 0) {
       const now = performance.now();
-      for (const hash of await recentTrades()) {
-        const mined = minedAt.get(hash);
-        if (mined === undefined) continue;
-        latencies.push(now - mined);
-        minedAt.delete(hash);
-      }
-      for (const [hash, mined] of minedAt)
+      for (const hash of await recentTrades()) api.seen(hash, now);
+      for (const [hash, mined] of api.minedAt)
         if (now - mined > 30_000) throw new Error(`trade ${hash} did not reach the API within 30 s`);
       await sleep(10);
     }
   })();
   // One stream subscriber, as a bot would hold it: trade events of the token as they come.
-  const streamMinedAt = new Map<string, number>();
-  const streamLatencies: number[] = [];
   const subscription = new AbortController();
   const streamReader = values.stream
     ? (async () => {
@@ -161,12 +150,8 @@ try {
             const now = performance.now();
             const parsed = parseFrames(buffer + decoder.decode(chunk, { stream: true }));
             buffer = parsed.rest;
-            for (const frame of parsed.frames) {
-              const mined = streamMinedAt.get(String(frame.data.transaction_hash));
-              if (frame.type !== 'trade' || mined === undefined) continue;
-              streamLatencies.push(now - mined);
-              streamMinedAt.delete(String(frame.data.transaction_hash));
-            }
+            for (const frame of parsed.frames)
+              if (frame.type === 'trade') stream.seen(String(frame.data.transaction_hash), now);
           }
         } catch (error) {
           if (!subscription.signal.aborted) throw error;
@@ -175,45 +160,52 @@ try {
     : undefined;
   const started = performance.now();
   for (let i = 0; i < blocks; i++) {
-    const hash = (await send()).toLowerCase();
+    const hash = (
+      await chain.client.writeContract({
+        address: launched.curve,
+        abi: bondingCurveAbi,
+        functionName: 'buy',
+        args: [0n, 2n ** 40n],
+        value: WAD / 1000n,
+        account: DEPLOYER,
+        gas: 300_000n,
+      })
+    ).toLowerCase();
     // Under automine the block exists when the send returns.
-    minedAt.set(hash, performance.now());
-    if (values.stream) streamMinedAt.set(hash, performance.now());
-    if (receiver) hookMinedAt.set(hash, Date.now());
+    api.minedAt.set(hash, performance.now());
+    if (values.stream) stream.minedAt.set(hash, performance.now());
+    if (receiver) hook.minedAt.set(hash, Date.now());
     if ((i + 1) % 50 === 0) console.log(`  ${i + 1}/${blocks}`);
     await sleep(Math.max(0, started + (i + 1) * intervalMs - performance.now()));
   }
   sending = false;
   await watcher;
   await hookWatcher;
+  const sorted = (latencies: number[]) => [...latencies].sort((a, b) => a - b);
+  const ms = (v: number) => `${Math.round(v)} ms`;
+  const summary = (latencies: number[]) =>
+    `p50 ${ms(quantile(latencies, 0.5))} · p90 ${ms(quantile(latencies, 0.9))} · p99 ${ms(quantile(latencies, 0.99))} · max ${ms(quantile(latencies, 1))}`;
   if (streamReader) {
-    for (const deadline = Date.now() + 30_000; streamMinedAt.size > 0; await sleep(10))
+    for (const deadline = Date.now() + 30_000; stream.minedAt.size > 0; await sleep(10))
       if (Date.now() > deadline)
-        throw new Error(`${streamMinedAt.size} trades did not reach the stream within 30 s`);
+        throw new Error(`${stream.minedAt.size} trades did not reach the stream within 30 s`);
     subscription.abort();
     await streamReader;
-    const sorted = [...streamLatencies].sort((a, b) => a - b);
-    const q = (x: number) =>
-      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(x * sorted.length))] ?? 0);
-    console.log(
-      `\n✔ block to stream subscriber over ${sorted.length} blocks: p50 ${q(0.5)} ms · p90 ${q(0.9)} ms · p99 ${q(0.99)} ms · max ${q(1)} ms`,
-    );
+    const latencies = sorted(stream.latencies);
+    console.log(`\n✔ block to stream subscriber over ${latencies.length} blocks: ${summary(latencies)}`);
   }
   if (receiver) {
-    const sorted = [...hookLatencies].sort((a, b) => a - b);
-    const q = (x: number) =>
-      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(x * sorted.length))] ?? 0);
+    const latencies = sorted(hook.latencies);
     console.log(
-      `\n✔ block to webhook receiver over ${sorted.length} blocks: p50 ${q(0.5)} ms · p90 ${q(0.9)} ms · p99 ${q(0.99)} ms · max ${q(1)} ms (${receiver.invalid} bad signatures)`,
+      `\n✔ block to webhook receiver over ${latencies.length} blocks: ${summary(latencies)} (${receiver.invalid} bad signatures)`,
     );
   }
 
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  const ms = (v: number) => `${Math.round(v)} ms`;
+  const latencies = sorted(api.latencies);
+  const at = (q: number) => quantile(latencies, q);
   const poll = values['poll-ms'] ?? 'default';
   console.log(
-    `\n✔ head to API over ${latencies.length} blocks (poll ${poll}): p50 ${ms(at(0.5))} · p90 ${ms(at(0.9))} · p99 ${ms(at(0.99))} · max ${ms(at(1))} · min ${ms(at(0))}`,
+    `\n✔ head to API over ${latencies.length} blocks (poll ${poll}): ${summary(latencies)} · min ${ms(at(0))}`,
   );
   const buckets = [100, 200, 300, 400, 500, 750, 1000, 1500, Number.POSITIVE_INFINITY];
   let lower = 0;

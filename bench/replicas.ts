@@ -21,7 +21,8 @@ import { cursorBlock, encodeCursor } from '../server/api/cursor';
 import { highestBlock } from '../server/api/min-block';
 import { createReplicaSet } from '../server/db/replicas';
 import { startReplicatedPostgres } from '../test/replication';
-import { measure, type Run, warm } from './lib/measure';
+import { seedScaleArgs } from './lib/dataset';
+import { measure, warm } from './lib/measure';
 import { type BenchServer, outOfReachLimits, startLaunchdex } from './lib/servers';
 
 const { values } = parseArgs({
@@ -47,21 +48,10 @@ const servers: BenchServer[] = [];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'launchdex-bench-replicas-'));
 try {
   const seedStarted = performance.now();
-  await promisify(execFile)(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'bench/seed-scale.ts',
-      '--database-url',
-      pg.primaryUrl,
-      '--tokens',
-      values.tokens,
-      '--trades',
-      values.trades,
-    ],
-    { cwd: root, maxBuffer: 64 * 1024 * 1024 },
-  );
+  await promisify(execFile)(process.execPath, seedScaleArgs(pg.primaryUrl, values.tokens, values.trades), {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   await pg.caughtUp(300_000);
   console.log(
     `seeded ${values.tokens} tokens / ${values.trades} trades in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s; the standby has replayed it`,
@@ -83,11 +73,14 @@ try {
   };
   servers.push(onReplica);
 
-  const json = async <T>(pathAndQuery: string): Promise<T> => {
-    const response = await fetch(`${onPrimary.baseUrl}${pathAndQuery}`);
-    if (!response.ok) throw new Error(`${pathAndQuery}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
+  const text = async (server: BenchServer, pathAndQuery: string) => {
+    const response = await fetch(`${server.baseUrl}${pathAndQuery}`);
+    const body = await response.text();
+    if (response.status !== 200)
+      throw new Error(`${pathAndQuery} on ${server.name}: ${response.status} ${body}`);
+    return body;
   };
+  const json = async <T>(pathAndQuery: string) => JSON.parse(await text(onPrimary, pathAndQuery)) as T;
   const newest = await json<{ items: { address: string }[]; next_cursor: string }>('/api/v1/tokens');
   // The token with the most trades (seed:scale gives one token 6 % of them): trades have a page 2.
   const admin = postgres(pg.primaryUrl, { max: 1, onnotice: () => {} });
@@ -110,27 +103,19 @@ try {
     ['search', `/api/v1/tokens?search=${encodeURIComponent(symbol.toLowerCase().slice(0, 4))}`],
   ];
   for (const [, route] of routes) {
-    const [a, b] = await Promise.all(
-      [onPrimary, onReplica].map(async (server) => {
-        const response = await fetch(`${server.baseUrl}${route}`);
-        const text = await response.text();
-        if (response.status !== 200)
-          throw new Error(`${route} on ${server.name}: ${response.status} ${text}`);
-        return text;
-      }),
-    );
+    const [a, b] = await Promise.all([onPrimary, onReplica].map((server) => text(server, route)));
     if (a !== b) throw new Error(`${route}: the two servers answer differently`);
   }
 
-  const results = new Map<string, Run[]>();
+  /** Server CPU per request of every run on the primary-only server: the uncached path's cost. */
+  const primaryCpuMs: number[] = [];
   for (const [label, route] of routes) {
     for (const server of [onPrimary, onReplica]) await warm(server, route, 2);
     for (let round = 0; round < rounds; round++)
       for (const server of round % 2 === 0 ? [onPrimary, onReplica] : [onReplica, onPrimary]) {
         const run = await measure(server, route, connections, seconds);
         if (run.errors > 0) throw new Error(`${label} on ${server.name}: ${run.errors} errors`);
-        const key = `${label}\n${server.name}`;
-        results.set(key, [...(results.get(key) ?? []), run]);
+        if (server === onPrimary) primaryCpuMs.push(run.cpuMsPerRequest);
         console.log(
           `${label.padEnd(26)} ${server.name.padEnd(17)} ${String(run.requestsPerSecond).padStart(6)} req/s  p99 ${String(run.p99).padStart(4)} ms  cpu ${run.cpuMsPerRequest.toFixed(3)} ms/req`,
         );
@@ -167,11 +152,7 @@ try {
   timed(50_000, () => cursorBlock(cursor) ?? 0);
   const routeNs = timed(2_000_000, (i) => set.route(i % 3 === 0 ? 999 : undefined).name.length);
   const cursorNs = timed(200_000, () => highestBlock(cursorBlock(cursor), undefined) ?? 0);
-  const uncachedCpuMs = Math.min(
-    ...[...results.entries()]
-      .filter(([key]) => key.endsWith('\nprimary only'))
-      .flatMap(([, runs]) => runs.map((run) => run.cpuMsPerRequest)),
-  );
+  const uncachedCpuMs = Math.min(...primaryCpuMs);
   console.log(
     `route(): ${routeNs.toFixed(0)} ns per decision; a cursor's block: ${(cursorNs / 1000).toFixed(2)} µs; ` +
       `together ${(((routeNs + cursorNs) / 1e6 / uncachedCpuMs) * 100).toFixed(2)} % of the cheapest uncached request's server CPU (${uncachedCpuMs.toFixed(3)} ms)`,

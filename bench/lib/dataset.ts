@@ -19,15 +19,22 @@ function parseRecord(comment: string | null | undefined): SeedRecord | null {
     comment ?? '',
   );
   if (!match) return null;
-  const [, version, tokens, trades, seconds, date] = match as unknown as string[];
-  return {
-    version: Number(version),
-    tokens: Number(tokens),
-    trades: Number(trades),
-    seconds: Number(seconds),
-    date: date as string,
-  };
+  const [version = 0, tokens = 0, trades = 0, seconds = 0] = match.slice(1, 5).map(Number);
+  return { version, tokens, trades, seconds, date: match[5] as string };
 }
+
+/** `node`'s arguments that fill a database with `npm run seed:scale`'s dataset. */
+export const seedScaleArgs = (databaseUrl: string, tokens: number | string, trades: number | string) => [
+  '--import',
+  'tsx',
+  'bench/seed-scale.ts',
+  '--database-url',
+  databaseUrl,
+  '--tokens',
+  String(tokens),
+  '--trades',
+  String(trades),
+];
 
 /**
  * The benchmark database with exactly this dataset: reused when its seed record matches (same
@@ -42,15 +49,8 @@ export async function ensureDataset(
 ): Promise<SeedRecord> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
-  const admin = postgres({
-    host: url.hostname,
-    port: Number(url.port || 5432),
-    username: decodeURIComponent(url.username),
-    password: url.password ? decodeURIComponent(url.password) : undefined,
-    database: 'postgres',
-    max: 1,
-    onnotice: () => {},
-  });
+  url.pathname = '/postgres';
+  const admin = postgres(url.toString(), { max: 1, onnotice: () => {} });
   try {
     const [row] = await admin<{ comment: string | null }[]>`
       select shobj_description(oid, 'pg_database') as comment from pg_database where datname = ${name}`;
@@ -75,21 +75,10 @@ export async function ensureDataset(
   console.log(
     `▶ seeding ${name}: ${tokens.toLocaleString('en-US')} tokens, ${trades.toLocaleString('en-US')} trades`,
   );
-  const seeded = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'bench/seed-scale.ts',
-      '--database-url',
-      databaseUrl,
-      '--tokens',
-      String(tokens),
-      '--trades',
-      String(trades),
-    ],
-    { cwd: root, stdio: 'inherit' },
-  );
+  const seeded = spawnSync(process.execPath, seedScaleArgs(databaseUrl, tokens, trades), {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (seeded.status !== 0) throw new Error(`seed:scale failed with ${seeded.status}`);
   return ensureDataset(databaseUrl, tokens, trades, true);
 }

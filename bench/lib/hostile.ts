@@ -72,9 +72,8 @@ export function attackPaths(trades: number, from = 0): { next(): string } {
   };
 }
 
-export interface HostileOptions {
-  server: BenchServer;
-  victimPath: string;
+/** What a `--hostile` run does, the same for every server it starts. */
+export interface HostileSettings {
   /** Victim clients, one connection each, each with its own X-Forwarded-For. */
   victims: number;
   /** Requests per second of each victim (under the shipped per-client rate). */
@@ -82,8 +81,6 @@ export interface HostileOptions {
   attackerConnections: number;
   duration: number;
   warmup: number;
-  /** Trades of the dataset (the attacker's charts end before its last candle). */
-  trades: number;
   /** Seconds the attack runs before the victims' attacked run starts. */
   ramp: number;
   /** Quiet and attacked runs, alternated; their answers are pooled into one p99 each. */
@@ -102,9 +99,11 @@ export interface HostileResult {
   rounds: { quiet: number; attacked: number }[];
   /** The victims alone again once the attack has stopped: the noise of the quiet run, and recovery. */
   after: Run;
-  attacker: Run;
+  /** The attacker's answers by status over every round, and its requests without an answer. */
+  attacker: Pick<Run, 'statuses' | 'socketErrors'>;
 }
 
+const victimPath = '/api/v1/tokens/newest';
 /** The victims are 198.51.100.0/24 and the attacker 203.0.113.66 (documentation ranges). */
 export const victimAddress = (index: number) => `198.51.100.${1 + (index % 250)}`;
 export const attackerAddress = '203.0.113.66';
@@ -140,62 +139,50 @@ function measureVictims(server: BenchServer, run: Omit<VictimRun, 'baseUrl'>): P
   });
 }
 
-/** The victims' run alone, then again while the attacker keeps its connections busy. */
-export async function runHostile(options: HostileOptions): Promise<HostileResult> {
-  const { server, victimPath, duration } = options;
-  const victims = { path: victimPath, victims: options.victims, rate: options.victimRate, seconds: duration };
+/**
+ * The victims' run alone, then again while the attacker keeps its connections busy; `trades` is
+ * the dataset's (the attacker's charts end before its last candle).
+ */
+export async function runHostile(
+  server: BenchServer,
+  trades: number,
+  options: HostileSettings,
+): Promise<HostileResult> {
+  const victims = {
+    path: victimPath,
+    victims: options.victims,
+    rate: options.victimRate,
+    seconds: options.duration,
+  };
   if (options.warmup > 0) await measureVictims(server, { ...victims, seconds: options.warmup });
   const quiet: RawRun[] = [];
   const attacked: RawRun[] = [];
-  const attacker: Run[] = [];
+  const attacker: HostileResult['attacker'] = { statuses: new Map(), socketErrors: 0 };
   const rounds: HostileResult['rounds'] = [];
-  const p99Of = (run: RawRun) => pooled(server, victimPath, options.victims, [run]).p99;
+  const pool = (runs: RawRun[]) => pooled(server, victimPath, options.victims, runs);
   for (let round = 0; round < options.rounds; round++) {
     const alone = await measureVictims(server, victims);
     const attack = await startAttacker(server, {
       baseUrl: server.baseUrl,
-      trades: options.trades,
+      trades,
       // Far past any earlier round's requests: each round's keys are new to the read cache too.
       from: round * 1_000_000,
       connections: options.attackerConnections,
-      maxSeconds: options.ramp + duration + 30,
+      maxSeconds: options.ramp + options.duration + 30,
       headers: { 'x-forwarded-for': attackerAddress },
     });
     await new Promise((resolve) => setTimeout(resolve, options.ramp * 1000));
     const under = await measureVictims(server, victims);
-    attacker.push(await attack.stop());
+    const attackerRun = await attack.stop();
+    for (const [status, n] of attackerRun.statuses)
+      attacker.statuses.set(status, (attacker.statuses.get(status) ?? 0) + n);
+    attacker.socketErrors += attackerRun.socketErrors;
     quiet.push(alone);
     attacked.push(under);
-    rounds.push({ quiet: p99Of(alone), attacked: p99Of(under) });
+    rounds.push({ quiet: pool([alone]).p99, attacked: pool([under]).p99 });
   }
-  const after = pooled(server, victimPath, options.victims, [await measureVictims(server, victims)]);
-  return {
-    workers: server.workers,
-    quiet: pooled(server, victimPath, options.victims, quiet),
-    attacked: pooled(server, victimPath, options.victims, attacked),
-    rounds,
-    after,
-    attacker: sumRuns(attacker),
-  };
-}
-
-/** The attacker's rounds as one: answers counted by status over all of them. */
-function sumRuns(runs: Run[]): Run {
-  const statuses = new Map<number, number>();
-  for (const run of runs)
-    for (const [status, n] of run.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
-  const sum = (pick: (run: Run) => number) => runs.reduce((total, run) => total + pick(run), 0);
-  return {
-    connections: runs[0]?.connections ?? 0,
-    requestsPerSecond: sum((run) => run.requestsPerSecond) / Math.max(1, runs.length),
-    p50: Math.max(0, ...runs.map((run) => run.p50)),
-    p99: Math.max(0, ...runs.map((run) => run.p99)),
-    requests: sum((run) => run.requests),
-    errors: sum((run) => run.errors),
-    statuses,
-    socketErrors: sum((run) => run.socketErrors),
-    cpuMsPerRequest: Number.NaN,
-  };
+  const after = pool([await measureVictims(server, victims)]);
+  return { workers: server.workers, quiet: pool(quiet), attacked: pool(attacked), rounds, after, attacker };
 }
 
 /**
@@ -233,24 +220,16 @@ async function startAttacker(server: BenchServer, data: AttackerData): Promise<{
   };
 }
 
-const count = (run: Run, status: number) => run.statuses.get(status) ?? 0;
-const others = (run: Run) =>
-  [...run.statuses]
-    .filter(([status]) => ![200, 400, 429, 503].includes(status))
-    .reduce((s, [, n]) => s + n, 0);
+/** The attacker's statuses that have a column of their own. */
+const attackerColumns = [200, 429, 400, 503];
+const others = (run: HostileResult['attacker']) =>
+  [...run.statuses].filter(([status]) => !attackerColumns.includes(status)).reduce((s, [, n]) => s + n, 0);
 
-export interface HostileReportContext extends RunContext {
-  duration: number;
-  warmup: number;
-  ramp: number;
-  rounds: number;
-  victims: number;
-  victimRate: number;
-  attackerConnections: number;
+export interface HostileReportContext extends RunContext, HostileSettings {
   limits: Record<string, string>;
 }
 
-export function describeStatuses(run: Run): string {
+export function describeStatuses(run: Pick<Run, 'statuses'>): string {
   return [...run.statuses]
     .sort(([a], [b]) => a - b)
     .map(([status, n]) => `${status}: ${n.toLocaleString('en-US')}`)
@@ -262,6 +241,7 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
   const limits = Object.entries(c.limits)
     .map(([name, value]) => `\`${name}=${value}\``)
     .join(', ');
+  const databaseMs = results.some((r) => r.databaseMs !== undefined);
   const lines = [
     machineLine(c.postgresVersion),
     `Dataset: ${c.tokens.toLocaleString('en-US')} tokens / ${c.trades.toLocaleString('en-US')} trades (\`npm run seed:scale\`).`,
@@ -286,7 +266,7 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
     '',
     ...markdownTable(
       [
-        ...(results.some((r) => r.databaseMs !== undefined) ? ['DATABASE_MS_PER_SECOND_PER_CLIENT'] : []),
+        ...(databaseMs ? ['DATABASE_MS_PER_SECOND_PER_CLIENT'] : []),
         'workers',
         'quiet p50 ms',
         'quiet p99 ms',
@@ -298,14 +278,11 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
         'after p99 ms',
         'victim answers (quiet / attacked / after)',
         'victim non-2xx',
-        'attacker 200',
-        'attacker 429',
-        'attacker 400',
-        'attacker 503',
+        ...attackerColumns.map((status) => `attacker ${status}`),
         'attacker other (or no answer)',
       ],
       results.map((r) => [
-        ...(results.some((x) => x.databaseMs !== undefined) ? [r.databaseMs ?? 'default'] : []),
+        ...(databaseMs ? [r.databaseMs ?? 'default'] : []),
         String(r.workers),
         String(r.quiet.p50),
         String(r.quiet.p99),
@@ -317,10 +294,7 @@ export function renderHostile(c: HostileReportContext, results: HostileResult[])
         String(r.after.p99),
         [r.quiet, r.attacked, r.after].map((run) => run.requests.toLocaleString('en-US')).join(' / '),
         String(r.quiet.errors + r.attacked.errors + r.after.errors),
-        count(r.attacker, 200).toLocaleString('en-US'),
-        count(r.attacker, 429).toLocaleString('en-US'),
-        count(r.attacker, 400).toLocaleString('en-US'),
-        count(r.attacker, 503).toLocaleString('en-US'),
+        ...attackerColumns.map((status) => (r.attacker.statuses.get(status) ?? 0).toLocaleString('en-US')),
         (others(r.attacker) + r.attacker.socketErrors).toLocaleString('en-US'),
       ]),
     ),

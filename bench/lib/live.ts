@@ -17,17 +17,9 @@ import type { BenchServer } from './servers';
 /**
  * Moves the read model on a side connection: every `period` ms, the statement every writer of the
  * read model runs (server/db/read-version.ts), so the server's read cache is emptied as an
- * indexed block range would empty it.
+ * indexed block range would empty it. `every(ms)` bumps every `ms` from now on (the first after `ms`).
  */
-export interface Bumper {
-  /** Bumps every `ms` from now on (the first after `ms`). */
-  every(ms: number): void;
-  /** Bumps committed so far. */
-  readonly bumps: number;
-  stop(): Promise<void>;
-}
-
-export function startBumper(databaseUrl: string): Bumper {
+function startBumper(databaseUrl: string) {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   let bumps = 0;
   let generation = 0;
@@ -51,11 +43,12 @@ export function startBumper(databaseUrl: string): Bumper {
     );
   };
   return {
-    every(ms) {
+    every(ms: number) {
       clearTimeout(timer);
       generation++;
       schedule(generation, ms, Date.now() + ms);
     },
+    /** Bumps committed so far. */
     get bumps() {
       return bumps;
     },
@@ -124,22 +117,21 @@ export async function runLive(options: LiveOptions): Promise<LiveResult[]> {
       bumper.every(firstPeriod);
       await warm(launchdex, route.mix, options.warmup);
       await warm(floor, route.mix, options.warmup);
+      // Launchdex's runs in bumpPeriods' order, the floor's after the first.
       const atConcurrency = async (connections: number) => {
-        const byPeriod = new Map<number, LiveRun>();
-        byPeriod.set(firstPeriod, await launchdexRun(route.mix, firstPeriod, connections));
+        const byPeriod = [await launchdexRun(route.mix, firstPeriod, connections)];
         const floorRun = await measure(floor, route.mix, connections, duration);
-        for (const period of otherPeriods)
-          byPeriod.set(period, await launchdexRun(route.mix, period, connections));
+        for (const period of otherPeriods) byPeriod.push(await launchdexRun(route.mix, period, connections));
         return { floorRun, byPeriod };
       };
       const throughput = await atConcurrency(options.throughputConnections);
       const latency = await atConcurrency(options.latencyConnections);
-      const launchdexRuns = new Map<number, { throughput: LiveRun; latency: LiveRun }>();
-      for (const period of bumpPeriods) {
-        const t = throughput.byPeriod.get(period);
-        const l = latency.byPeriod.get(period);
-        if (t && l) launchdexRuns.set(period, { throughput: t, latency: l });
-      }
+      const launchdexRuns = new Map(
+        bumpPeriods.map((period, i) => [
+          period,
+          { throughput: throughput.byPeriod[i] as LiveRun, latency: latency.byPeriod[i] as LiveRun },
+        ]),
+      );
       const result: LiveResult = {
         label: route.label,
         urls: route.mix.length,
@@ -150,8 +142,7 @@ export async function runLive(options: LiveOptions): Promise<LiveResult[]> {
       results.push(result);
       const line = bumpPeriods
         .map((period) => {
-          const runs = launchdexRuns.get(period);
-          if (!runs) return '';
+          const runs = launchdexRuns.get(period) as { throughput: LiveRun; latency: LiveRun };
           const ratio = runs.throughput.run.requestsPerSecond / result.floor.throughput.requestsPerSecond;
           return `${period} ms: ${runs.throughput.run.requestsPerSecond} req/s (${ratio.toFixed(2)}), p99 ${runs.latency.run.p99} ms, hits ${cacheShares(runs.throughput.cache)} | ${cacheShares(runs.latency.cache)}, ${runs.throughput.bumps}+${runs.latency.bumps} bumps`;
         })
@@ -166,13 +157,13 @@ export async function runLive(options: LiveOptions): Promise<LiveResult[]> {
   return results;
 }
 
-export interface LiveReportContext extends RunContext {
+export interface LiveReportContext
+  extends RunContext,
+    Pick<
+      LiveOptions,
+      'duration' | 'warmup' | 'throughputConnections' | 'latencyConnections' | 'bumpPeriods'
+    > {
   workers: number;
-  duration: number;
-  warmup: number;
-  throughputConnections: number;
-  latencyConnections: number;
-  bumpPeriods: number[];
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -246,11 +237,8 @@ export function renderLive(c: LiveReportContext, results: LiveResult[]): string 
       ['floor', r.floor.throughput],
       ['floor', r.floor.latency],
     ];
-    for (const [period, each] of r.launchdex)
-      runs.push(
-        [`Launchdex, ${period} ms`, each.throughput.run],
-        [`Launchdex, ${period} ms`, each.latency.run],
-      );
+    for (const [period, { throughput, latency }] of r.launchdex)
+      for (const { run } of [throughput, latency]) runs.push([`Launchdex, ${period} ms`, run]);
     return runs
       .filter(([, run]) => run.errors > 0)
       .map(([name, run]) => `${r.label} (${name}, ${run.connections} connections): ${run.errors}`);

@@ -39,14 +39,12 @@ export function loadOptions(
   baseUrl: string,
   target: Target,
   connections: number,
-  options: LoadOptions,
+  options: LoadOptions = {},
 ): autocannon.Options {
   const paths = typeof target === 'string' ? [target] : 'next' in target ? undefined : target;
-  const first = paths?.[0] ?? '/';
   let connection = 0;
-  const headersOf = (index: number) => ({ ...options.headers, ...options.connectionHeaders?.(index) });
   const requestsOf = (index: number): autocannon.Request[] => {
-    const headers = headersOf(index);
+    const headers = { ...options.headers, ...options.connectionHeaders?.(index) };
     if (!paths) {
       const generator = target as { next(): string };
       return [
@@ -62,7 +60,7 @@ export function loadOptions(
   };
   const perConnection = !paths || paths.length > 1 || options.connectionHeaders !== undefined;
   return {
-    url: `${baseUrl}${first}`,
+    url: `${baseUrl}${paths?.[0] ?? '/'}`,
     connections,
     pipelining: 1,
     ...(options.headers ? { headers: options.headers } : {}),
@@ -102,15 +100,13 @@ export function toRun(result: LoadResult, connections: number, cpuSeconds: numbe
   };
 }
 
-// autocannon exports it; its type declarations do not.
-const { aggregateResult } = autocannon as unknown as {
-  aggregateResult(results: unknown[], options: autocannon.Options): autocannon.Result;
+/**
+ * Runs' raw results (encoded histograms, from another thread or `skipAggregateResult`) as one:
+ * autocannon exports it; its type declarations do not.
+ */
+export const { aggregateResult: aggregate } = autocannon as unknown as {
+  aggregateResult(raws: unknown[], options: autocannon.Options): autocannon.Result;
 };
-
-/** Runs' raw results (encoded histograms, from another thread or `skipAggregateResult`) as one. */
-export function aggregate(raws: unknown[], options: autocannon.Options): autocannon.Result {
-  return aggregateResult(raws, options);
-}
 
 /** One run kept raw, so that several can be pooled into one latency distribution ({@link pooled}). */
 export interface RawRun {
@@ -123,7 +119,7 @@ export interface RawRun {
 export function pooled(server: BenchServer, target: Target, connections: number, runs: RawRun[]): Run {
   const result = aggregate(
     runs.map((run) => run.raw),
-    loadOptions(server.baseUrl, target, connections, {}),
+    loadOptions(server.baseUrl, target, connections),
   );
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   const cpuSeconds = runs.reduce((sum, run) => sum + run.cpuSeconds, 0);
@@ -142,29 +138,17 @@ export function pooled(server: BenchServer, target: Target, connections: number,
  * Drives `target` on `server` with `connections` keep-alive connections for `seconds`,
  * reading the server's CPU time from /proc before and after.
  */
-export async function measure(
-  server: BenchServer,
-  target: Target,
-  connections: number,
-  seconds: number,
-  options: LoadOptions = {},
-): Promise<Run> {
+export async function measure(server: BenchServer, target: Target, connections: number, seconds: number) {
   const cpuBefore = server.cpuSeconds();
-  const result = await autocannon({
-    ...loadOptions(server.baseUrl, target, connections, options),
-    duration: seconds,
-  });
+  const result = await autocannon({ ...loadOptions(server.baseUrl, target, connections), duration: seconds });
   return toRun(result, connections, server.cpuSeconds() - cpuBefore);
 }
 
 /** A short untimed run: JIT, prepared statements on every pooled connection, caches. */
-export async function warm(
-  server: BenchServer,
-  target: Target,
-  seconds: number,
-  options: LoadOptions = {},
-  connections = 16,
-): Promise<void> {
-  if (seconds <= 0) return;
-  await autocannon({ ...loadOptions(server.baseUrl, target, connections, options), duration: seconds });
+export async function warm(server: BenchServer, target: Target, seconds: number): Promise<void> {
+  if (seconds > 0) await autocannon({ ...loadOptions(server.baseUrl, target, 16), duration: seconds });
 }
+
+/** The `q` quantile (0..1) of ascending `sorted` values, 0 when there are none. */
+export const quantile = (sorted: readonly number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;

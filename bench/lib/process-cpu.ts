@@ -18,23 +18,18 @@ function readOr(file: string): string {
   }
 }
 
-/** Direct children of a process (every thread's children list, Linux ≥ 3.5). */
-export function childPids(pid: number): number[] {
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tasks.flatMap((task) =>
-    readOr(`/proc/${pid}/task/${task}/children`).split(' ').filter(Boolean).map(Number),
-  );
-}
-
-/** The process and all its descendants (cluster workers, helpers). */
-export function processTree(pid: number): number[] {
+/** The process and its descendants (cluster workers, helpers): every thread's children (Linux ≥ 3.5). */
+function processTree(pid: number): number[] {
   const all = [pid];
-  for (let index = 0; index < all.length; index++) all.push(...childPids(all[index] as number));
+  for (let index = 0; index < all.length; index++) {
+    const each = all[index] as number;
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${each}/task`);
+    } catch {} // gone
+    for (const task of tasks)
+      all.push(...readOr(`/proc/${each}/task/${task}/children`).split(' ').filter(Boolean).map(Number));
+  }
   return all;
 }
 
@@ -42,13 +37,6 @@ export function processTree(pid: number): number[] {
 function statFields(pid: number): string[] {
   const stat = readOr(`/proc/${pid}/stat`);
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** User + system CPU seconds one process has used so far (0 once it is gone). */
-function cpuSecondsOf(pid: number): number {
-  const fields = statFields(pid);
-  // utime is field 14, stime 15.
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / ticksPerSecond;
 }
 
 /** The parent of a process on this machine, or undefined when /proc does not list it. */
@@ -62,7 +50,9 @@ export function parentPid(pid: number): number | undefined {
  * two readings takes its time with it, so read around runs in which the tree is stable.
  */
 export function treeCpuSeconds(pid: number): number {
-  return processTree(pid).reduce((sum, each) => sum + cpuSecondsOf(each), 0);
+  // utime and stime, fields 14 and 15 (0 for a process that is gone).
+  const cpuTicks = (fields: string[]) => Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  return processTree(pid).reduce((sum, each) => sum + cpuTicks(statFields(each)), 0) / ticksPerSecond;
 }
 
 /**

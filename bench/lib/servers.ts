@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, startAppServer } from '../../test/app-server';
 import { collectOutput, productionScriptEnv } from '../../test/child-process';
@@ -70,7 +70,7 @@ export async function startFloor(
   cursorSecret: string,
 ): Promise<BenchServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
+  const child = spawn(
     process.execPath,
     [
       'dist/bench-floor.js',
