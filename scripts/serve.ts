@@ -32,13 +32,10 @@ async function serveWeb(config: Config, note: string | undefined, dev: boolean):
     import('../server/process'),
     import('../server/http/front'),
   ]);
-  let house: Awaited<ReturnType<typeof startServerProcess>>;
-  try {
-    house = await startServerProcess(config);
-  } catch (error) {
-    failedToStart('Launchdex failed to start', error);
-  }
-  const pages = await (dev ? pagesInProcess(house.pages, config) : pagesInThread(house, config));
+  const house = await startServerProcess(config).catch((error: unknown) =>
+    failedToStart('Launchdex failed to start', error),
+  );
+  const pages = await startPages(house, config, dev);
 
   const worker = cluster.isWorker;
   const front = createFront({
@@ -89,43 +86,33 @@ interface Pages {
 
 /**
  * Production: Next.js renders in its own worker thread, so its AsyncLocalStorage hooks never tax
- * the API's promises (docs/decisions.md, "Pages render in their own thread").
+ * the API's promises (docs/decisions.md, "Pages render in their own thread"). Development: in this
+ * process, where its compiler and hot reload expect to be; its hooks' cost does not matter there.
  */
-async function pagesInThread(house: ServerProcess, config: Config): Promise<Pages> {
-  const { startPageRenderer } = await import('../server/pages/renderer');
-  try {
-    return await startPageRenderer({
-      services: house.pages,
-      root,
-      hostname: config.host,
-      port: config.port,
-      logger: house.logger,
-    });
-  } catch (error) {
-    failedToStart('Launchdex failed to start its pages', error);
+async function startPages(house: ServerProcess, config: Config, dev: boolean): Promise<Pages> {
+  const { pages: services, logger } = house;
+  const { host: hostname, port } = config;
+  if (!dev) {
+    const { startPageRenderer } = await import('../server/pages/renderer');
+    return startPageRenderer({ services, root, hostname, port, logger }).catch((error: unknown) =>
+      failedToStart('Launchdex failed to start its pages', error),
+    );
   }
-}
-
-/** What could not start, said in one line (no stack: the message names the cause), then exit 1. */
-function failedToStart(what: string, error: unknown): never {
-  console.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-}
-
-/**
- * Development: Next.js in this process, where its compiler and hot reload expect to be; its
- * hooks' cost does not matter there.
- */
-async function pagesInProcess(services: ServerProcess['pages'], config: Config): Promise<Pages> {
   const [{ default: next }, { handOverToPages }] = await Promise.all([
     import('next'),
     import('../server/handover'),
   ]);
   // Before Next.js loads a page: the pages read this process's services, never their own.
   handOverToPages(services);
-  const app = next({ dev: true, dir: root, hostname: config.host, port: config.port });
+  const app = next({ dev: true, dir: root, hostname, port });
   await app.prepare();
   return { handle: app.getRequestHandler(), upgrade: app.getUpgradeHandler(), close: async () => {} };
+}
+
+/** What could not start, said in one line (no stack: the message names the cause), then exit 1. */
+function failedToStart(what: string, error: unknown): never {
+  console.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 }
 
 const config = loadWebConfigOrExit();

@@ -21,19 +21,17 @@ const sources = [
   'package-lock.json',
   'tsconfig.json',
 ];
-const builds = [path.join(root, '.next', 'BUILD_ID'), path.join(root, 'dist', 'start.js')];
 
 function newestMtime(entry) {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  return newest;
+  const full = path.join(root, entry);
+  if (!existsSync(full)) return 0;
+  const stat = statSync(full);
+  const children = stat.isDirectory() ? readdirSync(full) : [];
+  return Math.max(stat.mtimeMs, ...children.map((child) => newestMtime(path.join(entry, child))));
 }
 
-const built = Math.min(...builds.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
-if (sources.some((entry) => newestMtime(path.join(root, entry)) > built)) {
+const built = Math.min(newestMtime('.next/BUILD_ID'), newestMtime('dist/start.js'));
+if (sources.some((entry) => newestMtime(entry) > built)) {
   console.log('▶ building the web app and the server (first run or sources changed)…');
   // No telemetry calls from a developer's machine (and none are possible offline).
   const build = spawnSync('npm', ['run', 'build'], {

@@ -43,30 +43,25 @@ async function shutdown(code: number) {
   if (stopping.signal.aborted) return;
   stopping.abort();
   console.log('\n▶ stopping…');
-  if (web?.pid) {
-    try {
-      process.kill(-web.pid, 'SIGTERM');
-    } catch {}
-  }
+  try {
+    if (web?.pid) process.kill(-web.pid, 'SIGTERM');
+  } catch {}
   await devnet?.anvil.stop();
   process.exit(code);
 }
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void shutdown(0));
 
 if (config.chainSource === 'devnet') {
-  try {
-    devnet = await startDevnet({
-      dataDir: config.dataDir,
-      manifestFile: config.deploymentManifestPath,
-      port: config.devnetPort,
-      genesisTimestamp: Math.floor(Date.now() / 1000) - 2 * 86_400,
-      log: console.log,
-    });
-  } catch (error) {
+  devnet = await startDevnet({
+    dataDir: config.dataDir,
+    manifestFile: config.deploymentManifestPath,
+    port: config.devnetPort,
+    genesisTimestamp: Math.floor(Date.now() / 1000) - 2 * 86_400,
+    log: console.log,
+  }).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  }
+    return process.exit(1);
+  });
   devnet.anvil.process.on('exit', () => void shutdown(1));
   if (!devnet.resumed) {
     const genesis = Number((await devnet.client.getBlock({ blockNumber: 0n })).timestamp);
@@ -78,14 +73,13 @@ if (config.chainSource === 'devnet') {
       advanceTime: true,
       startTime: genesis + 3_600,
     });
-    const ledger = await history.runFixture({
+    const { summary: s } = await history.runFixture({
       launches: 24,
       actions: 240,
       onProgress: (done, total) => {
         if (done % 60 === 0) console.log(`  ${done}/${total} actions`);
       },
     });
-    const s = ledger.summary;
     console.log(
       `  ${s.launches} launches, ${s.curveBuys + s.curveSells} curve trades, ${s.graduations} graduations, ${s.dexSwaps} DEX swaps`,
     );
@@ -118,21 +112,14 @@ web = spawn(process.execPath, serve, {
 });
 web.on('exit', (code) => void shutdown(code ?? 1));
 
-async function health(): Promise<{ ok: boolean; indexed: number | null }> {
-  try {
-    const response = await fetch(`${url}/api/health`);
-    const body = (await response.json()) as {
-      status: string;
-      indexer: { indexed_through_block: number | null };
-    };
-    return { ok: response.ok && body.status === 'ok', indexed: body.indexer.indexed_through_block };
-  } catch {
-    return { ok: false, indexed: null };
-  }
-}
-
+type Health = { status: string; indexer: { indexed_through_block: number | null } };
 for (let attempt = 0; ; attempt++) {
-  const state = await health();
+  const state = await fetch(`${url}/api/health`)
+    .then(async (response) => {
+      const body = (await response.json()) as Health;
+      return { ok: response.ok && body.status === 'ok', indexed: body.indexer.indexed_through_block };
+    })
+    .catch(() => ({ ok: false, indexed: null }));
   const head = devnet ? Number(await devnet.client.getBlockNumber()) : undefined;
   if (state.ok && (head === undefined || (state.indexed ?? 0) >= head)) break;
   if (attempt > 0 && attempt % 10 === 0)
@@ -215,8 +202,7 @@ if (devnet) {
       failures = 0;
     } catch (error) {
       if (stopping.signal.aborted) break;
-      failures++;
-      if (failures % 10 === 1) console.error(`simulator: ${firstLine(error)}`);
+      if (++failures % 10 === 1) console.error(`simulator: ${firstLine(error)}`);
       // Most often a reorg took some of its transactions away (a token that no longer exists):
       // the market goes on from what the chain holds now.
       await live

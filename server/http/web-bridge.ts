@@ -19,12 +19,10 @@ const streamingBodies = new WeakMap<IncomingMessage, (error: AppError) => void>(
 /**
  * Ends the body stream of `incoming` with `error` when node's parser finds the rest of the body
  * malformed (a bad chunk): the handler answers with it instead of waiting for bytes that will
- * never be parsed. False when no body of that request is streaming.
+ * never be parsed (when a body of that request is streaming).
  */
-export function failRequestBody(incoming: IncomingMessage, error: AppError): boolean {
-  const fail = streamingBodies.get(incoming);
-  fail?.(error);
-  return fail !== undefined;
+export function failRequestBody(incoming: IncomingMessage, error: AppError): void {
+  streamingBodies.get(incoming)?.(error);
 }
 
 /**
@@ -33,42 +31,45 @@ export function failRequestBody(incoming: IncomingMessage, error: AppError): boo
  * cut whatever its pace, and a fast client behind a busy server is not. A deadline errors the
  * stream with 408 `request_timeout`; the handler turns that into its answer.
  */
-function requestBody(incoming: IncomingMessage, deadlines: BodyDeadlines, onTimeout: () => void) {
+function requestBody(incoming: IncomingMessage, deadlines: BodyDeadlines) {
   let settled = false;
+  let timedOut = false;
   let idleTimer: NodeJS.Timeout | undefined;
   let totalTimer: NodeJS.Timeout | undefined;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const stopClocks = () => {
+  /** Stops the clocks; true only when the stream was still open. */
+  const settle = () => {
     clearTimeout(idleTimer);
     clearTimeout(totalTimer);
+    const open = !settled;
+    settled = true;
+    return open;
   };
   const fail = (error: AppError) => {
-    if (settled) return;
-    settled = true;
-    stopClocks();
+    if (!settle()) return;
     incoming.pause();
     controller.error(error);
   };
-  const timeout = (message: string) => {
-    if (settled) return;
-    onTimeout();
-    fail(new AppError('request_timeout', message));
-  };
+  /** A deadline: unless the body settles first, it fails with 408 after `ms`. */
+  const clock = (ms: number, what: string) =>
+    setTimeout(() => {
+      if (settled) return;
+      timedOut = true;
+      fail(new AppError('request_timeout', `${what} ${ms} ms`));
+    }, ms);
   streamingBodies.set(incoming, fail);
+  const release = () => {
+    settle();
+    streamingBodies.delete(incoming);
+  };
   const waitForBytes = () => {
     clearTimeout(idleTimer);
-    idleTimer = setTimeout(
-      () => timeout(`no part of the request body arrived for ${deadlines.idleMs} ms`),
-      deadlines.idleMs,
-    );
+    idleTimer = clock(deadlines.idleMs, 'no part of the request body arrived for');
   };
   const stream = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
-      totalTimer = setTimeout(
-        () => timeout(`the request body did not arrive within ${deadlines.totalMs} ms`),
-        deadlines.totalMs,
-      );
+      totalTimer = clock(deadlines.totalMs, 'the request body did not arrive within');
       waitForBytes();
       incoming.on('data', (chunk: Buffer) => {
         if (settled) return;
@@ -79,10 +80,7 @@ function requestBody(incoming: IncomingMessage, deadlines: BodyDeadlines, onTime
         } else waitForBytes();
       });
       incoming.once('end', () => {
-        if (settled) return;
-        settled = true;
-        stopClocks();
-        controller.close();
+        if (settle()) controller.close();
       });
       incoming.once('error', () => fail(new AppError('bad_request', 'the request body broke off')));
     },
@@ -91,17 +89,10 @@ function requestBody(incoming: IncomingMessage, deadlines: BodyDeadlines, onTime
       waitForBytes();
       incoming.resume();
     },
-    cancel() {
-      // The handler rejected the body: its answer goes out first, then the rest is dropped.
-      release();
-    },
+    // The handler rejected the body: its answer goes out first, then the rest is dropped.
+    cancel: release,
   });
-  const release = () => {
-    settled = true;
-    stopClocks();
-    streamingBodies.delete(incoming);
-  };
-  return { stream, release };
+  return { stream, release, timedOut: () => timedOut };
 }
 
 /**
@@ -131,29 +122,11 @@ export function finishUnreadBody(
   }
   const arm = () => {
     if (timedOut) return cut();
-    const timer = setTimeout(cut, ANSWER_GRACE_MS);
-    timer.unref();
+    const timer = setTimeout(cut, ANSWER_GRACE_MS).unref();
     incoming.once('end', () => clearTimeout(timer));
   };
   if (outgoing.writableFinished) arm();
   else outgoing.once('finish', arm);
-}
-
-async function sendResponse(
-  response: Response,
-  outgoing: ServerResponse,
-  close: boolean,
-  streaming: boolean,
-): Promise<void> {
-  outgoing.statusCode = response.status;
-  response.headers.forEach((value, name) => {
-    outgoing.appendHeader(name, value);
-  });
-  if (close) outgoing.setHeader('connection', 'close');
-  if (streaming && response.body) return pipeBody(response.body, outgoing);
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-  if (body) outgoing.setHeader('content-length', body.length);
-  outgoing.end(body);
 }
 
 /**
@@ -204,18 +177,10 @@ export async function serveWithWebHandler(
   streaming = false,
 ): Promise<void> {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
+  for (const [name, value] of Object.entries(incoming.headers))
+    for (const item of [value ?? []].flat()) headers.append(name, item);
   const method = incoming.method ?? 'GET';
-  const hasBody = method === 'POST';
-  let timedOut = false;
-  const body = hasBody
-    ? requestBody(incoming, deadlines, () => {
-        timedOut = true;
-      })
-    : undefined;
+  const body = method === 'POST' ? requestBody(incoming, deadlines) : undefined;
   // The request's signal tells a long-lived handler (the stream) that its client has gone.
   const gone = streaming ? new AbortController() : undefined;
   if (gone) outgoing.once('close', () => gone.abort());
@@ -228,9 +193,17 @@ export async function serveWithWebHandler(
   } as RequestInit);
   try {
     const response = await handler(request);
-    await sendResponse(response, outgoing, timedOut, streaming);
+    outgoing.statusCode = response.status;
+    for (const [name, value] of response.headers) outgoing.appendHeader(name, value);
+    if (body?.timedOut()) outgoing.setHeader('connection', 'close');
+    if (streaming && response.body) await pipeBody(response.body, outgoing);
+    else {
+      const answer = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+      if (answer) outgoing.setHeader('content-length', answer.length);
+      outgoing.end(answer);
+    }
   } finally {
     body?.release();
   }
-  finishUnreadBody(incoming, outgoing, timedOut);
+  finishUnreadBody(incoming, outgoing, body?.timedOut() === true);
 }

@@ -11,6 +11,7 @@ import type { OpenApiView, PageReads } from '../handover';
 
 /** What the thread is started with: everything of PageServices that never changes. */
 export interface PageThreadData {
+  /** The project root (Next's `dir`). */
   root: string;
   hostname: string;
   port: number;
@@ -32,6 +33,11 @@ export type PageAsk =
 export interface CrossedError {
   message: string;
   code?: ErrorCode;
+}
+
+/** `error` as it crosses, with the AppError code the process found on it (the thread has none). */
+export function crossed(error: unknown, code?: ErrorCode): CrossedError {
+  return { message: error instanceof Error ? error.message : String(error), code };
 }
 
 export type Settled = { ok: true; value: unknown } | { ok: false; error: CrossedError };

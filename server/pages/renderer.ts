@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { unlinkSync } from 'node:fs';
-import {
-  Agent,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  request,
-  type ServerResponse,
-} from 'node:http';
+import { unlink } from 'node:fs/promises';
+import { Agent, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
@@ -17,12 +11,11 @@ import type { PageServices } from '../handover';
 import { compiled, moduleWorker } from '../module-worker';
 import {
   bufferOf,
-  type CrossedError,
   type CrossedResponse,
+  crossed,
   type FromThread,
   type PageAsk,
   type PageThreadData,
-  type Settled,
   type ToThread,
 } from './protocol';
 
@@ -33,13 +26,9 @@ export interface PageRenderer {
   close(): Promise<void>;
 }
 
-export interface PageRendererOptions {
+export interface PageRendererOptions extends Pick<PageThreadData, 'root' | 'hostname' | 'port'> {
   /** The process's services, as the pages read them. */
   services: PageServices;
-  /** The project root (Next's `dir`). */
-  root: string;
-  hostname: string;
-  port: number;
   logger: Logger;
   /** Delay before a page thread that died is started again. */
   restartDelayMs?: number;
@@ -58,33 +47,21 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-function forwarded(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const kept: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) kept[name] = value;
-  return kept;
-}
-
-function crossed(error: unknown): CrossedError {
-  const code = appErrorCodeOf(error);
-  const message = error instanceof Error ? error.message : String(error);
-  return code ? { message, code } : { message };
-}
-
 /**
  * Starts Next.js in its own worker thread (server/pages/thread.ts) and answers the thread's
  * questions from `services`. The returned handler proxies a page request to the thread's socket;
  * a thread that dies is started again, and requests wait for it.
  */
 export async function startPageRenderer(options: PageRendererOptions): Promise<PageRenderer> {
-  const { services, logger } = options;
+  const { services, logger, root, hostname, port } = options;
   const name = `launchdex-pages-${process.pid}-${randomBytes(4).toString('hex')}`;
   // On Linux an abstract socket: a process that dies uncleanly (SIGKILL) leaves no file behind.
   const abstract = process.platform === 'linux';
   const socketPath = abstract ? `\0${name}` : path.join(tmpdir(), `${name}.sock`);
   const data: PageThreadData = {
-    root: options.root,
-    hostname: options.hostname,
-    port: options.port,
+    root,
+    hostname,
+    port,
     socketPath,
     chain: services.chain,
     publicBaseUrl: services.publicBaseUrl,
@@ -95,51 +72,39 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
   const agent = new Agent({ keepAlive: true });
   let closing = false;
 
-  /** The running thread's readiness: every request waits on the current one. */
-  let ready: Promise<Worker>;
-
   function start(): Promise<Worker> {
     const worker = moduleWorker(threadModule, { workerData: data });
     options.onThread?.(worker);
     /** The cards this thread is drawing for the process: settled by its `drawn`, or its exit. */
     const drawing = new Map<number, { resolve(card: Buffer | null): void; reject(error: Error): void }>();
-    const answer = (id: number, settled: Settled) =>
-      worker.postMessage({ type: 'answer', id, ...settled } as ToThread);
-    const respond = (id: number, work: Promise<unknown>) =>
-      work.then(
-        (value) => answer(id, { ok: true, value }),
-        (error: unknown) => answer(id, { ok: false, error: crossed(error) }),
-      );
+    const post = (message: ToThread) => worker.postMessage(message);
 
-    function act(id: number, question: PageAsk): Promise<unknown> {
+    async function act(id: number, question: PageAsk): Promise<unknown> {
       switch (question.op) {
         case 'read':
           return (services.reads[question.name] as (...args: unknown[]) => Promise<unknown>)(
             ...question.args,
           );
-        case 'errorResponse':
-          return services.errorResponse(question.code, question.message).then(
-            async (response): Promise<CrossedResponse> => ({
-              status: response.status,
-              headers: [...response.headers.entries()],
-              body: await response.text(),
-            }),
+        case 'errorResponse': {
+          const response = await services.errorResponse(question.code, question.message);
+          const body = await response.text();
+          return { status: response.status, headers: [...response.headers], body } satisfies CrossedResponse;
+        }
+        case 'card': {
+          const { card, outcome } = await services.shareCard.get(
+            question.token,
+            () =>
+              new Promise<Buffer | null>((resolve, reject) => {
+                drawing.set(id, { resolve, reject });
+                post({ type: 'draw', id });
+              }),
           );
-        case 'card':
-          return services.shareCard
-            .get(
-              question.token,
-              () =>
-                new Promise<Buffer | null>((resolve, reject) => {
-                  drawing.set(id, { resolve, reject });
-                  worker.postMessage({ type: 'draw', id } as ToThread);
-                }),
-            )
-            .then(({ card, outcome }) => ({ card: card ? new Uint8Array(card) : null, outcome }));
-        case 'logo':
-          return services.shareCard
-            .logo(question.imageUrl, question.side)
-            .then((logo) => (logo ? new Uint8Array(logo) : null));
+          return { card: card ? new Uint8Array(card) : null, outcome };
+        }
+        case 'logo': {
+          const logo = await services.shareCard.logo(question.imageUrl, question.side);
+          return logo ? new Uint8Array(logo) : null;
+        }
       }
     }
 
@@ -148,18 +113,20 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
       worker.on('message', (message: FromThread) => {
         if (message.type === 'ready') {
           started = true;
-          resolve(worker);
-        } else if (message.type === 'ask') {
-          respond(
-            message.id,
-            Promise.resolve().then(() => act(message.id, message)),
+          return resolve(worker);
+        }
+        const { id } = message;
+        if (message.type === 'ask') {
+          act(id, message).then(
+            (value) => post({ type: 'answer', id, ok: true, value }),
+            (error: unknown) =>
+              post({ type: 'answer', id, ok: false, error: crossed(error, appErrorCodeOf(error)) }),
           );
         } else {
-          const waiting = drawing.get(message.id);
-          drawing.delete(message.id);
-          if (!waiting) return;
-          if (message.ok) waiting.resolve(bufferOf(message.value));
-          else waiting.reject(new Error(message.error.message));
+          const waiting = drawing.get(id);
+          drawing.delete(id);
+          if (message.ok) waiting?.resolve(bufferOf(message.value));
+          else waiting?.reject(new Error(message.error.message));
         }
       });
       let failure: Error | undefined;
@@ -175,41 +142,37 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
           reject(
             new Error(`the page thread exited (code ${code}) before it was ready${why}`, { cause: failure }),
           );
-          return;
+        } else if (!closing) {
+          logger.error({ code }, 'page thread exited; starting another');
+          ready = new Promise((again) => setTimeout(again, options.restartDelayMs ?? 1_000)).then(start);
+          // A restart that fails is reported, and the next request tries again.
+          ready.catch((error: unknown) => logger.error({ err: error }, 'page thread restart failed'));
         }
-        if (closing) return;
-        logger.error({ code }, 'page thread exited; starting another');
-        const delay = options.restartDelayMs ?? 1_000;
-        ready = new Promise((again) => setTimeout(again, delay)).then(start);
-        // A restart that fails is reported, and the next request tries again.
-        ready.catch((error: unknown) => logger.error({ err: error }, 'page thread restart failed'));
       });
     });
   }
 
-  ready = start();
+  /** The running thread's readiness: every request waits on the current one. */
+  let ready = start();
   await ready;
 
-  function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    return ready.then(
-      () => proxy(incoming, outgoing),
-      (error: unknown) => {
-        logger.error({ err: error }, 'no page thread');
-        unavailable(outgoing);
-      },
+  /** The page could not be rendered: a short HTML 502, never cached. */
+  function unavailable(outgoing: ServerResponse, error: unknown, why: string): void {
+    if (outgoing.headersSent) return void outgoing.destroy();
+    logger.error({ err: error }, why);
+    outgoing.writeHead(502, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    outgoing.end(
+      '<!doctype html><title>Launchdex</title><p>This page cannot be rendered right now. Try again shortly.</p>',
     );
   }
 
   function proxy(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     return new Promise((resolve) => {
+      const headers = Object.fromEntries(
+        Object.entries(incoming.headers).filter(([name]) => !HOP_BY_HOP.has(name)),
+      );
       const upstream = request(
-        {
-          socketPath,
-          agent,
-          method: incoming.method,
-          path: incoming.url,
-          headers: forwarded(incoming.headers),
-        },
+        { socketPath, agent, method: incoming.method, path: incoming.url, headers },
         (answer) => {
           for (const [name, value] of Object.entries(answer.headers))
             if (value !== undefined && !HOP_BY_HOP.has(name)) outgoing.setHeader(name, value);
@@ -219,10 +182,7 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
         },
       );
       upstream.on('error', (error) => {
-        if (!outgoing.headersSent) {
-          logger.error({ err: error }, 'page thread did not answer');
-          unavailable(outgoing);
-        } else outgoing.destroy();
+        unavailable(outgoing, error, 'page thread did not answer');
         resolve();
       });
       // Not pipeline: an upstream failure must leave the client's socket open for the 502.
@@ -231,30 +191,18 @@ export async function startPageRenderer(options: PageRendererOptions): Promise<P
   }
 
   return {
-    handle,
+    handle: (incoming, outgoing) =>
+      ready.then(
+        () => proxy(incoming, outgoing),
+        (error: unknown) => unavailable(outgoing, error, 'no page thread'),
+      ),
     async close() {
       closing = true;
       agent.destroy();
       const worker = await ready.catch(() => undefined);
       await worker?.terminate();
-      if (abstract) return;
-      try {
-        unlinkSync(socketPath);
-      } catch {
-        // Already removed by the thread's server.
-      }
+      // Unless already removed by the thread's server.
+      if (!abstract) await unlink(socketPath).catch(() => {});
     },
   };
-}
-
-/** The page could not be rendered: a short HTML 502, never cached. */
-function unavailable(outgoing: ServerResponse): void {
-  if (outgoing.headersSent) {
-    outgoing.destroy();
-    return;
-  }
-  outgoing.writeHead(502, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  outgoing.end(
-    '<!doctype html><title>Launchdex</title><p>This page cannot be rendered right now. Try again shortly.</p>',
-  );
 }

@@ -8,15 +8,16 @@
  * rendered a page it keeps AsyncLocalStorage hooks on for every promise of its isolate. Here they
  * tax only page renders, not the API's reads.
  */
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import next from 'next';
-import type { ErrorCode } from '../errors';
 import { handOverToPages, type PageReads, type PageServices } from '../handover';
 import {
   bufferOf,
   type CrossedError,
   type CrossedResponse,
+  crossed,
   type FromThread,
   type PageAsk,
   type PageThreadData,
@@ -27,13 +28,11 @@ if (!parentPort) throw new Error('server/pages/thread.ts runs as a worker thread
 const port = parentPort;
 const data = workerData as PageThreadData;
 
-/** An error the process answered with; `code` is its AppError code when it had one. */
+/** An error the process answered with; `crossed.code` is its AppError code when it had one. */
 class PageCallError extends Error {
-  readonly code: ErrorCode | undefined;
-  constructor(crossed: CrossedError) {
+  override readonly name = 'PageCallError';
+  constructor(readonly crossed: CrossedError) {
     super(crossed.message);
-    this.name = 'PageCallError';
-    this.code = crossed.code;
   }
 }
 
@@ -42,9 +41,7 @@ const pending = new Map<number, { resolve(value: unknown): void; reject(error: u
 const draws = new Map<number, () => Promise<Buffer | null>>();
 let nextId = 0;
 
-function post(message: FromThread): void {
-  port.postMessage(message);
-}
+const post = (message: FromThread) => port.postMessage(message);
 
 function ask(question: PageAsk, draw?: () => Promise<Buffer | null>): Promise<unknown> {
   const id = ++nextId;
@@ -55,27 +52,19 @@ function ask(question: PageAsk, draw?: () => Promise<Buffer | null>): Promise<un
   });
 }
 
-function crossed(error: unknown): CrossedError {
-  return { message: error instanceof Error ? error.message : String(error) };
-}
-
 port.on('message', (message: ToThread) => {
+  const { id } = message;
   if (message.type === 'draw') {
-    const draw = draws.get(message.id);
-    if (!draw) {
-      post({ type: 'drawn', id: message.id, ok: false, error: { message: 'no drawing for this card' } });
-      return;
-    }
-    draw().then(
-      (card) => post({ type: 'drawn', id: message.id, ok: true, value: card ? new Uint8Array(card) : null }),
-      (error: unknown) => post({ type: 'drawn', id: message.id, ok: false, error: crossed(error) }),
+    const draw = draws.get(id) ?? (() => Promise.reject(new Error('no drawing for this card')));
+    return void draw().then(
+      (card) => post({ type: 'drawn', id, ok: true, value: card ? new Uint8Array(card) : null }),
+      (error: unknown) => post({ type: 'drawn', id, ok: false, error: crossed(error) }),
     );
-    return;
   }
-  const waiting = pending.get(message.id);
+  const waiting = pending.get(id);
   if (!waiting) return;
-  pending.delete(message.id);
-  draws.delete(message.id);
+  pending.delete(id);
+  draws.delete(id);
   if (message.ok) waiting.resolve(message.value);
   else waiting.reject(new PageCallError(message.error));
 });
@@ -86,6 +75,7 @@ function read<Name extends keyof PageReads>(name: Name) {
     ask({ op: 'read', name, args }) as ReturnType<PageReads[Name]>;
 }
 
+type CardOutcome = Awaited<ReturnType<PageServices['shareCard']['get']>>['outcome'];
 const services: PageServices = {
   chain: data.chain,
   publicBaseUrl: data.publicBaseUrl,
@@ -95,7 +85,7 @@ const services: PageServices = {
     token: read('token'),
     creator: read('creator'),
   },
-  isErrorCode: (error, code) => error instanceof PageCallError && error.code === code,
+  isErrorCode: (error, code) => error instanceof PageCallError && error.crossed.code === code,
   errorResponse: async (code, message) => {
     const answer = (await ask({ op: 'errorResponse', code, message })) as CrossedResponse;
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
@@ -103,10 +93,7 @@ const services: PageServices = {
   openApiDocument: () => data.openApi,
   shareCard: {
     get: async (token, draw) => {
-      const got = (await ask({ op: 'card', token }, draw)) as {
-        card: unknown;
-        outcome: 'rendered' | 'hit' | 'joined';
-      };
+      const got = (await ask({ op: 'card', token }, draw)) as { card: unknown; outcome: CardOutcome };
       return { card: bufferOf(got.card), outcome: got.outcome };
     },
     logo: async (imageUrl, side) => bufferOf(await ask({ op: 'logo', imageUrl, side })),
@@ -117,14 +104,9 @@ handOverToPages(services);
 const app = next({ dev: false, dir: data.root, hostname: data.hostname, port: data.port });
 await app.prepare();
 const handler = app.getRequestHandler();
-const server = createServer((incoming, outgoing) => {
-  void handler(incoming, outgoing);
-});
+const server = createServer((incoming, outgoing) => void handler(incoming, outgoing));
 // Only the process connects, over keep-alive; deadlines are its front's (server/http/front.ts).
 server.keepAliveTimeout = 0;
 server.requestTimeout = 0;
-await new Promise<void>((resolve, reject) => {
-  server.once('error', reject);
-  server.listen(data.socketPath, resolve);
-});
+await once(server.listen(data.socketPath), 'listening');
 post({ type: 'ready' });
