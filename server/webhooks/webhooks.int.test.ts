@@ -334,7 +334,7 @@ describe.each(backends)('webhooks (%s)', (backend) => {
       // All but the last event arrive, then the receiver refuses while a reorg replaces the blocks
       // from the last delivered one's: what it got of them is retracted, the rest never sent.
       const blockOf = (id: string, events = history) =>
-        Number((events.get(id)?.data as { block_number?: number }).block_number);
+        Number((events.get(id)?.data as { block_number?: number } | undefined)?.block_number);
       const cut = history.size - 1;
       const lastSent = [...history.keys()][cut - 1] ?? '';
       late.answer = () => (late.applied.length < cut ? 'ok' : 'fail');
