@@ -16,7 +16,7 @@ export interface FuzzRequest {
   shape: AnswerShape;
   /**
    * tRPC: the procedure of each call, whether the request is a batch, and the calls that must
-   * not succeed (mutations: over HTTP they do not exist).
+   * not succeed (the writes' names: writes are served over REST only).
    */
   trpc?: { paths: string[]; batch: boolean; refused: number[] };
   /** Error codes the OpenAPI document lists for this operation (others are noted, not failed). */
