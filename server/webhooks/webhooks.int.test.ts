@@ -1,3 +1,8 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -380,6 +385,63 @@ describe.each(backends)('webhooks (%s)', (backend) => {
       await late.close();
     }
   }, 180_000);
+
+  it("docs/api.md's receiver without dependencies accepts real deliveries, and refuses them under another secret", async () => {
+    const docs = readFileSync(path.join(import.meta.dirname, '../../docs/api.md'), 'utf8');
+    const code =
+      /A receiver in a few lines of Node without dependencies[\s\S]*?```js\n([\s\S]*?)```/.exec(docs)?.[1] ??
+      '';
+    expect(code).toContain('.listen(8080)');
+    for (const secretIsRight of [true, false]) {
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          resolve((probe.address() as AddressInfo).port);
+          probe.close();
+        });
+      });
+      const added = await add(`http://127.0.0.1:${port}/hooks`, {
+        args: ['--from-block', String(chain.deployment.startBlock)],
+      });
+      expect(added.code, added.errors.join('\n')).toBe(0);
+      const receiver = spawn(
+        process.execPath,
+        ['--input-type=module', '-e', code.replace('.listen(8080)', `.listen(${port}, '127.0.0.1')`)],
+        {
+          env: {
+            ...process.env,
+            LAUNCHDEX_WEBHOOK_SECRET: secretIsRight
+              ? added.secret
+              : 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+          },
+          stdio: 'ignore',
+        },
+      );
+      try {
+        await waitFor('the docs receiver to listen', async () => {
+          const answer = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }).catch(
+            () => undefined,
+          );
+          return answer?.status === 401;
+        });
+        const queued = (await statusOf(added.id)).pending;
+        expect(queued).toBeGreaterThan(10);
+        const stop = startWorker({ timeoutMs: 1_000 });
+        if (secretIsRight) {
+          await waitFor('every event accepted', async () => (await statusOf(added.id)).pending === 0);
+          expect((await statusOf(added.id)).delivered).toBe(queued);
+        } else {
+          await waitFor('a refusal', async () => (await statusOf(added.id)).attempts >= 1);
+          const refused = await statusOf(added.id);
+          expect(refused.lastError).toBe('HTTP 401');
+          expect(refused.delivered).toBe(0);
+        }
+        await stop();
+      } finally {
+        receiver.kill();
+        expect((await command(['remove', added.id ?? ''])).code).toBe(0);
+      }
+    }
+  }, 120_000);
 
   // PostgreSQL only: PGlite has one session, nothing to listen to (the poll serves, start.ts).
   if (backend === 'postgres')
