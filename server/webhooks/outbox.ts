@@ -85,7 +85,7 @@ async function queueEvents(
 /**
  * Queues a target's events again from block `from` to the indexed head, in chain order, ahead
  * of every live event indexed after it (the checkpoint is held, so no range is written
- * meanwhile). Its unsent events of those blocks are replaced, not doubled; events it already got
+ * meanwhile). Its never-tried events of those blocks are replaced, not doubled; events it already got
  * come again with the same ids (receivers deduplicate by id). A reorg later retracts replayed
  * events as it does live ones. The index keeps every event since its start block, so any block
  * up to the head can be replayed.
@@ -103,8 +103,10 @@ export async function replayWebhookEvents(
     );
     if (!found) return { missing: true };
     if (from > head) return { beyond: head };
+    // Only events never tried: one tried may have arrived, and its row is what a later reorg
+    // retracts it by (retractWebhookEvents), so it stays, and its event comes again behind it.
     await t.execute(sql`delete from webhook_outbox
-      where target_id = ${target} and delivered_at is null and block_number >= ${from}`);
+      where target_id = ${target} and attempted_at is null and block_number >= ${from}`);
     return { queued: await queueEvents(t, from, head, target), head };
   });
 }
