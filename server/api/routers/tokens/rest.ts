@@ -1,4 +1,5 @@
 import { addressPageInput } from '../../../../shared/api/common';
+import { TOKENS_BATCH_MAX } from '../../../../shared/api/limits';
 import {
   activityInput,
   activityPage,
@@ -7,7 +8,6 @@ import {
   holdersPage,
   listTokensInput,
   pricing,
-  TOKENS_BATCH_MAX,
   tokenAddressInput,
   tokenDetail,
   tokenPage,
