@@ -109,7 +109,11 @@ export function retryingFetch(send: Fetch, policy: RetryPolicy = {}): Fetch {
       const waitMs = retryAfterMs(response);
       if (waitMs === undefined) return response;
       if (attempt >= maxAttempts)
-        throw await LaunchdexError.read(response, attempt, ` (gave up after ${attempt} attempts)`);
+        throw await LaunchdexError.read(
+          response,
+          attempt,
+          ` (gave up after ${attempt} attempt${attempt === 1 ? '' : 's'})`,
+        );
       if (waitMs > maxWaitMs)
         throw await LaunchdexError.read(
           response,
