@@ -94,9 +94,10 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
 
 /**
  * `fetch` that sends a request again after the wait a 429 or 503 names in `Retry-After`, up to
- * `maxAttempts` in all. Every refusal the API makes (a rate limit, a full work share, a database
- * failing over) is answered before the request does anything, so sending it again is safe, writes
- * included. Past the attempts, or when the wait is longer than `maxWaitMs`, it throws
+ * `maxAttempts` in all. Reads are safe to repeat. A write may be too: a 429 refuses it before it
+ * runs, and after a 503 (its database failing mid-request) the API's two writes bear repeating (a
+ * finalize repeated answers as the first; an upload repeated makes a second draft of the same
+ * `metadata_hash`). Past the attempts, or when the wait is longer than `maxWaitMs`, it throws
  * {@link LaunchdexError} naming the last answer.
  */
 export function retryingFetch(send: Fetch, policy: RetryPolicy = {}): Fetch {

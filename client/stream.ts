@@ -72,8 +72,8 @@ interface Frame {
 
 /**
  * A server-sent events parser (WHATWG HTML, "Interpreting an event stream"): text in, complete
- * frames out; `retryMs` holds the last `retry:` of the connection. Frames without data (comments, `retry:`) are
- * not events.
+ * frames out; `retryMs` holds the connection's last `retry:`. Frames without data (comments,
+ * `retry:`) are not events.
  */
 function eventParser() {
   let rest = '';
@@ -86,9 +86,11 @@ function eventParser() {
       const frames: Frame[] = [];
       rest += text;
       let start = 0;
+      // Looked up again only once passed: a stream of LF lines is scanned for CR once per push.
+      let cr = rest.indexOf('\r');
       for (;;) {
+        if (cr >= 0 && cr < start) cr = rest.indexOf('\r', start);
         const lf = rest.indexOf('\n', start);
-        const cr = rest.indexOf('\r', start);
         const end = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
         // A line ends at CR, LF or CRLF: a CR last in the text may be the first half of a CRLF.
         if (end < 0 || (end === cr && cr === rest.length - 1)) break;
