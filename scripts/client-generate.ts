@@ -4,7 +4,7 @@
  * scripts/openapi-lint.ts does), so no server has to run. `--check` (a step of `npm test`) fails
  * when the committed file is not what the current document generates.
  *
- * Run under test/openapi-typescript-hook.mjs (the npm script does): openapi-typescript prints
+ * Run under scripts/openapi-typescript-hook.mjs (the npm script does): openapi-typescript prints
  * through the TypeScript 5 compiler API, which the project's TypeScript 7 no longer ships.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
