@@ -27,6 +27,7 @@ export default defineConfig({
             'components/**/*.test.ts',
             'shared/**/*.test.ts',
             'client/**/*.test.ts',
+            'ops/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
