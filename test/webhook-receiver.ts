@@ -32,6 +32,10 @@ export interface WebhookReceiver {
   readonly requests: { id: string; events: string[]; answer: ReceiverAnswer | 'refused' }[];
   /** TCP connections accepted so far (a kept-alive sender opens few). */
   readonly connections: number;
+  /** TCP connections open now. */
+  readonly openConnections: number;
+  /** The most POSTs it was handling at once (1: the sender waits for each answer). */
+  readonly maxInFlight: number;
   /** POSTs whose signature, timestamp or idempotency key did not verify (must stay 0). */
   readonly invalid: number;
   /** Forgets the refusals a test caused on purpose (a receiver left on a rotated-out secret). */
@@ -61,6 +65,8 @@ export async function startWebhookReceiver(
 ): Promise<WebhookReceiver> {
   const sockets = new Set<Socket>();
   let connections = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   let invalid = 0;
   const batches = new Map<string, string>();
   const differing: string[] = [];
@@ -71,6 +77,9 @@ export async function startWebhookReceiver(
   let port = 0;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    response.once('close', () => inFlight--);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -84,7 +93,10 @@ export async function startWebhookReceiver(
       parsed = JSON.parse(body);
       events =
         parsed.type === 'batch'
-          ? (parsed.data as unknown as WebhookBody[]).map((event) => ({ ...event, body: JSON.stringify(event) }))
+          ? (parsed.data as unknown as WebhookBody[]).map((event) => ({
+              ...event,
+              body: JSON.stringify(event),
+            }))
           : [{ ...parsed, body }];
     } catch {
       invalid++;
@@ -136,6 +148,9 @@ export async function startWebhookReceiver(
         handle(request, response).catch(() => response.destroy());
       };
       server = options.tls ? createTlsServer(options.tls, serve) : createServer(serve);
+      // As a receiver behind a load balancer keeps an idle connection (60 s at AWS's, 75 s at
+      // nginx's): a test's pauses between drains do not close it.
+      server.keepAliveTimeout = 60_000;
       server.on('connection', (socket: Socket) => {
         connections++;
         sockets.add(socket);
@@ -163,6 +178,12 @@ export async function startWebhookReceiver(
     requests,
     get connections() {
       return connections;
+    },
+    get openConnections() {
+      return sockets.size;
+    },
+    get maxInFlight() {
+      return maxInFlight;
     },
     clearInvalid() {
       invalid = 0;

@@ -48,7 +48,13 @@ export async function postWebhook(
   let pinned: ResolvedAddress;
   try {
     url = new URL(target.url);
-    pinned = await pinWebhookAddress(url, options.resolver, options.policy, signal, connections.pinned(target.id));
+    pinned = await pinWebhookAddress(
+      url,
+      options.resolver,
+      options.policy,
+      signal,
+      connections.pinned(target.id),
+    );
   } catch (error) {
     connections.drop(target.id);
     return { status: 'failed', error: `refused: ${error instanceof Error ? error.message : String(error)}` };

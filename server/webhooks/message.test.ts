@@ -13,7 +13,7 @@ describe('webhookMessage', () => {
     expect(webhookMessage([event(1)], 1)).toEqual(event(1));
   });
 
-  it('wraps a batching target\'s events in one batch body, in order, each byte for byte', () => {
+  it("wraps a batching target's events in one batch body, in order, each byte for byte", () => {
     const events = [event(1), event(2), event(3)];
     const message = webhookMessage(events, 100);
     expect(message.id).toMatch(/^batch:[0-9a-f]{32}$/);

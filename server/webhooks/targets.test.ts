@@ -23,7 +23,18 @@ describe('parseBatchSize', () => {
     expect(parseBatchSize(String(MAX_WEBHOOK_BATCH))).toBe(MAX_WEBHOOK_BATCH);
   });
   it('refuses zero, negatives, fractions, leading zeros, words and too many', () => {
-    for (const bad of ['0', '-1', '1.5', '1e2', '010', ' 5', 'ten', '', String(MAX_WEBHOOK_BATCH + 1), '99999'])
+    for (const bad of [
+      '0',
+      '-1',
+      '1.5',
+      '1e2',
+      '010',
+      ' 5',
+      'ten',
+      '',
+      String(MAX_WEBHOOK_BATCH + 1),
+      '99999',
+    ])
       expect(parseBatchSize(bad), bad).toBeUndefined();
   });
 });
