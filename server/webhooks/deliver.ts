@@ -38,7 +38,7 @@ const MAX_ANSWER_BYTES = 16_384;
 export async function postWebhook(
   /** `secrets`: the current one first, then the previous one while it still signs. */
   target: { id: string; url: string; secrets: readonly string[] },
-  event: WebhookMessage,
+  message: WebhookMessage,
   options: WebhookPostOptions,
 ): Promise<WebhookPostOutcome> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -76,16 +76,16 @@ export async function postWebhook(
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Launchdex-Webhooks/1',
-        [webhookHeaders.id]: event.id,
+        [webhookHeaders.id]: message.id,
         [webhookHeaders.timestamp]: String(timestamp),
-        [webhookHeaders.signature]: signStandardWebhook(target.secrets, event.id, timestamp, event.body),
-        [webhookHeaders.idempotencyKey]: event.id,
+        [webhookHeaders.signature]: signStandardWebhook(target.secrets, message.id, timestamp, message.body),
+        [webhookHeaders.idempotencyKey]: message.id,
         [webhookHeaders.launchdexTimestamp]: String(timestamp),
         [webhookHeaders.launchdexSignature]: target.secrets
-          .map((secret) => signWebhook(secret, timestamp, event.body))
+          .map((secret) => signWebhook(secret, timestamp, message.body))
           .join(','),
       },
-      body: event.body,
+      body: message.body,
     });
     let read = 0;
     for await (const chunk of response.body) {

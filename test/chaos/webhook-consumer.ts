@@ -12,7 +12,7 @@ import { compareConsumerWithOracle } from './stream-consumer';
 /**
  * The chaos runs' webhook receiver: a loopback HTTP server registered as a target before the
  * indexer first runs, so every event of the seed is queued for it, one per POST or, by the seed,
- * in batches of up to 25 (a failed batch comes again whole). Its failures are seeded: down
+ * in batches of up to 10 or 25 (a failed batch comes again whole). Its failures are seeded: down
  * for stretches (connections refused), and otherwise answering 500 (not applied) or applying an
  * event and never answering (the sender times out and sends it again: a duplicate) at random.
  * At the end it is up and answers every POST; once it has been quiet for chaosWebhookQuietMs the
@@ -61,7 +61,7 @@ export async function startChaosWebhooks(database: TestDatabase, random: Random)
   const receiver = await startWebhookReceiver();
   const failRate = random.pick([0, 0.05, 0.15]);
   const hangRate = random.pick([0, 0.02, 0.05]);
-  const batchSize = random.pick([1, 25]);
+  const batchSize = random.pick([1, 10, 25]);
   receiver.answer = () => {
     const roll = random.next();
     return roll < failRate ? 'fail' : roll < failRate + hangRate ? 'hang' : 'ok';
