@@ -277,8 +277,13 @@ describe.each(backends)('webhooks (%s)', (backend) => {
           probe.close();
         });
       });
+      // The accepting one reads batches: the code handles both shapes.
       const added = await add(`http://127.0.0.1:${port}/hooks`, {
-        args: ['--from-block', String(chain.deployment.startBlock)],
+        args: [
+          '--from-block',
+          String(chain.deployment.startBlock),
+          ...(secretIsRight ? ['--batch', '7'] : []),
+        ],
       });
       expect(added.code, added.errors.join('\n')).toBe(0);
       const receiver = spawn(
