@@ -92,7 +92,7 @@ for (const seed of seeds) {
   const hooks = result.webhooks;
   if (hooks)
     console.log(
-      `${clock()} seed ${seed} webhook receiver: ${hooks.posts} POSTs, ${hooks.applied} applied (${hooks.duplicates} duplicates, ${hooks.retractions} retractions), ` +
+      `${clock()} seed ${seed} webhook receiver: ${hooks.posts} POSTs of up to ${hooks.batchSize} events, ${hooks.applied} applied (${hooks.duplicates} duplicates, ${hooks.retractions} retractions), ` +
         `${hooks.failed500} answered 500, ${hooks.hung} hung, ${hooks.downStretches} stretches down`,
     );
   if (result.database) {
