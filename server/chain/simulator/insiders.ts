@@ -43,6 +43,10 @@ export function createInsiders(ctx: InsiderContext) {
   const { actions, random } = ctx;
   let bundler: Address | undefined;
   let fresh = 0;
+  const moves = ['bundle', 'dump', 'own', 'pay-for-other'] as const;
+  type Move = (typeof moves)[number];
+  let turn = 0;
+  const counts: Record<string, number> = {};
   const freshWallet = () =>
     `0x${keccak256(toHex(`launchdex-sim:${ctx.seed}:funded:${fresh++}`)).slice(-40)}` as Address;
 
@@ -57,7 +61,7 @@ export function createInsiders(ctx: InsiderContext) {
     return pool.slice(0, n);
   };
 
-  return {
+  const api = {
     /** Deploys the bundling contract (the simulator's first step, before any reorg can reach it). */
     async setUp(deployer: Address) {
       bundler = await actions.deployBundleBuyer(deployer);
@@ -92,86 +96,105 @@ export function createInsiders(ctx: InsiderContext) {
       await ctx.nextTimestamp();
       const mined = await actions.buy({ trader: wallet, token, value: WAD / 5n });
       await ctx.record('buy', wallet, token, mined);
+      counts['funded-snipe'] = (counts['funded-snipe'] ?? 0) + 1;
     },
 
-    /** One insider move on the tokens so far; false when none applies (the caller acts instead). */
+    /** Moves made so far, by name (funded snipers counted at `snipe`). */
+    counts,
+
+    /**
+     * One insider move on the tokens so far, the moves taken in turn (so that a short run makes
+     * each of them), skipping those that do not apply yet; false when none does.
+     */
     async step(): Promise<boolean> {
-      const open = ctx.tokens.filter((t) => !t.graduated);
-      const ours = open.filter((t) => ctx.creators.includes(t.creator));
-      const graduated = ctx.tokens.filter((t) => t.graduated);
-      const move = random.pick(['bundle', 'dump', 'own', 'pay-for-other'] as const);
-      if (move === 'bundle' && open.length > 0) {
-        if (!bundler) return false;
-        const target = random.pick(open.slice(-4));
-        const recipients = someTraders(random.int(2, 4));
-        const payer =
-          random.chance(0.5) && ctx.creators.includes(target.creator)
-            ? target.creator
-            : random.pick(ctx.traders);
-        await ctx.nextTimestamp();
-        const mined = await actions.bundleBuy({
-          account: payer,
-          bundler,
-          token: target.token,
-          recipients,
-          value: random.bigint(WAD / 10n, WAD),
-        });
-        await ctx.record('bundle', payer, target.token, mined);
-        return true;
-      }
-      if (move === 'dump' || move === 'own') {
-        // Tokens moved to another wallet and half of them sold there at once: by the creator
-        // (a dump through a linked wallet, its cost carried) or by a trader (zero cost).
-        const candidates = move === 'dump' ? ours : open;
-        for (let attempt = 0; attempt < 4 && candidates.length > 0; attempt++) {
-          const target = random.pick(candidates);
-          const from = move === 'dump' ? target.creator : random.pick(ctx.traders);
-          const amount = ((await held(target.token, from)) * BigInt(random.int(20, 60))) / 100n;
-          if (amount < 2n) continue;
-          const to = random.pick(ctx.traders.filter((t) => t !== from));
-          await ctx.nextTimestamp();
-          const moved = await actions.transfer({ from, token: target.token, to, amount });
-          await ctx.record('transfer', from, target.token, moved);
-          await ctx.nextTimestamp();
-          const sold = await actions.sell({ trader: to, token: target.token, amount: amount / 2n });
-          await ctx.record('sell', to, target.token, sold);
+      for (let tried = 0; tried < moves.length; tried++) {
+        const move = moves[turn % moves.length] as Move;
+        turn++;
+        if (await tryMove(move)) {
+          counts[move] = (counts[move] ?? 0) + 1;
           return true;
         }
-        return false;
-      }
-      if (move === 'pay-for-other' && graduated.length > 0) {
-        const target = random.pick(graduated);
-        const [payer, recipient] = someTraders(2) as [Address, Address];
-        const amount = ((await held(target.token, payer)) * BigInt(random.int(10, 50))) / 100n;
-        const { stable } = ctx;
-        if (amount > 0n && random.chance(0.6)) {
-          await ctx.ensureApproved(payer, target.token);
-          await ctx.nextTimestamp();
-          const mined = await actions.swap({
-            trader: payer,
-            tokenIn: target.token,
-            tokenOut: stable,
-            amountIn: amount,
-            recipient,
-          });
-          await ctx.record('dex_sell', payer, target.token, mined);
-        } else {
-          await ctx.ensureApproved(payer, stable);
-          await actions.wrap({ account: payer, value: WAD });
-          await ctx.nextTimestamp();
-          const mined = await actions.swap({
-            trader: payer,
-            tokenIn: stable,
-            tokenOut: target.token,
-            amountIn: BigInt(random.int(50_000, 900_000)),
-            recipient,
-          });
-          await ctx.record('dex_buy', payer, target.token, mined);
-        }
-        return true;
       }
       return false;
     },
   };
+  return api;
+
+  async function tryMove(move: Move): Promise<boolean> {
+    const open = ctx.tokens.filter((t) => !t.graduated);
+    const ours = open.filter((t) => ctx.creators.includes(t.creator));
+    const graduated = ctx.tokens.filter((t) => t.graduated);
+    if (move === 'bundle' && open.length > 0) {
+      if (!bundler) return false;
+      const target = random.pick(open.slice(-4));
+      const recipients = someTraders(random.int(2, 4));
+      const payer =
+        random.chance(0.5) && ctx.creators.includes(target.creator)
+          ? target.creator
+          : random.pick(ctx.traders);
+      await ctx.nextTimestamp();
+      const mined = await actions.bundleBuy({
+        account: payer,
+        bundler,
+        token: target.token,
+        recipients,
+        value: random.bigint(WAD / 10n, WAD),
+      });
+      await ctx.record('bundle', payer, target.token, mined);
+      return true;
+    }
+    if (move === 'dump' || move === 'own') {
+      // Tokens moved to another wallet and half of them sold there at once: by the creator
+      // (a dump through a linked wallet, its cost carried) or by a trader (zero cost).
+      const candidates = move === 'dump' ? ours : open;
+      for (let attempt = 0; attempt < 4 && candidates.length > 0; attempt++) {
+        const target = random.pick(candidates);
+        const from = move === 'dump' ? target.creator : random.pick(ctx.traders);
+        const amount = ((await held(target.token, from)) * BigInt(random.int(20, 60))) / 100n;
+        if (amount < 2n) continue;
+        const to = random.pick(ctx.traders.filter((t) => t !== from));
+        await ctx.nextTimestamp();
+        const moved = await actions.transfer({ from, token: target.token, to, amount });
+        await ctx.record('transfer', from, target.token, moved);
+        await ctx.nextTimestamp();
+        const sold = await actions.sell({ trader: to, token: target.token, amount: amount / 2n });
+        await ctx.record('sell', to, target.token, sold);
+        return true;
+      }
+      return false;
+    }
+    if (move === 'pay-for-other' && graduated.length > 0) {
+      const target = random.pick(graduated);
+      const [payer, recipient] = someTraders(2) as [Address, Address];
+      const amount = ((await held(target.token, payer)) * BigInt(random.int(10, 50))) / 100n;
+      const { stable } = ctx;
+      if (amount > 0n && random.chance(0.6)) {
+        await ctx.ensureApproved(payer, target.token);
+        await ctx.nextTimestamp();
+        const mined = await actions.swap({
+          trader: payer,
+          tokenIn: target.token,
+          tokenOut: stable,
+          amountIn: amount,
+          recipient,
+        });
+        await ctx.record('dex_sell', payer, target.token, mined);
+      } else {
+        await ctx.ensureApproved(payer, stable);
+        await actions.wrap({ account: payer, value: WAD });
+        await ctx.nextTimestamp();
+        const mined = await actions.swap({
+          trader: payer,
+          tokenIn: stable,
+          tokenOut: target.token,
+          amountIn: BigInt(random.int(50_000, 900_000)),
+          recipient,
+        });
+        await ctx.record('dex_buy', payer, target.token, mined);
+      }
+      return true;
+    }
+    return false;
+  }
 }
 export type Insiders = ReturnType<typeof createInsiders>;

@@ -320,6 +320,8 @@ export function createSimulator(options: SimulatorOptions) {
     tokens,
     summary,
     step,
+    /** Insider moves made so far, by name (insiders.ts). */
+    insiderMoves: insiders.counts,
 
     /**
      * Brings the simulator's view back to the chain after a reorg undid some of its transactions:
