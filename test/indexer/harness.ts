@@ -71,7 +71,7 @@ export async function indexToHead(
  */
 export async function clearIndex(db: Database): Promise<void> {
   await db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-    chain_events, balances, candles, creators, traders, projection_writes, projection_journal, index_changes`);
+    chain_events, balances, candles, creators, traders, trader_totals, projection_writes, projection_journal, index_changes`);
 }
 
 /**
