@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * Top traders
-         * @description Wallets that traded the token (or paid a pool swap of it, or received it from its creator): tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position, first and last trade and labels (creator, sniper, bundler, creator_linked; docs/api.md "Traders, PnL and labels"), largest first by realized PnL, volume or holding. Kept by the indexer, never computed per request.
+         * @description Wallets that traded the token (as the chain attributes it), or received it with its cost (within the cluster of its creator, or in the transaction that bought it): tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position, first and last trade and labels (creator, sniper, bundler, creator_linked; docs/api.md "Traders, PnL and labels"), largest first by realized PnL, volume or holding. Kept by the indexer, never computed per request.
          */
         get: operations["listTokenTraders"];
         put?: never;

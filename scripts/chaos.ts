@@ -82,6 +82,9 @@ for (const seed of seeds) {
       `head ${result.head}, ${result.answers} answers in ${result.requests} requests, ` +
       `${result.differences.length} differences, ${result.seconds.toFixed(1)} s`,
   );
+  console.log(
+    `${clock()} seed ${seed} insiders: ${JSON.stringify(result.insiders)}; labels on the canonical chain: ${JSON.stringify(result.labels)}`,
+  );
   const stream = result.stream;
   if (!values['no-stream'])
     console.log(

@@ -39,7 +39,12 @@ export function parseConfig(
   // How the chain is indexed, whichever way it is named (variables or the devnet's manifest).
   const indexing = {
     finalityDepth: e.FINALITY_DEPTH,
-    labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
+    labels: {
+      sniperBlocks: e.SNIPER_BLOCKS,
+      bundlerWallets: e.BUNDLER_WALLETS,
+      fundingHops: e.FUNDING_HOPS,
+      fundingWindowBlocks: e.FUNDING_WINDOW_BLOCKS,
+    },
     maxRange: e.INDEXER_MAX_RANGE,
     maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,

@@ -117,6 +117,8 @@ export const envSchema = z.object({
   FINALITY_DEPTH: nonNegativeInt(64),
   SNIPER_BLOCKS: intAtLeast(3, 1),
   BUNDLER_WALLETS: intAtLeast(4, 2),
+  FUNDING_HOPS: nonNegativeInt(2),
+  FUNDING_WINDOW_BLOCKS: intAtLeast(300, 1),
   INDEXER_MODE: z
     .enum(['auto', 'embedded', 'off'], { error: 'must be auto, embedded or off' })
     .optional()

@@ -7,8 +7,8 @@ export interface ChainConfig {
   routerAddress?: `0x${string}` | undefined;
   startBlock: bigint;
   finalityDepth: number;
-  /** Trader labels (docs/api.md "Traders, PnL and labels"): sniper window, bundle size. */
-  labels?: { sniperBlocks: number; bundlerWallets: number };
+  /** Trader labels (docs/api.md "Traders, PnL and labels"): sniper window, bundle size, funding hops and window. */
+  labels?: { sniperBlocks: number; bundlerWallets: number; fundingHops: number; fundingWindowBlocks: number };
   /** Largest eth_getLogs block range the indexer grows to. */
   maxRange: number;
   /** Largest RPC response read; a larger eth_getLogs answer is retried as a smaller range. */

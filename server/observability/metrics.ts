@@ -18,6 +18,8 @@ export interface IndexerStatus {
   streamedParts: number;
   /** Stored balances read because the balance book did not know them (cumulative, this process). */
   balanceReads: number;
+  /** Whole blocks (transactions included) read for the funding label (cumulative, this process). */
+  fundingBlocks: number;
 }
 
 /** Where the index and the chain stand, read when Prometheus scrapes. */
@@ -130,6 +132,11 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
   counted('launchdex_indexer_events_total', 'Chain events projected by this process', (s) => s.events);
   counted('launchdex_indexer_batches_total', 'Block ranges committed by this process', (s) => s.batches);
   counted('launchdex_indexer_reorgs_total', 'Reorgs rolled back by this process', (s) => s.reorgs);
+  counted(
+    'launchdex_indexer_funding_blocks_total',
+    'Whole blocks read for the creator-funding label by this process',
+    (s) => s.fundingBlocks,
+  );
   const { readCache } = probe;
   if (readCache) {
     const seen = { hit: 0, miss: 0, joined: 0 };
