@@ -138,7 +138,7 @@ async function exportedSeries(): Promise<Map<string, Set<string>>> {
     chainHead: async () => 110,
     indexer: () => ({
       ...{ indexedThroughBlock: 100, head: 110, blocks: 10, events: 20, batches: 2, reorgs: 1 },
-      ...{ fetchMs: 5, projectMs: 5, streamedParts: 0, balanceReads: 0 },
+      ...{ fetchMs: 5, projectMs: 5, streamedParts: 0, balanceReads: 0, fundingBlocks: 0 },
     }),
     streamClients: () => 3,
     streamMaxClients: () => 1000,
