@@ -185,6 +185,7 @@ export function createRestDispatcher(
       requestId: requestIdFrom(request.requestId),
       method,
       started,
+      vary: false,
     };
     try {
       const candidates = matches ?? matcher.match(pathname);
@@ -211,23 +212,26 @@ export function createRestDispatcher(
       const asked = parseMinBlock(minBlock, query);
       // A cursor carries the block of the page that issued it: the walk never goes back.
       const seen = routing?.replicated ? highestBlock(asked, cursorBlock(query.get('cursor'))) : asked;
-      if (route.csv !== undefined && asksForCsv((parsed as { format?: string }).format, request.accept)) {
-        // Its own latency label: an export's head counts up to EXPORT_MAX_ROWS rows.
-        served.template = `${route.path}.csv`;
-        served.outcome = 'uncached';
-        return exportAnswer(exports, {
-          list: route.csv,
-          parsed: parsed as { address: string },
-          head: method === 'HEAD',
-          client,
-          seen,
-          path: pathname,
-          query,
-          requestId: served.requestId,
-        }).then(
-          (result) => observed(result, served),
-          (error: unknown) => failure(error, served),
-        );
+      if (route.csv !== undefined) {
+        if (asksForCsv((parsed as { format?: string }).format, request.accept)) {
+          // Its own latency label: an export's head counts up to EXPORT_MAX_ROWS rows.
+          served.template = `${route.path}.csv`;
+          served.outcome = 'uncached';
+          return exportAnswer(exports, {
+            list: route.csv,
+            parsed: parsed as { address: string },
+            head: method === 'HEAD',
+            client,
+            seen,
+            path: pathname,
+            query,
+            requestId: served.requestId,
+          }).then(
+            (result) => observed(result, served),
+            (error: unknown) => failure(error, served),
+          );
+        }
+        served.vary = true;
       }
       const plan: ReadPlan = {
         route,
@@ -242,7 +246,7 @@ export function createRestDispatcher(
       const read = routing
         ? routing.read(seen, (on) => readOn(plan, on.name, on.db))
         : readOn(plan, 'primary', undefined);
-      return (route.csv === undefined ? read : read.then(variesByAccept)).then(
+      return read.then(
         (result) => observed(result, served),
         (error: unknown) => failure(error, served),
       );
@@ -256,6 +260,7 @@ export function createRestDispatcher(
     recordRequest(requests, served.requestId, served.method, served.template, answer.status, served.started);
     // Every answer and its headers are fresh objects (readAnswer, jsonAnswer, errorAnswer): no copy.
     answer.headers['x-request-id'] = served.requestId;
+    if (served.vary) answer.headers.vary = 'accept';
     const result = answer as RestResult;
     result.outcome = served.outcome;
     return result;
@@ -363,12 +368,8 @@ interface Served {
   requestId: string;
   method: string;
   started: number;
-}
-
-/** The JSON answer of a route that also exports CSV: which of the two a request gets depends on Accept. */
-function variesByAccept(answer: RestAnswer): RestAnswer {
-  answer.headers.vary = 'accept';
-  return answer;
+  /** Its route also exports CSV, chosen by Accept too: its JSON answers say Vary. */
+  vary: boolean;
 }
 
 /** No share to wait for: the release does nothing. */
