@@ -115,11 +115,13 @@ describe.each(backends)('CSV export limits (%s)', (backend) => {
       EXPORT_CHUNK_ROWS: '500',
       EXPORT_ROWS_PER_READ: '20',
       EXPORT_DEADLINE_MS: '5000',
+      // An export outlives the send deadline: its own deadline ends it.
+      HTTP_SEND_TIMEOUT_MS: '1000',
       RATE_LIMIT_READS_PER_MINUTE: '60',
       RATE_LIMIT_READS_BURST: '40',
     });
 
-    it("rows count against the exporting client's reads: it waits for its budget, past its deadline the answer ends incomplete, others are untouched", async () => {
+    it("rows count against the exporting client's reads: it waits for its budget, past its own deadline (not the send deadline) the answer ends incomplete, others are untouched", async () => {
       const base = server().baseUrl;
       const [exporter, other] = [freshLoopbackClient(), freshLoopbackClient()];
       const started = performance.now();
