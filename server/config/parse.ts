@@ -204,6 +204,13 @@ export function parseConfig(
     databaseMsPerSecondPerClient: e.DATABASE_MS_PER_SECOND_PER_CLIENT,
     instanceWebWorkers: Math.max(1, e.LAUNCHDEX_WEB_WORKERS),
     readMissCost: e.READ_MISS_COST,
+    exports: {
+      maxRows: e.EXPORT_MAX_ROWS,
+      deadlineMs: e.EXPORT_DEADLINE_MS,
+      rowsPerRead: e.EXPORT_ROWS_PER_READ,
+      chunkRows: e.EXPORT_CHUNK_ROWS,
+      perProcess: e.EXPORTS_PER_PROCESS,
+    },
     readyMaxLagBlocks: e.READY_MAX_LAG_BLOCKS,
     metricsPort: e.METRICS_PORT,
     stream: {

@@ -14,6 +14,7 @@ import { createReadVersion } from '../db/read-version';
 import type { PageServices } from '../handover';
 import type { WorkerLimits } from '../http/cluster/limit-client';
 import type { ConcurrencyLimiter } from '../http/concurrency';
+import { chargeExportRows } from '../http/gate/buckets';
 import type { RateLimiter } from '../http/rate-limit';
 import type { Indexer } from '../indexer/indexer';
 import { createLogger } from '../logger';
@@ -154,6 +155,7 @@ export async function startServerProcess(config: Config): Promise<ServerProcess>
       readCache,
       databases: reads,
       databaseTurn,
+      exportCharge: chargeExportRows(limits.limiter, config),
     }),
     web: createWebHandlers({
       config,

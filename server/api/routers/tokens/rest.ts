@@ -20,12 +20,12 @@ import { tradersInput, tradersPage } from '../../../../shared/api/traders';
 import type { ErrorCode } from '../../../errors';
 import { TRENDING_FORMULA } from '../../../tokens/trending';
 import { defineRestRoute, routeGroup } from '../../rest/define';
-import { listTraders } from '../../traders/read';
+import { listTraders, tradersExport } from '../../traders/read';
 import { getTokensBatch } from './batch';
 import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
 import { getChart, listActivity } from './market';
-import { getPricing, listHolders, listTrades } from './serialized';
+import { getPricing, holdersExport, listHolders, listTrades, tradesExport } from './serialized';
 
 const untrusted = 'Names, images and links are supplied by creators and unverified.';
 const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ${TRENDING_FORMULA}, relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
@@ -109,6 +109,7 @@ export const tokenRoutes = routeGroup('tokens', {
     output: tradesPage,
     errors: tokenPageErrors,
     read: listTrades,
+    csv: tradesExport,
   }),
   listTokenActivity: defineRestRoute({
     path: '/api/v1/tokens/{address}/activity',
@@ -129,6 +130,7 @@ export const tokenRoutes = routeGroup('tokens', {
     output: holdersPage,
     errors: tokenPageErrors,
     read: listHolders,
+    csv: holdersExport,
   }),
   listTokenTraders: defineRestRoute({
     path: '/api/v1/tokens/{address}/traders',
@@ -139,6 +141,7 @@ export const tokenRoutes = routeGroup('tokens', {
     output: tradersPage,
     errors: tokenPageErrors,
     read: listTraders,
+    csv: tradersExport,
   }),
 });
 
