@@ -418,6 +418,14 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description The block the answer's data is indexed through (or a later one). Send the highest seen back as `min_block` or `X-Min-Indexed-Block`: no later answer is then older, whichever instance or read replica serves it. */
         "X-Indexed-Through-Block": number;
+        /** @description CSV only: the records that follow the header, counted in the snapshot the export reads. A body with fewer was cut by the export deadline (it also ends without HTTP's last chunk: an incomplete transfer). */
+        "X-Export-Rows": number;
+        /** @description CSV only, when the list holds more rows than the export limit: `row_limit`. `Link` then names the export of the rows after the last one written. */
+        "X-Export-Truncated": "row_limit";
+        /** @description CSV only, with `X-Export-Truncated`: `<…&cursor=…>; rel="next"`, the next export. */
+        Link: string;
+        /** @description CSV only: `attachment; filename="<list>-<token>-<block>.csv"`. */
+        "Content-Disposition": string;
     };
     pathItems: never;
 }
@@ -1497,6 +1505,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque; pass back `next_cursor` unchanged. */
                 cursor?: string;
+                /** @description `csv`: the whole list (not one page) as `text/csv`, as `Accept: text/csv` asks for it; `format` wins over Accept. */
+                format?: "json" | "csv";
                 /** @description The highest X-Indexed-Through-Block this client has seen: the answer is from a database indexed at least this far. */
                 min_block?: number;
             };
@@ -1517,6 +1527,10 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Indexed-Through-Block": components["headers"]["X-Indexed-Through-Block"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
+                    Link: components["headers"]["Link"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1566,6 +1580,7 @@ export interface operations {
                         }[];
                         next_cursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Error: `invalid_address`, `invalid_parameter`, `invalid_cursor` */
@@ -1745,6 +1760,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque; pass back `next_cursor` unchanged. */
                 cursor?: string;
+                /** @description `csv`: the whole list (not one page) as `text/csv`, as `Accept: text/csv` asks for it; `format` wins over Accept. */
+                format?: "json" | "csv";
                 /** @description The highest X-Indexed-Through-Block this client has seen: the answer is from a database indexed at least this far. */
                 min_block?: number;
             };
@@ -1765,6 +1782,10 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Indexed-Through-Block": components["headers"]["X-Indexed-Through-Block"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
+                    Link: components["headers"]["Link"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1782,6 +1803,7 @@ export interface operations {
                         }[];
                         next_cursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Error: `invalid_address`, `invalid_parameter`, `invalid_cursor` */
@@ -1852,6 +1874,8 @@ export interface operations {
                 cursor?: string;
                 /** @description realized_pnl (default), volume (quote spent + received) or holding (current position), largest first. */
                 sort?: "realized_pnl" | "volume" | "holding";
+                /** @description `csv`: the whole list (not one page) as `text/csv`, as `Accept: text/csv` asks for it; `format` wins over Accept. */
+                format?: "json" | "csv";
                 /** @description The highest X-Indexed-Through-Block this client has seen: the answer is from a database indexed at least this far. */
                 min_block?: number;
             };
@@ -1872,6 +1896,10 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Indexed-Through-Block": components["headers"]["X-Indexed-Through-Block"];
+                    "X-Export-Rows": components["headers"]["X-Export-Rows"];
+                    "X-Export-Truncated": components["headers"]["X-Export-Truncated"];
+                    Link: components["headers"]["Link"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1929,6 +1957,7 @@ export interface operations {
                         }[];
                         next_cursor: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Error: `invalid_address`, `invalid_parameter`, `invalid_cursor` */
