@@ -215,6 +215,16 @@ describe.each(backends)('CSV exports (%s)', (backend) => {
       expect(
         ((await bad.json()) as { error: { details: { field: string }[] } }).error.details[0]?.field,
       ).toBe('sort');
+      // min_block is read as for a page: a malformed one is refused, a reached one answers.
+      const early = await fetch(`${base}/api/v1/tokens/${token}/holders?format=csv&min_block=01`);
+      expect(early.status).toBe(400);
+      expect(((await early.json()) as { error: { code: string } }).error.code).toBe('invalid_parameter');
+      const reached = await fetch(`${base}/api/v1/tokens/${token}/holders?format=csv`, {
+        headers: { 'x-min-indexed-block': '4000000' },
+      });
+      expect(reached.status).toBe(200);
+      expect(reached.headers.get('x-indexed-through-block')).toBe('4000000');
+      await reached.arrayBuffer();
       // Unknown parameters are still ignored, in either format.
       expect((await fetch(`${base}/api/v1/tokens/${token}/trades?utm=1&limit=2`)).status).toBe(200);
       const csv = await fetch(`${base}/api/v1/tokens/${token}/trades?utm=1&format=csv`);
