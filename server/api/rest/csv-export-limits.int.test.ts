@@ -196,9 +196,9 @@ describe.each(backends)('CSV export limits (%s)', (backend) => {
       expect(again).toBe(200);
     });
 
-    it.runIf(backend === 'postgres')(
-      'reads one snapshot: rows that move, go and come while the export waits for its client do not change it',
-      async () => {
+    // PGlite admits one process: nothing else can change rows while an export waits, so there is no case.
+    if (backend === 'postgres')
+      it('reads one snapshot: rows that move, go and come while the export waits for its client do not change it', async () => {
         const path = `${server().baseUrl}/api/v1/tokens/${bulk}/holders?format=csv`;
         const before = await (await openExport(path, { hashOnly: true })).done;
         expect(before.lines).toBe(BULK_HOLDERS + 1);
@@ -227,8 +227,7 @@ describe.each(backends)('CSV export limits (%s)', (backend) => {
         expect(during.sha256).toBe(before.sha256);
         const after = await (await openExport(path, { hashOnly: true })).done;
         expect(after.sha256).not.toBe(before.sha256);
-      },
-    );
+      });
 
     it(`${BULK_ROWS.toLocaleString('en')} rows: exact to the byte, twice, the second in flat resident memory`, async () => {
       const expected = createHash('sha256');
