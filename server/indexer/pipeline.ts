@@ -8,6 +8,7 @@ import { foldTraders, loadTraders } from './project/trader-book';
 import { defaultLabelParams } from './project/traders';
 import { type WriteResult, writePlan } from './project/write';
 import type { RpcClient } from './rpc/client';
+import { logChunkOf } from './store/stored-logs';
 import { splitAtBlock, splitRange } from './sync/range-algebra';
 import { createRangeFeed } from './sync/range-feed';
 
@@ -112,6 +113,7 @@ export function createPipeline(options: PipelineOptions) {
             caches.balances.evict(committedSeq);
             const balanceReads = await loadBalances(db, caches.balances, part.events);
             const plan = foldRange(part, context, states, caches.balances.view);
+            plan.rawLogs = logChunkOf(part);
             // As balances: evicted just before the read of what the book does not know.
             caches.traders.evict(committedSeq);
             await loadTraders(db, caches.traders, plan);

@@ -85,6 +85,11 @@ export interface BatchPlan {
   traders: TraderChange[];
   /** Whether the new trader rows are written in the sort indexes' order (not while they are deferred). */
   tradersInIndexOrder: boolean;
+  /**
+   * The range's raw logs and headers as one event-store chunk (store/log-chunk.ts), stored by the
+   * write; set beside the fold by whoever folds (store/stored-logs.ts, `logChunkOf`).
+   */
+  rawLogs?: Uint8Array;
 }
 
 export interface TraderChange {

@@ -16,6 +16,7 @@ import {
 import { bulkColumns, columnNames } from '../../db/table-columns';
 import { enqueueWebhookEvents } from '../../webhooks/outbox';
 import { WriteConflictError } from '../errors';
+import { storeLogChunk } from '../store/stored-logs';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
 import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
@@ -99,6 +100,7 @@ async function appendRows(t: Database, plan: BatchPlan, traders: boolean) {
   // happened anyway the primary key would fail the batch loudly.
   await copyLines(t, 'trades', tradeNames, plan.tradeLines);
   await copyLines(t, 'chain_events', eventNames, plan.eventLines);
+  if (plan.rawLogs) await storeLogChunk(t, plan.from, plan.to, plan.events, plan.rawLogs);
   if (traders) await appendNewTraders(t, plan);
 }
 

@@ -1,0 +1,216 @@
+import type { RawLog } from '../decode/events';
+import type { BlockHeader } from '../sync/range-algebra';
+
+/**
+ * The event store's binary form (server/indexer/store/): the raw logs one projection write read,
+ * and the block headers it held, in one `raw_log_chunks` row per write. A log is a record of its
+ * own (block, log index, transaction index and hash, emitter, topics, data), so the records of
+ * logs read back from the store are copied as they are into the chunks of a rebuild's writes.
+ * The block hash is its header's (the fetch checks that every log's is), not repeated per log.
+ *
+ *   chunk:  version (1) · header count · headers · log count · records
+ *   header: number · hash (32) · parent hash (32) · timestamp
+ *   record: block · log index · transaction index · topic count (1 byte) · data length
+ *           · transaction hash (32) · address (20) · topics (32 each) · data
+ *
+ * The bytes after the lengths are the log's hex fields in one run, written by one call (a call
+ * per field cost three times as much: the per-call overhead, not the bytes, is the price).
+ *
+ * Numbers are unsigned LEB128 varints.
+ */
+const VERSION = 1;
+
+/** Records are written into slabs of this size (one allocation per slab, a view per record). */
+const SLAB_BYTES = 1 << 20;
+let slab = Buffer.allocUnsafe(SLAB_BYTES);
+let slabUsed = 0;
+
+function varintBytes(value: number): number {
+  let bytes = 1;
+  for (let n = value; n >= 0x80; n = Math.floor(n / 0x80)) bytes++;
+  return bytes;
+}
+
+function writeVarint(buffer: Buffer, at: number, value: number): number {
+  let n = value;
+  let offset = at;
+  while (n >= 0x80) {
+    buffer[offset++] = (n % 0x80) | 0x80;
+    n = Math.floor(n / 0x80);
+  }
+  buffer[offset++] = n;
+  return offset;
+}
+
+/** Reads a varint at `at`; returns the value and the offset after it. */
+function readVarint(buffer: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  let offset = at;
+  for (;;) {
+    const byte = buffer[offset++];
+    if (byte === undefined) throw new Error('truncated log chunk');
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, offset];
+    scale *= 0x80;
+  }
+}
+
+const quantity = (hex: string) => Number.parseInt(hex, 16);
+
+/** Writes `hex` (0x-prefixed) at `at` as exactly `bytes` bytes, or throws. */
+function writeHex(buffer: Buffer, at: number, hex: string, bytes: number): number {
+  if (hex.length !== 2 + bytes * 2 || buffer.write(hex.slice(2), at, bytes, 'hex') !== bytes)
+    throw new Error(`malformed log field ${hex.slice(0, 20)}… (${bytes} bytes expected)`);
+  return at + bytes;
+}
+
+/**
+ * The record of one log, as a view into a shared slab: it is made when the log is decoded (the
+ * parsed JSON log then dies young) and lives until the write that stores it.
+ */
+export function encodeLog(log: RawLog): Uint8Array {
+  const block = quantity(log.blockNumber);
+  const logIndex = quantity(log.logIndex);
+  const transactionIndex = quantity(log.transactionIndex);
+  const dataBytes = (log.data.length - 2) / 2;
+  if (!Number.isInteger(dataBytes) || log.topics.length > 4) throw new Error('malformed log');
+  const size =
+    varintBytes(block) +
+    varintBytes(logIndex) +
+    varintBytes(transactionIndex) +
+    32 +
+    20 +
+    1 +
+    32 * log.topics.length +
+    varintBytes(dataBytes) +
+    dataBytes;
+  // Lengths first: a wrong one would misplace every field after it, and a bad hex digit stops the write short.
+  if (
+    log.transactionHash.length !== 66 ||
+    log.address.length !== 42 ||
+    log.topics.some((t) => t.length !== 66)
+  )
+    throw new Error(`malformed log at ${log.blockNumber}:${log.logIndex}`);
+  const hex =
+    log.transactionHash.slice(2) +
+    log.address.slice(2) +
+    (log.topics.length === 0 ? '' : log.topics.map((topic) => topic.slice(2)).join('')) +
+    log.data.slice(2);
+  let buffer = slab;
+  let at = slabUsed;
+  if (size > SLAB_BYTES / 4) {
+    buffer = Buffer.allocUnsafe(size);
+    at = 0;
+  } else if (slabUsed + size > SLAB_BYTES) {
+    slab = Buffer.allocUnsafe(SLAB_BYTES);
+    slabUsed = 0;
+    buffer = slab;
+    at = 0;
+  }
+  const start = at;
+  at = writeVarint(buffer, at, block);
+  at = writeVarint(buffer, at, logIndex);
+  at = writeVarint(buffer, at, transactionIndex);
+  buffer[at++] = log.topics.length;
+  at = writeVarint(buffer, at, dataBytes);
+  const bytes = 52 + 32 * log.topics.length + dataBytes;
+  if (buffer.write(hex, at, bytes, 'hex') !== bytes)
+    throw new Error(`malformed log at ${log.blockNumber}:${log.logIndex}: not hex`);
+  at += bytes;
+  if (buffer === slab) slabUsed = at;
+  return buffer.subarray(start, at);
+}
+
+/** A chunk's contents: its headers by number and its logs' records, in the order written. */
+export interface LogChunk {
+  headers: BlockHeader[];
+  records: Uint8Array[];
+}
+
+/** The bytes of a chunk; `headers` in any order, `records` in chain order. */
+export function encodeChunk({ headers, records }: LogChunk): Buffer {
+  const sorted = [...headers].sort((a, b) => a.number - b.number);
+  let size = 1 + varintBytes(sorted.length) + varintBytes(records.length);
+  for (const h of sorted) size += varintBytes(h.number) + 64 + varintBytes(h.timestamp);
+  for (const record of records) size += record.length;
+  const buffer = Buffer.allocUnsafe(size);
+  let at = 0;
+  buffer[at++] = VERSION;
+  at = writeVarint(buffer, at, sorted.length);
+  for (const h of sorted) {
+    at = writeVarint(buffer, at, h.number);
+    at = writeHex(buffer, at, h.hash, 32);
+    at = writeHex(buffer, at, h.parentHash, 32);
+    at = writeVarint(buffer, at, h.timestamp);
+  }
+  at = writeVarint(buffer, at, records.length);
+  for (const record of records) {
+    buffer.set(record, at);
+    at += record.length;
+  }
+  return buffer;
+}
+
+const hexOf = (buffer: Buffer, from: number, to: number) => `0x${buffer.toString('hex', from, to)}`;
+
+/** The header list and, for each record, the log it holds (its block hash from its header). */
+export function decodeChunk(bytes: Uint8Array): { headers: BlockHeader[]; logs: [RawLog, Uint8Array][] } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer[0] !== VERSION) throw new Error(`log chunk of unknown version ${buffer[0]}`);
+  let at = 1;
+  let count: number;
+  [count, at] = readVarint(buffer, at);
+  const headers: BlockHeader[] = [];
+  const hashes = new Map<number, string>();
+  for (let i = 0; i < count; i++) {
+    let number: number;
+    let timestamp: number;
+    [number, at] = readVarint(buffer, at);
+    const hash = hexOf(buffer, at, at + 32);
+    const parentHash = hexOf(buffer, at + 32, at + 64);
+    [timestamp, at] = readVarint(buffer, at + 64);
+    headers.push({ number, hash, parentHash, timestamp });
+    hashes.set(number, hash);
+  }
+  [count, at] = readVarint(buffer, at);
+  const logs: [RawLog, Uint8Array][] = [];
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    let block: number;
+    let logIndex: number;
+    let transactionIndex: number;
+    [block, at] = readVarint(buffer, at);
+    [logIndex, at] = readVarint(buffer, at);
+    [transactionIndex, at] = readVarint(buffer, at);
+    const topicCount = buffer[at++] ?? 0;
+    let dataBytes: number;
+    [dataBytes, at] = readVarint(buffer, at);
+    const transactionHash = hexOf(buffer, at, at + 32);
+    const address = hexOf(buffer, at + 32, at + 52);
+    at += 52;
+    const topics: string[] = [];
+    for (let t = 0; t < topicCount; t++, at += 32) topics.push(hexOf(buffer, at, at + 32));
+    const data = hexOf(buffer, at, at + dataBytes);
+    at += dataBytes;
+    if (at > buffer.length) throw new Error('truncated log chunk');
+    const blockHash = hashes.get(block);
+    if (blockHash === undefined)
+      throw new Error(`log chunk holds a log of block ${block} without its header`);
+    logs.push([
+      {
+        address,
+        topics,
+        data,
+        blockNumber: `0x${block.toString(16)}`,
+        blockHash,
+        transactionHash,
+        transactionIndex: `0x${transactionIndex.toString(16)}`,
+        logIndex: `0x${logIndex.toString(16)}`,
+      },
+      buffer.subarray(start, at),
+    ]);
+  }
+  if (at !== buffer.length) throw new Error('log chunk has bytes after its last record');
+  return { headers, logs };
+}

@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import { type Database, selectRows } from '../../db/client';
+import type { RangeData } from '../sync/range-algebra';
+import { encodeChunk } from './log-chunk';
+
+/**
+ * The event store in the database: one `raw_log_chunks` row per projection write, holding the
+ * raw logs of the write's events and the headers it held (log-chunk.ts). Written in the write's
+ * transaction (project/write.ts), deleted with the writes a rollback undoes (reorg/rollback.ts).
+ */
+
+/** The chunk of a range about to be folded: its events' records (in chain order) and its headers. */
+export function logChunkOf(range: RangeData): Uint8Array {
+  const records = range.events.map((event) => {
+    if (!event.raw)
+      throw new Error(`event at ${event.blockNumber}:${event.logIndex} carries no raw log to store`);
+    return event.raw;
+  });
+  return encodeChunk({ headers: [...range.headers.values()], records });
+}
+
+/** Stores the chunk of a write of blocks `from`..`to` (`events` logs), in the write's transaction. */
+export async function storeLogChunk(
+  t: Database,
+  from: number,
+  to: number,
+  events: number,
+  body: Uint8Array,
+): Promise<void> {
+  await t.execute(sql`insert into raw_log_chunks (from_block, to_block, logs, body)
+    values (${from}, ${to}, ${events}, ${body})`);
+}
+
+/**
+ * Deletes the chunks of the writes a rollback to `target` undoes. A rollback undoes whole writes,
+ * so no kept chunk reaches past `target`; one that did would hold logs of a replaced block, and
+ * the rollback fails rather than keep them.
+ */
+export async function dropLogChunksAbove(t: Database, target: number): Promise<void> {
+  await t.execute(sql`delete from raw_log_chunks where from_block > ${target}`);
+  const [last] = await selectRows<{ to_block: string | number }>(
+    t,
+    sql`select to_block from raw_log_chunks where from_block <= ${target} order by from_block desc limit 1`,
+  );
+  if (last && Number(last.to_block) > target)
+    throw new Error(`the stored logs of blocks up to ${last.to_block} straddle the rollback to ${target}`);
+}
