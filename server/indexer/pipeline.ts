@@ -10,7 +10,7 @@ import { type WriteResult, writePlan } from './project/write';
 import type { RpcClient } from './rpc/client';
 import { logChunkOf } from './store/stored-logs';
 import { splitAtBlock, splitRange } from './sync/range-algebra';
-import { createRangeFeed } from './sync/range-feed';
+import { createRangeFeed, type RangeFeed } from './sync/range-feed';
 
 /** What indexing up to a head did: reached it, or stopped at a write that found a reorg. */
 export type PipelineResult = { status: 'done' } | { status: 'reorg'; checkpoint: Checkpoint };
@@ -42,6 +42,7 @@ export interface PipelineOptions {
 export function createPipeline(options: PipelineOptions) {
   const { db, caches, partitions } = options;
   let range = 0;
+  let generation: string | undefined;
   let foldedSeq = 0;
   let committedSeq = 0;
 
@@ -53,7 +54,7 @@ export function createPipeline(options: PipelineOptions) {
     after: Promise<WriteResult> | undefined,
   ): Promise<WriteResult> {
     const started = performance.now();
-    const result = await writePlan(db, context, plan, { journal, after });
+    const result = await writePlan(db, context, plan, { journal, after, generation });
     if (result.status !== 'reorg') {
       committedSeq = seq;
       caches.evictTokens(committedSeq);
@@ -70,26 +71,39 @@ export function createPipeline(options: PipelineOptions) {
     set rangeSize(size: number) {
       range = Math.max(1, Math.min(size, options.maxRange));
     },
+    /** The index plans are folded from (readIndexGeneration); writes into another are refused. */
+    set generation(value: string | undefined) {
+      generation = value;
+    },
 
     /**
      * Indexes [next, head]: fetch ahead, fold, write in order. Stops at the first write that
-     * finds the chain moved under the index; a failure throws, with the caches cleared.
+     * finds the chain moved under the index; a failure throws, with the caches cleared. With
+     * `source`, its ranges from `next` on (stored logs: store/stored-feed.ts) instead of the RPC's,
+     * `head` being the chain's (blocks within its finality depth are journaled).
      */
-    async indexThrough(context: ProjectionContext, next: number, head: number): Promise<PipelineResult> {
+    async indexThrough(
+      context: ProjectionContext,
+      next: number,
+      head: number,
+      source?: RangeFeed,
+    ): Promise<PipelineResult> {
       const finalBlock = head - context.finalityDepth;
-      const feed = createRangeFeed({
-        rpc: options.rpc,
-        sets: { factory: context.factory, book: caches.book, tokens: new Set(), pools: new Map() },
-        from: next,
-        to: head,
-        rangeSize: range,
-        maxRange: options.maxRange,
-        targetLogs: options.targetLogs,
-        concurrency: options.fetchConcurrency,
-        everyHeaderFrom: finalBlock,
-        streamedPartEvents: options.streamedPartEvents,
-        rangeSlices: options.rangeSlices,
-      });
+      const feed =
+        source ??
+        createRangeFeed({
+          rpc: options.rpc,
+          sets: { factory: context.factory, book: caches.book, tokens: new Set(), pools: new Map() },
+          from: next,
+          to: head,
+          rangeSize: range,
+          maxRange: options.maxRange,
+          targetLogs: options.targetLogs,
+          concurrency: options.fetchConcurrency,
+          everyHeaderFrom: finalBlock,
+          streamedPartEvents: options.streamedPartEvents,
+          rangeSlices: options.rangeSlices,
+        });
       // Two writes at a time: the last one started, and the one before it, which the last one
       // waits for before it commits (writePlan's `after`).
       let writing: Promise<WriteResult> | undefined;
@@ -99,7 +113,7 @@ export function createPipeline(options: PipelineOptions) {
           const fetchStarted = performance.now();
           const data = await feed.next();
           options.onFetched(performance.now() - fetchStarted, data?.streamed === true);
-          range = feed.rangeSize;
+          if (!source) range = feed.rangeSize;
           if (!data) break;
           // Blocks within the finality depth are written apart from the rest: only their writes are journaled.
           const parts = splitAtBlock(data, finalBlock).flatMap((piece) =>

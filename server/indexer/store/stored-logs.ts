@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { copyBinaryIn, encodeBinaryCopy } from '../../db/binary-copy';
 import { type Database, selectRows } from '../../db/client';
 import type { RangeData } from '../sync/range-algebra';
 import { encodeChunk } from './log-chunk';
@@ -27,8 +28,13 @@ export async function storeLogChunk(
   events: number,
   body: Uint8Array,
 ): Promise<void> {
-  await t.execute(sql`insert into raw_log_chunks (from_block, to_block, logs, body)
-    values (${from}, ${to}, ${events}, ${body})`);
+  // Binary COPY: a parameter would carry the bytes as hex, twice their size, built and parsed.
+  await copyBinaryIn(
+    t,
+    'raw_log_chunks',
+    ['from_block', 'to_block', 'logs', 'body'],
+    encodeBinaryCopy([[{ int8: from }, { int8: to }, { int4: events }, { bytes: body }]]),
+  );
 }
 
 /**
