@@ -87,9 +87,10 @@ export interface BatchPlan {
   tradersInIndexOrder: boolean;
   /**
    * The range's raw logs and headers as one event-store chunk (store/log-chunk.ts), stored by the
-   * write; set beside the fold by whoever folds (store/stored-logs.ts, `logChunkOf`).
+   * write, or the schema whose stored chunks are exactly the range's (a rebuild's replay: the
+   * write copies them); set beside the fold by whoever folds (store/stored-logs.ts, `logChunkOf`).
    */
-  rawLogs?: Uint8Array;
+  rawLogs?: Uint8Array | { copyFrom: string };
 }
 
 export interface TraderChange {

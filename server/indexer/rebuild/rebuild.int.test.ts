@@ -14,11 +14,12 @@ import {
 import type { ChainConfig } from '../../config';
 import { readCheckpoint } from '../../db/checkpoint';
 import { type Database, type DatabaseHandle, selectRows } from '../../db/client';
+import { backfillDeferredIndexes, deferIndexes, deferredIndexNames } from '../../db/deferred-indexes';
 import { excludeToken } from '../../tokens/moderation';
 import { webhookEventTypes } from '../../webhooks/outbox';
 import { addWebhookTarget } from '../../webhooks/targets';
 import { IndexSwappedError } from '../errors';
-import { createIndexer } from '../indexer';
+import { createIndexer, type IndexerLogger } from '../indexer';
 import { createBalanceBook } from '../project/balance-book';
 import { foldRange } from '../project/fold';
 import { writePlan } from '../project/write';
@@ -36,7 +37,7 @@ simulatedChainForTests({ seed: 45, launches: 14, actions: 240 }, (started) => {
 });
 
 /** What a reference index of the same chain holds: built from scratch over the RPC, with the same off-chain rows. */
-async function referenceDump(database: TestDatabase, excluded: string) {
+async function referenceDump(database: TestDatabase, excluded: string | null) {
   const reference = await createTestDatabase(database.backend);
   const handle = await reference.open();
   try {
@@ -45,13 +46,23 @@ async function referenceDump(database: TestDatabase, excluded: string) {
       tokenAddress: null,
       events: [...webhookEventTypes],
     });
-    await excludeToken(handle.db, excluded, 'test');
+    if (excluded) await excludeToken(handle.db, excluded, 'test');
     await indexToHead(handle.db, chain);
     return { dump: await dumpIndexAndLogs(handle.db), outbox: await queuedEvents(handle.db) };
   } finally {
     await handle.close();
     await reference.drop();
   }
+}
+
+/** A silent logger whose progress lines (the indexer's, one per committed range) call `onProgress`. */
+function silentLoggerThat(onProgress: () => void): IndexerLogger {
+  return {
+    ...silentLogger,
+    info: (fields) => {
+      if (typeof fields.indexedThroughBlock === 'number') onProgress();
+    },
+  };
 }
 
 /** The events queued for webhook targets (retractions apart), in queue order. */
@@ -243,6 +254,57 @@ describe.each(backends)('rebuild from the stored logs (%s)', (backend) => {
       // Every event of the final chain is queued once after what was taken back.
       const queued = await queuedEvents(handle.db);
       expect(new Set(queued.slice(-reference.outbox.length))).toEqual(new Set(reference.outbox));
+    } finally {
+      await open.handle.close();
+      await database.drop();
+    }
+  });
+
+  it('a rebuild stopped in the middle of its replay resumes at its checkpoint, reading the rest from the store', async () => {
+    const database = await createTestDatabase(backend);
+    const open = { handle: await database.open() };
+    try {
+      await indexToHead(open.handle.db, chain, { initialRange: 5, chain: { maxRange: 25 } });
+      const before = await dumpIndexAndLogs(open.handle.db);
+      let written = 0;
+      const stopping = silentLoggerThat(() => {
+        // The replay's third committed range: a crash between two of its writes.
+        if (++written === 3) throw new Error('stopped mid-replay');
+      });
+      const small = { indexer: { eventsPerWrite: 60, progressIntervalMs: 0 } };
+      await expect(rebuild(database, open, { ...small, logger: stopping })).rejects.toThrow(
+        'stopped mid-replay',
+      );
+      expect(await dumpIndexAndLogs(open.handle.db)).toEqual(before);
+      const report = await rebuild(database, open, small);
+      expect(report.replayed.from).toBeGreaterThan(chain.deployment.startBlock);
+      expect(report.replayed.events).toBeGreaterThan(0);
+      const reference = await referenceDump(database, null);
+      expect(await dumpIndexAndLogs(open.handle.db)).toEqual(reference.dump);
+    } finally {
+      await open.handle.close();
+      await database.drop();
+    }
+  });
+
+  it('builds the indexes a live backfill still had deferred, and every index of the live tables, under their names', async () => {
+    const database = await createTestDatabase(backend);
+    const open = { handle: await database.open() };
+    const indexNames = async (db: Database) =>
+      (
+        await selectRows<{ name: string }>(
+          db,
+          sql`select indexname as name from pg_indexes where schemaname = current_schema() order by indexname`,
+        )
+      ).map((row) => row.name);
+    try {
+      await indexToHead(open.handle.db, chain);
+      const all = await indexNames(open.handle.db);
+      expect(all).toEqual(expect.arrayContaining([...backfillDeferredIndexes]));
+      await deferIndexes(open.handle.db, backfillDeferredIndexes);
+      await rebuild(database, open);
+      expect(await deferredIndexNames(open.handle.db)).toEqual([]);
+      expect(await indexNames(open.handle.db)).toEqual(all);
     } finally {
       await open.handle.close();
       await database.drop();

@@ -81,12 +81,14 @@ async function copyTable(t: Database, live: string, target: string, table: strin
   );
   for (const c of constraints)
     await t.execute(sql.raw(`alter table ${copy} add constraint ${quote(c.name)} ${c.definition}`));
+  // The live table's indexes, and those its own backfill dropped for now (deferred_indexes).
   const indexes = await selectRows<{ definition: string }>(
     t,
     sql`select pg_get_indexdef(i.indexrelid) as definition from pg_index i
          where i.indrelid = ${relation.oid}
            and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid and k.conrelid = i.indrelid)
-         order by i.indexrelid`,
+        union all
+        select definition from ${sql.raw(qualified(live, 'deferred_indexes'))} where table_name = ${table}`,
   );
   for (const { definition } of indexes) {
     // "CREATE INDEX name ON [ONLY] live.table USING …": the same index on the copy (whole: it has no partitions yet).

@@ -24,6 +24,7 @@ export interface StoredFeedOptions {
 interface ChunkRow {
   from: number;
   to: number;
+  logs: number;
   body: Buffer;
 }
 
@@ -35,7 +36,7 @@ interface ChunkRow {
  * before it kept logs has chunks only from then on); the RPC goes on from there. The next read is
  * in flight while a range is folded.
  */
-export function createStoredFeed(options: StoredFeedOptions): RangeFeed & { readonly through: number } {
+export function createStoredFeed(options: StoredFeedOptions): RangeFeed {
   const { db, to, pools, eventsPerRange } = options;
   const limit = options.chunksPerRead ?? 8;
   const table = `"${options.schema.replaceAll('"', '""')}".raw_log_chunks`;
@@ -46,21 +47,27 @@ export function createStoredFeed(options: StoredFeedOptions): RangeFeed & { read
   // base64: a bytea selected as it is comes as hex, twice its size (binary-copy.ts says why not COPY).
   const read = async (from: number): Promise<ChunkRow[]> =>
     (
-      await selectRows<{ from_block: string | number; to_block: string | number; body: string }>(
+      await selectRows<{
+        from_block: string | number;
+        to_block: string | number;
+        logs: number;
+        body: string;
+      }>(
         db,
-        sql`select from_block, to_block, encode(body, 'base64') as body from ${sql.raw(table)}
+        sql`select from_block, to_block, logs, encode(body, 'base64') as body from ${sql.raw(table)}
              where from_block >= ${from} and from_block <= ${to} order by from_block limit ${limit}`,
       )
     ).map((row) => ({
       from: Number(row.from_block),
       to: Number(row.to_block),
+      logs: Number(row.logs),
       body: Buffer.from(row.body, 'base64'),
     }));
   let reading: Promise<ChunkRow[]> | undefined = read(expected);
   reading.catch(() => {});
 
-  /** The next chunk that continues the feed, or undefined at its end. */
-  async function nextChunk(): Promise<ChunkRow | undefined> {
+  /** The next chunk that continues the feed, or undefined at its end; `take` consumes it. */
+  async function nextChunk(take = true): Promise<ChunkRow | undefined> {
     if (ended) return undefined;
     if (queued.length === 0) {
       const rows = reading ? await reading : [];
@@ -72,29 +79,32 @@ export function createStoredFeed(options: StoredFeedOptions): RangeFeed & { read
         reading.catch(() => {});
       }
     }
-    const chunk = queued.shift();
+    const chunk = queued[0];
     if (!chunk || chunk.from !== expected || chunk.to > to) {
       ended = true;
       return undefined;
     }
-    expected = chunk.to + 1;
+    if (take) {
+      queued.shift();
+      expected = chunk.to + 1;
+    }
     return chunk;
   }
 
   return {
     rangeSize: 0,
-    get through() {
-      return expected - 1;
-    },
     async next(): Promise<RangeData | undefined> {
       if (closed) return undefined;
       const events: DecodedEvent[] = [];
       const headers = new Map<number, BlockHeader>();
       let from: number | undefined;
       let last: number | undefined;
-      while (events.length < eventsPerRange) {
-        const chunk = await nextChunk();
-        if (!chunk) break;
+      // Whole chunks, no more than a write's events (one chunk alone may be more): the range is
+      // written whole, and stores the same chunks (stored-logs.ts).
+      for (;;) {
+        const peeked = await nextChunk(false);
+        if (!peeked || (from !== undefined && events.length + peeked.logs > eventsPerRange)) break;
+        const chunk = (await nextChunk()) as ChunkRow;
         from ??= chunk.from;
         last = chunk.to;
         const decoded = decodeChunk(chunk.body);
@@ -108,7 +118,7 @@ export function createStoredFeed(options: StoredFeedOptions): RangeFeed & { read
         }
       }
       if (from === undefined || last === undefined) return undefined;
-      return { from, to: last, events, headers, logCount: events.length, pools };
+      return { from, to: last, events, headers, logCount: events.length, pools, storedIn: options.schema };
     },
     close() {
       closed = true;

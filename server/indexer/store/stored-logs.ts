@@ -10,8 +10,13 @@ import { encodeChunk } from './log-chunk';
  * transaction (project/write.ts), deleted with the writes a rollback undoes (reorg/rollback.ts).
  */
 
-/** The chunk of a range about to be folded: its events' records (in chain order) and its headers. */
-export function logChunkOf(range: RangeData): Uint8Array {
+/**
+ * What a range's write stores: the chunks of another schema's store when the range is exactly
+ * those (stored-feed.ts: copied by the database, as they are), else a chunk of its events'
+ * records (in chain order) and its headers.
+ */
+export function logChunkOf(range: RangeData): Uint8Array | { copyFrom: string } {
+  if (range.storedIn !== undefined) return { copyFrom: range.storedIn };
   const records = range.events.map((event) => {
     if (!event.raw)
       throw new Error(`event at ${event.blockNumber}:${event.logIndex} carries no raw log to store`);
@@ -26,8 +31,15 @@ export async function storeLogChunk(
   from: number,
   to: number,
   events: number,
-  body: Uint8Array,
+  body: Uint8Array | { copyFrom: string },
 ): Promise<void> {
+  if (!(body instanceof Uint8Array)) {
+    // A replayed range: the same chunks, copied as they are (compressed already, never in this process).
+    await t.execute(sql`insert into raw_log_chunks (from_block, to_block, logs, body)
+      select from_block, to_block, logs, body from ${sql.raw(`"${body.copyFrom.replaceAll('"', '""')}"`)}.raw_log_chunks
+       where from_block >= ${from} and to_block <= ${to}`);
+    return;
+  }
   // Binary COPY: a parameter would carry the bytes as hex, twice their size, built and parsed.
   await copyBinaryIn(
     t,

@@ -27,6 +27,11 @@ export interface RangeData {
   pools: ReadonlyMap<string, string>;
   /** One of several parts a range was handed on in as its Transfers arrived (fetchRangeParts). */
   streamed?: boolean;
+  /**
+   * The schema whose stored chunks are exactly this range (store/stored-feed.ts); a part cut
+   * from it holds its own events only, and stores them as a chunk of its own.
+   */
+  storedIn?: string;
 }
 
 /** The token whose pool emitted a Swap of `range`, or undefined for a pool the launchpad did not make. */
