@@ -11,6 +11,7 @@
  *   npm run bench:indexer -- [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--scale 1]
  *     [--rebuild] [--keep] [--on-top-of postgres://…/launchdex_bench] [--events-per-write N]
  *
+ * `BENCH_FUNDING_HOPS=0` runs it without the funding check (trader labels' whole-block reads).
  * `--database-url`: the PostgreSQL server (any database on it) where the run creates, and then
  * drops, its own database. `--on-top-of`: index instead into an existing database that already
  * holds data (the `npm run seed:scale` dataset), to show the rate as the tables grow; the
@@ -27,6 +28,7 @@ import { openDatabase, selectRows } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { INDEXER_NODE_FLAGS } from '../server/indexer/heap';
 import { createIndexer } from '../server/indexer/indexer';
+import { defaultLabelParams } from '../server/indexer/project/traders';
 import { rebuildIndex } from '../server/indexer/rebuild/rebuild';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { webhookEventTypes } from '../server/webhooks/outbox';
@@ -117,6 +119,10 @@ try {
     finalityDepth: 64,
     maxRange: 50_000,
     pollIntervalMs: 100,
+    // BENCH_FUNDING_HOPS=0: without the funding check's whole-block reads, to measure what they cost.
+    ...(process.env.BENCH_FUNDING_HOPS
+      ? { labels: { ...defaultLabelParams, fundingHops: Number(process.env.BENCH_FUNDING_HOPS) } }
+      : {}),
   };
   const indexer = createIndexer({
     db: handle.db,
@@ -181,6 +187,7 @@ try {
     `  ${Math.round(indexedEvents / seconds)} events/s · ${Math.round(blocks / seconds)} blocks/s · ${indexer.status.batches} batches · fetch ${(indexer.status.fetchMs / 1000).toFixed(2)}s · project ${(indexer.status.projectMs / 1000).toFixed(2)}s`,
   );
   console.log(`  ${(seconds / floorSeconds).toFixed(2)}× the RPC floor of this run`);
+  console.log(`  ${indexer.status.fundingBlocks} whole blocks read for the funding check`);
   const indexerCpu = process.cpuUsage(cpuBefore.indexer);
   const postgresCpu =
     cpuAfter.postgres === undefined || cpuBefore.postgres === undefined

@@ -6,9 +6,7 @@ import { type Database, selectRows } from './client';
  * The indexes an initial backfill drops and builds once at the head: the three sort indexes of
  * `traders` (token, value desc, wallet desc). Maintained row by row they cost a backfill more
  * than the rest of the traders projection (docs/indexer.md, docs/benchmarks.md); one sorted build
- * at the end costs a fraction of that. The primary key stays (upserts need it), and so does
- * the partial `traders_labelled_idx` (few rows, and the token detail's risk summary reads it on
- * every answer).
+ * at the end costs a fraction of that. The primary key stays (upserts need it).
  */
 export const backfillDeferredIndexes = [
   'traders_pnl_idx',

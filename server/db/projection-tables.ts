@@ -18,6 +18,7 @@ export const projectionTables = [
   'candles',
   'creators',
   'traders',
+  'trader_totals',
   'recent_blocks',
   'indexer_checkpoint',
   'projection_writes',

@@ -109,6 +109,7 @@ export function createIndexer(options: IndexerOptions) {
     projectMs: 0,
     streamedParts: 0,
     balanceReads: 0,
+    fundingBlocks: 0,
   };
   let head = 0;
   const pipeline = createPipeline({
@@ -126,9 +127,10 @@ export function createIndexer(options: IndexerOptions) {
       status.fetchMs += ms;
       if (streamed) status.streamedParts++;
     },
-    onFolded(ms, balanceReads) {
+    onFolded(ms, balanceReads, fundingBlocks) {
       status.projectMs += ms;
       status.balanceReads += balanceReads;
+      status.fundingBlocks += fundingBlocks;
     },
     onWritten(plan, result, ms) {
       status.projectMs += ms;

@@ -9,6 +9,7 @@ import { defaultLabelParams } from './project/traders';
 import { type WriteResult, writePlan } from './project/write';
 import type { RpcClient } from './rpc/client';
 import { logChunkOf } from './store/stored-logs';
+import { createFundingReader } from './sync/funding-blocks';
 import { splitAtBlock, splitRange } from './sync/range-algebra';
 import { createRangeFeed, type RangeFeed } from './sync/range-feed';
 
@@ -28,8 +29,8 @@ export interface PipelineOptions {
   rangeSlices?: number;
   /** The feed answered (`streamed`: with one of several parts of a range). */
   onFetched(fetchMs: number, streamed: boolean): void;
-  /** A plan was folded; `balanceReads`: stored balances it read. */
-  onFolded(foldMs: number, balanceReads: number): void;
+  /** A plan was folded; `balanceReads`: stored balances it read; `fundingBlocks`: whole blocks it read. */
+  onFolded(foldMs: number, balanceReads: number, fundingBlocks: number): void;
   /** A write ended: committed (`applied`), covered already (`skipped`), or refused (`reorg`). */
   onWritten(plan: BatchPlan, result: WriteResult, writeMs: number): void;
 }
@@ -45,6 +46,8 @@ export function createPipeline(options: PipelineOptions) {
   let generation: string | undefined;
   let foldedSeq = 0;
   let committedSeq = 0;
+  // Kept across steps: its blocks are checked against each range's headers when used.
+  const funding = createFundingReader(options.rpc);
 
   async function write(
     context: ProjectionContext,
@@ -132,15 +135,17 @@ export function createPipeline(options: PipelineOptions) {
             caches.traders.evict(committedSeq);
             await loadTraders(db, caches.traders, plan);
             await loadTraderBalances(db, caches.balances, plan);
-            foldTraders(
-              plan,
-              caches.traders.view,
-              caches.balances.view,
-              context.labels ?? defaultLabelParams,
-            );
+            const labels = context.labels ?? defaultLabelParams;
+            const blocksBefore = funding.blocksRead;
+            const funded = await funding.funded(plan, caches.traders.view, labels);
+            foldTraders(plan, caches.traders.view, caches.balances.view, labels, funded);
             const seq = ++foldedSeq;
             caches.remember(plan, seq);
-            options.onFolded(performance.now() - foldStarted, balanceReads);
+            options.onFolded(
+              performance.now() - foldStarted,
+              balanceReads,
+              funding.blocksRead - blocksBefore,
+            );
             // Writes commit in chain order; this plan was folded while the last ones wrote.
             const before = await earlier;
             if (before?.status === 'reorg') return await stop(before);

@@ -73,8 +73,8 @@ export async function indexToHead(
  */
 export async function clearIndex(db: Database): Promise<void> {
   await db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-    chain_events, balances, candles, creators, traders, projection_writes, projection_journal, index_changes,
-    raw_log_chunks`);
+    chain_events, balances, candles, creators, traders, trader_totals, projection_writes, projection_journal,
+    index_changes, raw_log_chunks`);
 }
 
 /**
@@ -92,6 +92,7 @@ export async function dumpProjections(db: Database): Promise<Record<string, unkn
     candles: 'select * from candles order by token_address, interval_seconds, bucket_start',
     creators: 'select * from creators order by address',
     traders: 'select * from traders order by token_address, wallet',
+    trader_totals: 'select * from trader_totals order by token_address',
     checkpoint: 'select indexed_through_block, block_hash, block_timestamp from indexer_checkpoint',
   };
   const dump: Record<string, unknown[]> = {};

@@ -41,22 +41,17 @@ export function rowByAddress(
 export const tokenNotFound = (address: string) =>
   new AppError('not_found', `no launched token at ${address}`);
 
-type PageParam = 'address' | 'k0' | 'k1';
+export type PageParam = 'address' | 'k0' | 'k1';
 
 /** Where a page of a token's rows starts and how its cursor is keyed. */
-interface TokenPages<Key extends readonly [CursorValue, CursorValue], Order extends string> {
+export interface TokenPages<Key extends readonly [CursorValue, CursorValue], Order extends string> {
   /** One item's JSON over numbered row `x` (json-sql.ts). */
   item: SQL;
   /**
    * At most `rows` of the token's (`param('address')`) rows in page order, numbered `n` from 1,
    * after the key (`param('k0')`, `param('k1')`) when `after`, in the page's `order`.
    */
-  numbered(
-    param: (name: PageParam) => Placeholder<PageParam> | SQL,
-    after: boolean,
-    rows: number,
-    order: Order,
-  ): SQL;
+  numbered(param: (name: PageParam) => Placeholder | SQL, after: boolean, rows: number, order: Order): SQL;
   /** The key's two columns of numbered row `x` in `order`. */
   keys(order: Order): readonly [string, string];
   keySchema: z.ZodType<Key>;

@@ -15,7 +15,8 @@ export type { ProjectionContext } from './fold';
 /**
  * Projects one fetched range on its own: reads the states, balances and trader rows it touches, folds,
  * writes. The indexer pipelines these steps across ranges (with token states and balances
- * kept in memory) instead.
+ * kept in memory) instead. It reads nothing from the chain, so no wallet is found funded by the
+ * creator here (sync/funding-blocks.ts: the pipeline reads that).
  */
 export async function applyBatch(
   db: Database,

@@ -233,6 +233,7 @@ export function foldRange(
       block: event.blockNumber,
       timestamp,
       transaction: event.transactionHash,
+      transactionIndex: event.transactionIndex,
     };
     if (onLeg) plan.traderOps[leg.index] = op;
     else plan.traderOps.push(op);
