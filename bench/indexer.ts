@@ -247,7 +247,7 @@ try {
     });
     const { replayed, caughtUp } = rebuilt;
     console.log(
-      `\n✔ rebuilt from the stored logs: replayed ${replayed.events} events (blocks ${replayed.from}–${replayed.to}) in ${replayed.seconds.toFixed(2)}s, ${Math.round(replayed.events / replayed.seconds)} events/s (no RPC; ${(seconds / replayed.seconds).toFixed(2)}× faster than the backfill of this run)`,
+      `\n✔ rebuilt from the stored logs: replayed ${replayed.events} events (blocks ${replayed.from}–${replayed.to}) in ${replayed.seconds.toFixed(2)}s, ${Math.round(replayed.events / replayed.seconds)} events/s (${replayed.fundingBlocks} blocks read from the RPC; ${(seconds / replayed.seconds).toFixed(2)}× faster than the backfill of this run)`,
     );
     const withIndexes = replayed.seconds + indexBuildMs / 1000;
     console.log(

@@ -122,6 +122,8 @@ export function createPipeline(options: PipelineOptions) {
           const parts = splitAtBlock(data, finalBlock).flatMap((piece) =>
             splitRange(piece, options.eventsPerWrite),
           );
+          // Blocks the funding check read for these ranges' writes, stored with them (a replay).
+          if (data.fundingBlocks) funding.preload(data.fundingBlocks);
           for (const part of parts) {
             const foldStarted = performance.now();
             const states = await caches.statesFor(touchedTokens(part));
@@ -130,7 +132,6 @@ export function createPipeline(options: PipelineOptions) {
             caches.balances.evict(committedSeq);
             const balanceReads = await loadBalances(db, caches.balances, part.events);
             const plan = foldRange(part, context, states, caches.balances.view);
-            plan.rawLogs = logChunkOf(part);
             // As balances: evicted just before the read of what the book does not know.
             caches.traders.evict(committedSeq);
             await loadTraders(db, caches.traders, plan);
@@ -138,6 +139,7 @@ export function createPipeline(options: PipelineOptions) {
             const labels = context.labels ?? defaultLabelParams;
             const blocksBefore = funding.blocksRead;
             const funded = await funding.funded(plan, caches.traders.view, labels);
+            plan.rawLogs = logChunkOf(part, funding.takeNew());
             foldTraders(plan, caches.traders.view, caches.balances.view, labels, funded);
             const seq = ++foldedSeq;
             caches.remember(plan, seq);
@@ -170,6 +172,7 @@ export function createPipeline(options: PipelineOptions) {
       /** Abandons the feed and the writes after a reorg or a failure. */
       async function stop(reorg?: Extract<WriteResult, { status: 'reorg' }>): Promise<PipelineResult> {
         feed.close();
+        funding.unstored();
         await writing?.catch(() => {});
         // Plans folded ahead of the write that stopped left the caches ahead of the database:
         // the next step reads from what was committed.

@@ -153,6 +153,9 @@ describe.each(backends)('rebuild from the stored logs (%s)', (backend) => {
       );
       expect(report.replayed.events).toBeGreaterThan(300);
       expect(report.replayed.events + report.caughtUp.events).toBe(events?.n);
+      // The funding check's blocks come from the store too: the replay read none from the RPC.
+      expect(live.status.fundingBlocks).toBeGreaterThan(0);
+      expect(report.replayed.fundingBlocks).toBe(0);
       expect(report.swap).toMatchObject({ from: head, to: head, ancestor: head });
       expect(await queuedEvents(handle.db)).toEqual(queued);
       // Nothing new: the stream's log has no entry from the swap.

@@ -51,7 +51,8 @@ export interface RebuildOptions {
 
 export interface RebuildReport {
   /** Where the replay started (a resumed rebuild: after its checkpoint) and ended. */
-  replayed: { from: number; to: number; events: number; seconds: number };
+  /** `fundingBlocks`: whole blocks read from the RPC for the funding check (none when the store has them). */
+  replayed: { from: number; to: number; events: number; seconds: number; fundingBlocks: number };
   /** The catch-up from the RPC, with the reorgs it repaired. */
   caughtUp: { to: number; events: number; seconds: number; reorgs: number };
   swap: Extract<SwapResult, { status: 'swapped' }>;
@@ -112,6 +113,7 @@ export async function rebuildIndex(options: RebuildOptions): Promise<RebuildRepo
         ? -1
         : Number(liveHead.block) - chain.finalityDepth;
     const before = indexer.status.events;
+    const fundingBefore = indexer.status.fundingBlocks;
     let started = performance.now();
     const resumedAt = (
       await selectRows<{ block: string | number | null }>(
@@ -129,6 +131,7 @@ export async function rebuildIndex(options: RebuildOptions): Promise<RebuildRepo
       to: replayedTo,
       events: indexer.status.events - before,
       seconds: (performance.now() - started) / 1000,
+      fundingBlocks: indexer.status.fundingBlocks - fundingBefore,
     };
     logger.info(
       replayed,

@@ -64,6 +64,29 @@ describe('log chunks', () => {
     expect(decoded.logs.map(([raw]) => raw)).toEqual(all);
   });
 
+  it('keeps the blocks of the funding check: their place in the chain and their payments', () => {
+    const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+    const fundingBlocks = [
+      { number: 9, hash: word(90), parentHash: word(80), transfers: [], senders: new Set<string>() },
+      {
+        number: 10,
+        hash: word(100),
+        parentHash: word(90),
+        transfers: [
+          { from: address(1), to: address(2), index: 0 },
+          { from: address(1), to: address(3), index: 300 },
+          { from: address(4), to: address(1), index: 301 },
+        ],
+        senders: new Set([address(1), address(4)]),
+      },
+    ];
+    const decoded = decodeChunk(
+      encodeChunk({ headers: [header(10)], records: [encodeLog(log(10, 0, 1, 1))], fundingBlocks }),
+    );
+    expect(decoded.fundingBlocks).toEqual(fundingBlocks);
+    expect(decodeChunk(encodeChunk({ headers: [], records: [] })).fundingBlocks).toEqual([]);
+  });
+
   it('lowercases what it stores (hex is case-free)', () => {
     const mixed = { ...log(7, 0, 1, 1), address: '0x00000000000000000000000000000000000000AB' };
     const [[raw]] = decodeChunk(encodeChunk({ headers: [header(7)], records: [encodeLog(mixed)] })).logs as [
@@ -79,7 +102,7 @@ describe('log chunks', () => {
     expect(() => encodeLog(log(1, 0, 5, 1))).toThrow(/malformed/);
     const bytes = encodeChunk({ headers: [header(1)], records: [encodeLog(log(1, 0, 2, 2))] });
     expect(() => decodeChunk(bytes.subarray(0, bytes.length - 1))).toThrow(/truncated/);
-    expect(() => decodeChunk(Buffer.concat([bytes, Buffer.from([0])]))).toThrow(/after its last record/);
+    expect(() => decodeChunk(Buffer.concat([bytes, Buffer.from([0])]))).toThrow(/after its last block/);
     expect(() => decodeChunk(Buffer.concat([Buffer.from([2]), bytes.subarray(1)]))).toThrow(/version/);
     const headless = encodeChunk({ headers: [header(2)], records: [encodeLog(log(1, 0, 2, 2))] });
     expect(() => decodeChunk(headless)).toThrow(/without its header/);

@@ -1,4 +1,5 @@
 import type { RawLog } from '../decode/events';
+import type { FundingBlock } from '../project/funding';
 import type { BlockHeader } from '../sync/range-algebra';
 
 /**
@@ -8,10 +9,15 @@ import type { BlockHeader } from '../sync/range-algebra';
  * logs read back from the store are copied as they are into the chunks of a rebuild's writes.
  * The block hash is its header's (the fetch checks that every log's is), not repeated per log.
  *
- *   chunk:  version (1) · header count · headers · log count · records
+ *   chunk:  version (1) · header count · headers · log count · records · block count · blocks
  *   header: number · hash (32) · parent hash (32) · timestamp
  *   record: block · log index · transaction index · topic count (1 byte) · data length
  *           · transaction hash (32) · address (20) · topics (32 each) · data
+ *   block:  number · hash (32) · parent hash (32) · payment count · payments
+ *   payment: from (20) · to (20) · transaction index
+ *
+ * The blocks are those the funding check (sync/funding-blocks.ts) read from the RPC for the write's
+ * first buys, reduced to what it reads of them: the payments (transactions with a value).
  *
  * The bytes after the lengths are the log's hex fields in one run, written by one call (a call
  * per field cost three times as much: the per-call overhead, not the bytes, is the price).
@@ -122,18 +128,23 @@ export function encodeLog(log: RawLog): Uint8Array {
   return buffer.subarray(start, at);
 }
 
-/** A chunk's contents: its headers by number and its logs' records, in the order written. */
+/** A chunk's contents: its headers, its logs' records (in the order written), the funding check's blocks. */
 export interface LogChunk {
   headers: BlockHeader[];
   records: Uint8Array[];
+  fundingBlocks?: readonly FundingBlock[];
 }
 
 /** The bytes of a chunk; `headers` in any order, `records` in chain order. */
-export function encodeChunk({ headers, records }: LogChunk): Buffer {
+export function encodeChunk({ headers, records, fundingBlocks = [] }: LogChunk): Buffer {
   const sorted = [...headers].sort((a, b) => a.number - b.number);
-  let size = 1 + varintBytes(sorted.length) + varintBytes(records.length);
+  let size = 1 + varintBytes(sorted.length) + varintBytes(records.length) + varintBytes(fundingBlocks.length);
   for (const h of sorted) size += varintBytes(h.number) + 64 + varintBytes(h.timestamp);
   for (const record of records) size += record.length;
+  for (const block of fundingBlocks) {
+    size += varintBytes(block.number) + 64 + varintBytes(block.transfers.length);
+    for (const transfer of block.transfers) size += 40 + varintBytes(transfer.index);
+  }
   const buffer = Buffer.allocUnsafe(size);
   let at = 0;
   buffer[at++] = VERSION;
@@ -149,13 +160,29 @@ export function encodeChunk({ headers, records }: LogChunk): Buffer {
     buffer.set(record, at);
     at += record.length;
   }
+  at = writeVarint(buffer, at, fundingBlocks.length);
+  for (const block of fundingBlocks) {
+    at = writeVarint(buffer, at, block.number);
+    at = writeHex(buffer, at, block.hash, 32);
+    at = writeHex(buffer, at, block.parentHash, 32);
+    at = writeVarint(buffer, at, block.transfers.length);
+    for (const transfer of block.transfers) {
+      at = writeHex(buffer, at, transfer.from, 20);
+      at = writeHex(buffer, at, transfer.to, 20);
+      at = writeVarint(buffer, at, transfer.index);
+    }
+  }
   return buffer;
 }
 
 const hexOf = (buffer: Buffer, from: number, to: number) => `0x${buffer.toString('hex', from, to)}`;
 
-/** The header list and, for each record, the log it holds (its block hash from its header). */
-export function decodeChunk(bytes: Uint8Array): { headers: BlockHeader[]; logs: [RawLog, Uint8Array][] } {
+/** The header list, for each record the log it holds (its block hash from its header), the funding blocks. */
+export function decodeChunk(bytes: Uint8Array): {
+  headers: BlockHeader[];
+  logs: [RawLog, Uint8Array][];
+  fundingBlocks: FundingBlock[];
+} {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer[0] !== VERSION) throw new Error(`log chunk of unknown version ${buffer[0]}`);
   let at = 1;
@@ -211,6 +238,27 @@ export function decodeChunk(bytes: Uint8Array): { headers: BlockHeader[]; logs: 
       buffer.subarray(start, at),
     ]);
   }
-  if (at !== buffer.length) throw new Error('log chunk has bytes after its last record');
-  return { headers, logs };
+  const fundingBlocks: FundingBlock[] = [];
+  [count, at] = readVarint(buffer, at);
+  for (let i = 0; i < count; i++) {
+    let number: number;
+    let payments: number;
+    [number, at] = readVarint(buffer, at);
+    const hash = hexOf(buffer, at, at + 32);
+    const parentHash = hexOf(buffer, at + 32, at + 64);
+    [payments, at] = readVarint(buffer, at + 64);
+    const transfers: FundingBlock['transfers'] = [];
+    const senders = new Set<string>();
+    for (let p = 0; p < payments; p++) {
+      const from = hexOf(buffer, at, at + 20);
+      const to = hexOf(buffer, at + 20, at + 40);
+      let index: number;
+      [index, at] = readVarint(buffer, at + 40);
+      transfers.push({ from, to, index });
+      senders.add(from);
+    }
+    fundingBlocks.push({ number, hash, parentHash, transfers, senders });
+  }
+  if (at !== buffer.length) throw new Error('log chunk has bytes after its last block');
+  return { headers, logs, fundingBlocks };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../../db/client';
 import { type DecodedEvent, decodeLog } from '../decode/events';
+import type { FundingBlock } from '../project/funding';
 import type { BlockHeader, RangeData } from '../sync/range-algebra';
 import type { RangeFeed } from '../sync/range-feed';
 import { decodeChunk } from './log-chunk';
@@ -97,6 +98,7 @@ export function createStoredFeed(options: StoredFeedOptions): RangeFeed {
       if (closed) return undefined;
       const events: DecodedEvent[] = [];
       const headers = new Map<number, BlockHeader>();
+      const fundingBlocks: FundingBlock[] = [];
       let from: number | undefined;
       let last: number | undefined;
       // Whole chunks, no more than a write's events (one chunk alone may be more): the range is
@@ -109,6 +111,7 @@ export function createStoredFeed(options: StoredFeedOptions): RangeFeed {
         last = chunk.to;
         const decoded = decodeChunk(chunk.body);
         for (const header of decoded.headers) headers.set(header.number, header);
+        fundingBlocks.push(...decoded.fundingBlocks);
         for (const [log, record] of decoded.logs) {
           const event = decodeLog(log);
           if (!event) continue;
@@ -118,7 +121,16 @@ export function createStoredFeed(options: StoredFeedOptions): RangeFeed {
         }
       }
       if (from === undefined || last === undefined) return undefined;
-      return { from, to: last, events, headers, logCount: events.length, pools, storedIn: options.schema };
+      return {
+        from,
+        to: last,
+        events,
+        headers,
+        logCount: events.length,
+        pools,
+        storedIn: options.schema,
+        fundingBlocks,
+      };
     },
     close() {
       closed = true;

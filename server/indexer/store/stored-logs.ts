@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { copyBinaryIn, encodeBinaryCopy } from '../../db/binary-copy';
 import { type Database, selectRows } from '../../db/client';
+import type { FundingBlock } from '../project/funding';
 import type { RangeData } from '../sync/range-algebra';
 import { encodeChunk } from './log-chunk';
 
@@ -15,14 +16,17 @@ import { encodeChunk } from './log-chunk';
  * those (stored-feed.ts: copied by the database, as they are), else a chunk of its events'
  * records (in chain order) and its headers.
  */
-export function logChunkOf(range: RangeData): Uint8Array | { copyFrom: string } {
+export function logChunkOf(
+  range: RangeData,
+  fundingBlocks: readonly FundingBlock[] = [],
+): Uint8Array | { copyFrom: string } {
   if (range.storedIn !== undefined) return { copyFrom: range.storedIn };
   const records = range.events.map((event) => {
     if (!event.raw)
       throw new Error(`event at ${event.blockNumber}:${event.logIndex} carries no raw log to store`);
     return event.raw;
   });
-  return encodeChunk({ headers: [...range.headers.values()], records });
+  return encodeChunk({ headers: [...range.headers.values()], records, fundingBlocks });
 }
 
 /** Stores the chunk of a write of blocks `from`..`to` (`events` logs), in the write's transaction. */
