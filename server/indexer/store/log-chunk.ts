@@ -1,4 +1,4 @@
-import type { RawLog } from '../decode/events';
+import type { BinaryLog, RawLog } from '../decode/events';
 import type { FundingBlock } from '../project/funding';
 import type { BlockHeader } from '../sync/range-algebra';
 
@@ -48,16 +48,20 @@ function writeVarint(buffer: Buffer, at: number, value: number): number {
   return offset;
 }
 
-/** Reads a varint at `at`; returns the value and the offset after it. */
-function readVarint(buffer: Uint8Array, at: number): [number, number] {
+/** A read position in a chunk: varints are read through it without a tuple per number. */
+interface Cursor {
+  buffer: Buffer;
+  at: number;
+}
+
+function readVarint(c: Cursor): number {
   let value = 0;
   let scale = 1;
-  let offset = at;
   for (;;) {
-    const byte = buffer[offset++];
+    const byte = c.buffer[c.at++];
     if (byte === undefined) throw new Error('truncated log chunk');
     value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return [value, offset];
+    if (byte < 0x80) return value;
     scale *= 0x80;
   }
 }
@@ -177,88 +181,107 @@ export function encodeChunk({ headers, records, fundingBlocks = [] }: LogChunk):
 
 const hexOf = (buffer: Buffer, from: number, to: number) => `0x${buffer.toString('hex', from, to)}`;
 
+/** A stored log as read from its chunk: where its parts lie in the chunk's bytes, and its record. */
+export interface StoredLog extends BinaryLog {
+  record: Buffer;
+}
+
+/** A chunk's headers, its logs (records in place, provenance read) and its funding blocks. */
+export function readChunk(bytes: Uint8Array): {
+  headers: BlockHeader[];
+  logs: StoredLog[];
+  fundingBlocks: FundingBlock[];
+} {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer[0] !== VERSION) throw new Error(`log chunk of unknown version ${buffer[0]}`);
+  const c: Cursor = { buffer, at: 1 };
+  const headers: BlockHeader[] = [];
+  const hashes = new Map<number, string>();
+  for (let i = readVarint(c); i > 0; i--) {
+    const number = readVarint(c);
+    const hash = hexOf(buffer, c.at, c.at + 32);
+    const parentHash = hexOf(buffer, c.at + 32, c.at + 64);
+    c.at += 64;
+    headers.push({ number, hash, parentHash, timestamp: readVarint(c) });
+    hashes.set(number, hash);
+  }
+  const logs: StoredLog[] = [];
+  for (let i = readVarint(c); i > 0; i--) {
+    const start = c.at;
+    const blockNumber = readVarint(c);
+    const logIndex = readVarint(c);
+    const transactionIndex = readVarint(c);
+    const topicCount = buffer[c.at++] ?? 0;
+    const dataLength = readVarint(c);
+    const hashAt = c.at;
+    c.at += 52 + 32 * topicCount + dataLength;
+    if (c.at > buffer.length) throw new Error('truncated log chunk');
+    const blockHash = hashes.get(blockNumber);
+    if (blockHash === undefined)
+      throw new Error(`log chunk holds a log of block ${blockNumber} without its header`);
+    logs.push({
+      // In the decoder's key order (decode/events.ts, provenance).
+      provenance: {
+        blockNumber,
+        blockHash,
+        transactionHash: hexOf(buffer, hashAt, hashAt + 32),
+        transactionIndex,
+        logIndex,
+      },
+      bytes: buffer,
+      address: hashAt + 32,
+      topics: hashAt + 52,
+      topicCount,
+      data: hashAt + 52 + 32 * topicCount,
+      dataLength,
+      record: buffer.subarray(start, c.at),
+    });
+  }
+  const fundingBlocks: FundingBlock[] = [];
+  for (let i = readVarint(c); i > 0; i--) {
+    const number = readVarint(c);
+    const hash = hexOf(buffer, c.at, c.at + 32);
+    const parentHash = hexOf(buffer, c.at + 32, c.at + 64);
+    c.at += 64;
+    const transfers: FundingBlock['transfers'] = [];
+    const senders = new Set<string>();
+    for (let p = readVarint(c); p > 0; p--) {
+      const from = hexOf(buffer, c.at, c.at + 20);
+      const to = hexOf(buffer, c.at + 20, c.at + 40);
+      c.at += 40;
+      transfers.push({ from, to, index: readVarint(c) });
+      senders.add(from);
+    }
+    fundingBlocks.push({ number, hash, parentHash, transfers, senders });
+  }
+  if (c.at !== buffer.length) throw new Error('log chunk has bytes after its last block');
+  return { headers, logs, fundingBlocks };
+}
+
+/** A stored log as eth_getLogs answered it (hex, lowercase). */
+export function rawLogOf(log: StoredLog): RawLog {
+  const { bytes, provenance } = log;
+  const topics: string[] = [];
+  for (let t = 0; t < log.topicCount; t++)
+    topics.push(hexOf(bytes, log.topics + 32 * t, log.topics + 32 * t + 32));
+  return {
+    address: hexOf(bytes, log.address, log.address + 20),
+    topics,
+    data: hexOf(bytes, log.data, log.data + log.dataLength),
+    blockNumber: `0x${provenance.blockNumber.toString(16)}`,
+    blockHash: provenance.blockHash,
+    transactionHash: provenance.transactionHash,
+    transactionIndex: `0x${provenance.transactionIndex.toString(16)}`,
+    logIndex: `0x${provenance.logIndex.toString(16)}`,
+  };
+}
+
 /** The header list, for each record the log it holds (its block hash from its header), the funding blocks. */
 export function decodeChunk(bytes: Uint8Array): {
   headers: BlockHeader[];
   logs: [RawLog, Uint8Array][];
   fundingBlocks: FundingBlock[];
 } {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer[0] !== VERSION) throw new Error(`log chunk of unknown version ${buffer[0]}`);
-  let at = 1;
-  let count: number;
-  [count, at] = readVarint(buffer, at);
-  const headers: BlockHeader[] = [];
-  const hashes = new Map<number, string>();
-  for (let i = 0; i < count; i++) {
-    let number: number;
-    let timestamp: number;
-    [number, at] = readVarint(buffer, at);
-    const hash = hexOf(buffer, at, at + 32);
-    const parentHash = hexOf(buffer, at + 32, at + 64);
-    [timestamp, at] = readVarint(buffer, at + 64);
-    headers.push({ number, hash, parentHash, timestamp });
-    hashes.set(number, hash);
-  }
-  [count, at] = readVarint(buffer, at);
-  const logs: [RawLog, Uint8Array][] = [];
-  for (let i = 0; i < count; i++) {
-    const start = at;
-    let block: number;
-    let logIndex: number;
-    let transactionIndex: number;
-    [block, at] = readVarint(buffer, at);
-    [logIndex, at] = readVarint(buffer, at);
-    [transactionIndex, at] = readVarint(buffer, at);
-    const topicCount = buffer[at++] ?? 0;
-    let dataBytes: number;
-    [dataBytes, at] = readVarint(buffer, at);
-    const transactionHash = hexOf(buffer, at, at + 32);
-    const address = hexOf(buffer, at + 32, at + 52);
-    at += 52;
-    const topics: string[] = [];
-    for (let t = 0; t < topicCount; t++, at += 32) topics.push(hexOf(buffer, at, at + 32));
-    const data = hexOf(buffer, at, at + dataBytes);
-    at += dataBytes;
-    if (at > buffer.length) throw new Error('truncated log chunk');
-    const blockHash = hashes.get(block);
-    if (blockHash === undefined)
-      throw new Error(`log chunk holds a log of block ${block} without its header`);
-    logs.push([
-      {
-        address,
-        topics,
-        data,
-        blockNumber: `0x${block.toString(16)}`,
-        blockHash,
-        transactionHash,
-        transactionIndex: `0x${transactionIndex.toString(16)}`,
-        logIndex: `0x${logIndex.toString(16)}`,
-      },
-      buffer.subarray(start, at),
-    ]);
-  }
-  const fundingBlocks: FundingBlock[] = [];
-  [count, at] = readVarint(buffer, at);
-  for (let i = 0; i < count; i++) {
-    let number: number;
-    let payments: number;
-    [number, at] = readVarint(buffer, at);
-    const hash = hexOf(buffer, at, at + 32);
-    const parentHash = hexOf(buffer, at + 32, at + 64);
-    [payments, at] = readVarint(buffer, at + 64);
-    const transfers: FundingBlock['transfers'] = [];
-    const senders = new Set<string>();
-    for (let p = 0; p < payments; p++) {
-      const from = hexOf(buffer, at, at + 20);
-      const to = hexOf(buffer, at + 20, at + 40);
-      let index: number;
-      [index, at] = readVarint(buffer, at + 40);
-      transfers.push({ from, to, index });
-      senders.add(from);
-    }
-    fundingBlocks.push({ number, hash, parentHash, transfers, senders });
-  }
-  if (at !== buffer.length) throw new Error('log chunk has bytes after its last block');
-  return { headers, logs, fundingBlocks };
+  const { headers, logs, fundingBlocks } = readChunk(bytes);
+  return { headers, logs: logs.map((log) => [rawLogOf(log), log.record]), fundingBlocks };
 }

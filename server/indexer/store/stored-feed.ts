@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../../db/client';
-import { type DecodedEvent, decodeLog } from '../decode/events';
+import { type DecodedEvent, decodeBinaryLog, decodeLog } from '../decode/events';
 import type { FundingBlock } from '../project/funding';
 import type { BlockHeader, RangeData } from '../sync/range-algebra';
 import type { RangeFeed } from '../sync/range-feed';
-import { decodeChunk } from './log-chunk';
+import { rawLogOf, readChunk } from './log-chunk';
 
 export interface StoredFeedOptions {
   db: Database;
@@ -109,13 +109,14 @@ export function createStoredFeed(options: StoredFeedOptions): RangeFeed {
         const chunk = (await nextChunk()) as ChunkRow;
         from ??= chunk.from;
         last = chunk.to;
-        const decoded = decodeChunk(chunk.body);
+        const decoded = readChunk(chunk.body);
         for (const header of decoded.headers) headers.set(header.number, header);
         fundingBlocks.push(...decoded.fundingBlocks);
-        for (const [log, record] of decoded.logs) {
-          const event = decodeLog(log);
+        for (const log of decoded.logs) {
+          // From the bytes where the log is of its event's plain shape; else as the RPC's hex.
+          const event = decodeBinaryLog(log) ?? decodeLog(rawLogOf(log));
           if (!event) continue;
-          event.raw = record;
+          event.raw = log.record;
           if (event.type === 'graduation') pools.set(event.pool, event.token);
           events.push(event);
         }
