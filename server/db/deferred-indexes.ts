@@ -14,6 +14,22 @@ export const backfillDeferredIndexes = [
   'traders_balance_idx',
 ] as const;
 
+/**
+ * What a rebuild (server/indexer/rebuild/) drops besides: every index of the large projection
+ * tables that only the read API uses, each built once, sorted, before the rebuilt index is swapped
+ * in. The indexer's own reads keep theirs (primary keys, a token's trades by time for the 24 h
+ * window, tokens by pool and by last trade).
+ */
+export const rebuildDeferredIndexes = [
+  ...backfillDeferredIndexes,
+  'chain_events_token_kind_idx',
+  'trades_token_order_idx',
+  'trades_trader_idx',
+  'balances_wallet_idx',
+  'balances_holders_idx',
+  'balances_accounts_idx',
+] as const;
+
 /** Names of the indexes dropped and not built yet. */
 export async function deferredIndexNames(db: Database): Promise<string[]> {
   const rows = await selectRows<{ name: string }>(db, sql`select name from deferred_indexes order by name`);
@@ -67,7 +83,14 @@ export async function buildDeferredIndexes(
       await db.transaction(async (tx) => {
         // A sort in memory instead of on disk for the sizes a backfill leaves (PostgreSQL's default is 64 MB; three builds at once).
         await tx.execute(sql`select set_config('maintenance_work_mem', '128MB', true)`);
-        await tx.execute(sql.raw(row.definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')));
+        // A partitioned table's index prints as "ON ONLY": built so, it would cover no partition.
+        await tx.execute(
+          sql.raw(
+            row.definition
+              .replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')
+              .replace(' ON ONLY ', ' ON '),
+          ),
+        );
         await tx.execute(sql`delete from deferred_indexes where name = ${row.name}`);
       });
       const index = { name: row.name, ms: performance.now() - started };

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client';
+import { logChunkOf } from '../store/stored-logs';
 import type { RangeData } from '../sync/range-algebra';
 import { createBalanceBook, loadBalances, loadTraderBalances } from './balance-book';
 import { foldRange, type ProjectionContext, touchedTokens } from './fold';
@@ -26,6 +27,7 @@ export async function applyBatch(
   const book = createBalanceBook(Number.POSITIVE_INFINITY);
   await loadBalances(db, book, range.events);
   const plan = foldRange(range, context, states, book.view);
+  plan.rawLogs = logChunkOf(range);
   const traders = createTraderBook(Number.POSITIVE_INFINITY);
   await loadTraders(db, traders, plan);
   await loadTraderBalances(db, book, plan);

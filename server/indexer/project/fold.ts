@@ -85,6 +85,12 @@ export interface BatchPlan {
   traders: TraderChange[];
   /** Whether the new trader rows are written in the sort indexes' order (not while they are deferred). */
   tradersInIndexOrder: boolean;
+  /**
+   * The range's raw logs and headers as one event-store chunk (store/log-chunk.ts), stored by the
+   * write, or the schema whose stored chunks are exactly the range's (a rebuild's replay: the
+   * write copies them); set beside the fold by whoever folds (store/stored-logs.ts, `logChunkOf`).
+   */
+  rawLogs?: Uint8Array | { copyFrom: string };
 }
 
 export interface TraderChange {

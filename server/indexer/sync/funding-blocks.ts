@@ -57,6 +57,8 @@ function toFundingBlock(raw: RawBlock): FundingBlock {
 export function createFundingReader(rpc: RpcClient) {
   const blocks = new Map<number, FundingBlock>();
   let read = 0;
+  /** Blocks kept since the last takeNew(): what the write of the range being folded stores (store/). */
+  let fresh = new Map<number, FundingBlock>();
 
   async function fetchBlocks(numbers: number[]): Promise<void> {
     const batches: number[][] = [];
@@ -68,7 +70,9 @@ export function createFundingReader(rpc: RpcClient) {
         );
         raws.forEach((raw, i) => {
           if (!raw) throw new BlockUnavailableError(`block ${batch[i]} is not available`);
-          blocks.set(batch[i] as number, toFundingBlock(raw));
+          const block = toFundingBlock(raw);
+          blocks.set(batch[i] as number, block);
+          fresh.set(block.number, block);
         });
       }),
     );
@@ -153,9 +157,36 @@ export function createFundingReader(rpc: RpcClient) {
       return funded;
     },
 
+    /**
+     * Blocks stored with earlier writes (a rebuild's replay): kept as if read, and checked like
+     * read ones (a window must chain down from the range's header, or it is read again).
+     */
+    preload(stored: readonly FundingBlock[]) {
+      for (const block of stored) {
+        blocks.set(block.number, block);
+        fresh.set(block.number, block);
+      }
+    },
+
+    /** The blocks kept since the last call, for the write of the range just folded to store. */
+    takeNew(): FundingBlock[] {
+      const taken = [...fresh.values()];
+      fresh = new Map();
+      return taken;
+    },
+
+    /**
+     * Every kept block counts as new again: the writes that were to store some of them did not
+     * commit (a failure or a reorg stopped the pipeline), so the next one stores them.
+     */
+    unstored() {
+      fresh = new Map(blocks);
+    },
+
     /** Forgets every kept block. */
     clear() {
       blocks.clear();
+      fresh = new Map();
     },
   };
 }
