@@ -154,75 +154,19 @@ function wordReader(type: string): (data: string, index: number) => unknown {
 }
 
 /**
- * A log as the event store keeps it (store/log-chunk.ts): its provenance read, and where its
- * emitter (20 bytes), topics (32 each) and data lie in `bytes`.
- */
-export interface BinaryLog {
-  provenance: Provenance;
-  bytes: Buffer;
-  address: number;
-  topics: number;
-  topicCount: number;
-  data: number;
-  dataLength: number;
-}
-
-const hexAt = (bytes: Buffer, at: number, length: number) => `0x${bytes.toString('hex', at, at + length)}`;
-
-/** The uint256 at `at`: a 64-bit read when the leading 24 bytes are zero (most amounts, every count). */
-function uintAt(bytes: Buffer, at: number): bigint {
-  let lead = at;
-  while (lead < at + 24 && bytes[lead] === 0) lead++;
-  if (lead === at + 24) return bytes.readBigUInt64BE(at + 24);
-  return BigInt(hexAt(bytes, at, 32));
-}
-
-/** How a head word of ABI `type` is read from bytes, as wordReader reads it from hex. */
-function binaryWordReader(type: string): ((bytes: Buffer, at: number) => unknown) | undefined {
-  if (type === 'address') return (bytes, at) => hexAt(bytes, at + 12, 20);
-  if (type === 'bool') return (bytes, at) => uintAt(bytes, at) !== 0n;
-  if (type === 'bytes32') return (bytes, at) => hexAt(bytes, at, 32);
-  const integer = /^(u?)int(\d+)$/.exec(type);
-  if (!integer) return undefined;
-  const read = integer[1] === 'u' ? uintAt : (bytes: Buffer, at: number) => signed(uintAt(bytes, at));
-  return Number(integer[2]) <= 48 ? (bytes, at) => Number(read(bytes, at)) : read;
-}
-
-/**
  * The decoder of one event from its ABI: indexed inputs (addresses) from the topics after topic0,
  * the others from the data's head words in order, each under its ABI name, which is its name in
  * {@link DecodedEvent}. `emitter` names the field that holds the log's own address, if any.
- * `fromBinary` decodes a stored log of exactly the event's shape (no dynamic field, every topic,
- * every head word) the same way without making hex of it; it answers undefined for any other.
  */
 function eventDecoder(type: DecodedEvent['type'], event: AbiEvent, emitter?: string) {
   let topic = 1;
   let head = 0;
   const fields = event.inputs.map((input) => {
-    if (!input.indexed)
-      return {
-        name: input.name as string,
-        index: head++,
-        read: wordReader(input.type),
-        readBinary: binaryWordReader(input.type),
-      };
+    if (!input.indexed) return { name: input.name as string, index: head++, read: wordReader(input.type) };
     if (input.type !== 'address') throw new Error(`indexed ${input.type} of ${event.name} is not read`);
-    return { name: input.name as string, index: topic++, read: undefined, readBinary: undefined };
+    return { name: input.name as string, index: topic++, read: undefined };
   });
-  const binary = fields.every((field) => !field.read || field.readBinary);
-  const fromBinary = (log: BinaryLog): DecodedEvent | undefined => {
-    if (!binary || log.topicCount !== topic || log.dataLength !== head * 32) return undefined;
-    const { bytes } = log;
-    const decoded = { ...log.provenance } as unknown as Record<string, unknown>;
-    decoded.type = type;
-    if (emitter) decoded[emitter] = hexAt(bytes, log.address, 20);
-    for (const field of fields)
-      decoded[field.name] = field.readBinary
-        ? field.readBinary(bytes, log.data + field.index * 32)
-        : hexAt(bytes, log.topics + field.index * 32 + 12, 20);
-    return decoded as unknown as DecodedEvent;
-  };
-  const fromHex = (log: RawLog): DecodedEvent => {
+  return (log: RawLog): DecodedEvent => {
     const decoded = provenance(log) as unknown as Record<string, unknown>;
     decoded.type = type;
     if (emitter) decoded[emitter] = log.address.toLowerCase();
@@ -232,11 +176,10 @@ function eventDecoder(type: DecodedEvent['type'], event: AbiEvent, emitter?: str
         : topicAddress(log.topics[field.index]);
     return decoded as unknown as DecodedEvent;
   };
-  return Object.assign(fromHex, { fromBinary });
 }
 
 /** Decoders by topic0. */
-const decoders = new Map<string, ReturnType<typeof eventDecoder>>([
+const decoders = new Map<string, (log: RawLog) => DecodedEvent>([
   [topics.transfer, eventDecoder('transfer', events.transfer, 'token')],
   [topics.launch, eventDecoder('launch', events.launch)],
   [topics.trade, eventDecoder('trade', events.trade)],
@@ -257,23 +200,4 @@ export function decodeLog(log: RawLog): DecodedEvent | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The binary decoders by the first four bytes of topic0 (all five differ there), with topic0 itself. */
-const binaryDecoders = new Map(
-  [...decoders].map(([topic0, decoder]) => [
-    Number.parseInt(topic0.slice(2, 10), 16),
-    { topic0: Buffer.from(topic0.slice(2), 'hex'), decode: decoder.fromBinary },
-  ]),
-);
-
-/**
- * A stored log of a known event of exactly its shape, decoded as decodeLog decodes its hex; for
- * any other log (another shape, an unknown topic0) undefined, and the caller decodes its hex.
- */
-export function decodeBinaryLog(log: BinaryLog): DecodedEvent | undefined {
-  if (log.topicCount === 0) return undefined;
-  const entry = binaryDecoders.get(log.bytes.readUInt32BE(log.topics));
-  if (!entry || entry.topic0.compare(log.bytes, log.topics, log.topics + 32) !== 0) return undefined;
-  return entry.decode(log);
 }

@@ -1,4 +1,4 @@
-import type { BinaryLog, RawLog } from '../decode/events';
+import type { Provenance, RawLog } from '../decode/events';
 import type { FundingBlock } from '../project/funding';
 import type { BlockHeader } from '../sync/range-algebra';
 
@@ -181,8 +181,15 @@ export function encodeChunk({ headers, records, fundingBlocks = [] }: LogChunk):
 
 const hexOf = (buffer: Buffer, from: number, to: number) => `0x${buffer.toString('hex', from, to)}`;
 
-/** A stored log as read from its chunk: where its parts lie in the chunk's bytes, and its record. */
-export interface StoredLog extends BinaryLog {
+/** A stored log as read from its chunk: its provenance, where its parts lie in the chunk's bytes, its record. */
+export interface StoredLog {
+  provenance: Provenance;
+  bytes: Buffer;
+  address: number;
+  topics: number;
+  topicCount: number;
+  data: number;
+  dataLength: number;
   record: Buffer;
 }
 
@@ -220,7 +227,6 @@ export function readChunk(bytes: Uint8Array): {
     if (blockHash === undefined)
       throw new Error(`log chunk holds a log of block ${blockNumber} without its header`);
     logs.push({
-      // In the decoder's key order (decode/events.ts, provenance).
       provenance: {
         blockNumber,
         blockHash,

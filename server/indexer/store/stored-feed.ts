@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../../db/client';
-import { type DecodedEvent, decodeBinaryLog, decodeLog } from '../decode/events';
+import { type DecodedEvent, decodeLog } from '../decode/events';
 import type { FundingBlock } from '../project/funding';
 import type { BlockHeader, RangeData } from '../sync/range-algebra';
 import type { RangeFeed } from '../sync/range-feed';
@@ -113,8 +113,7 @@ export function createStoredFeed(options: StoredFeedOptions): RangeFeed {
         for (const header of decoded.headers) headers.set(header.number, header);
         fundingBlocks.push(...decoded.fundingBlocks);
         for (const log of decoded.logs) {
-          // From the bytes where the log is of its event's plain shape; else as the RPC's hex.
-          const event = decodeBinaryLog(log) ?? decodeLog(rawLogOf(log));
+          const event = decodeLog(rawLogOf(log));
           if (!event) continue;
           event.raw = log.record;
           if (event.type === 'graduation') pools.set(event.pool, event.token);
