@@ -14,6 +14,8 @@ export const backfillDeferredIndexes = [
   'traders_pnl_idx',
   'traders_volume_idx',
   'traders_balance_idx',
+  'balance_history_holders_idx',
+  'balance_history_wallet_idx',
 ] as const;
 
 /** Names of the indexes dropped and not built yet. */
