@@ -180,8 +180,11 @@ export function createRestDispatcher(
         );
       const parsed = route.parse(input);
       const asked = parseMinBlock(minBlock, query);
-      // A cursor carries the block of the page that issued it: the walk never goes back.
-      const seen = routing?.replicated ? highestBlock(asked, cursorBlock(query.get('cursor'))) : asked;
+      // A cursor carries the block of the page that issued it: the walk never goes back. A read
+      // at a block (`block`) needs a database indexed through it: a lagging replica would refuse it.
+      const seen = routing?.replicated
+        ? highestBlock(highestBlock(asked, cursorBlock(query.get('cursor'))), atBlock(parsed))
+        : asked;
       const plan: ReadPlan = {
         route,
         parsed,
@@ -316,6 +319,12 @@ interface Served {
   requestId: string;
   method: string;
   started: number;
+}
+
+/** The block a read's parsed input asks its answer at (balances at a block), if any. */
+function atBlock(parsed: unknown): number | undefined {
+  const block = (parsed as { block?: unknown }).block;
+  return typeof block === 'number' ? block : undefined;
 }
 
 /** No share to wait for: the release does nothing. */
