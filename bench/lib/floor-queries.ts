@@ -160,7 +160,7 @@ export const floorStatements = {
     from tokens t left join lateral (
       select wallet, balance from (
         (select wallet, balance from balance_history
-          where token_address = t.address and kind = 0 and from_block <= $2 and to_block > $2
+          where $2 < ${indexedThroughBlock} and token_address = t.address and kind = 0 and from_block <= $2 and to_block > $2
             and segment = case when $2 >= t.history_segment then t.history_segment
               else (select max(segment) from balance_history s where s.token_address = t.address and s.kind = 0 and s.segment <= $2) end
           order by balance desc, wallet desc limit {limit})

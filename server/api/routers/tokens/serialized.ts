@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AddressPageInput, BalancesPageInput } from '../../../../shared/api/common';
 import { holderItem, pricing, trade } from '../../../../shared/api/tokens';
+import { indexedThroughBlockSql } from '../../../db/checkpoint';
 import { rowLimit } from '../../../db/row-limit';
 import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
 import { jsonSql } from '../../rest/json-sql';
@@ -80,11 +81,12 @@ const holderPages = tokenPages({
                  order by balance desc, wallet desc limit ${limit}) page)`;
     // At a block (docs/decisions.md, "Holders at any block"): the closed intervals of the token's
     // history segment holding the block that span it, and, in the current segment, the open ones
-    // (`balances` rows) opened by then; each walked in page order, merged.
+    // (`balances` rows) opened by then; each walked in page order, merged. No interval closes
+    // after the indexed block: at it, the segment is not walked at all.
     const block = param('block');
     return sql`(select wallet, balance, row_number() over (order by balance desc, wallet desc) as n
           from ((select wallet, balance from balance_history
-                   where token_address = ${param('address')} and kind = 0
+                   where ${block} < ${indexedThroughBlockSql} and token_address = ${param('address')} and kind = 0
                      and segment = case when ${block} >= tk.history_segment then tk.history_segment
                        else (select max(s.segment) from balance_history s
                               where s.token_address = ${param('address')} and s.kind = 0 and s.segment <= ${block}) end
