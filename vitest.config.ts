@@ -26,6 +26,8 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'components/**/*.test.ts',
             'shared/**/*.test.ts',
+            'client/**/*.test.ts',
+            'ops/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',

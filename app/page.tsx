@@ -19,6 +19,8 @@ async function firstPage(tab: string, search: string): Promise<TokenPage | undef
         : undefined;
     }
     const view = parseTokenTab(tab);
+    // The watchlist is in the browser's storage: nothing to render ahead of it.
+    if (view === 'watchlist') return undefined;
     if (view === 'trending') return await reads.trending({ limit: TOKEN_PAGE_SIZE });
     return await reads.tokens({ limit: TOKEN_PAGE_SIZE, view });
   } catch {

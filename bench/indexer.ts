@@ -4,11 +4,14 @@
  * Builds a chain on a private anvil with 20 launches and, through a load-generator contract,
  * ~130k launchpad events (curve buys: Trade + Transfer; scattered transfers to fresh wallets)
  * after ~4k empty blocks, as a real chain has long stretches without launchpad events. Then indexes it from scratch
- * into a fresh PostgreSQL database and reports events/s and blocks/s.
+ * into a fresh PostgreSQL database and reports events/s and blocks/s, the event store's size per
+ * event, then rebuilds the index from its stored logs (`npm run indexer -- rebuild`) and reports
+ * the replay's events/s (no RPC) beside the backfill's.
  *
  *   npm run bench:indexer -- [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--scale 1]
  *     [--rebuild] [--keep] [--on-top-of postgres://…/launchdex_bench] [--events-per-write N]
  *
+ * `BENCH_FUNDING_HOPS=0` runs it without the funding check (trader labels' whole-block reads).
  * `--database-url`: the PostgreSQL server (any database on it) where the run creates, and then
  * drops, its own database. `--on-top-of`: index instead into an existing database that already
  * holds data (the `npm run seed:scale` dataset), to show the rate as the tables grow; the
@@ -25,6 +28,8 @@ import { openDatabase, selectRows } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { INDEXER_NODE_FLAGS } from '../server/indexer/heap';
 import { createIndexer } from '../server/indexer/indexer';
+import { defaultLabelParams } from '../server/indexer/project/traders';
+import { rebuildIndex } from '../server/indexer/rebuild/rebuild';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { webhookEventTypes } from '../server/webhooks/outbox';
 import { addWebhookTarget } from '../server/webhooks/targets';
@@ -100,26 +105,32 @@ try {
   console.log(
     `▶ RPC floor: eth_getLogs of all ${floorLogs} logs in one request, parsed: ${floorSeconds.toFixed(2)}s (${Math.round(floorLogs / floorSeconds)} logs/s)`,
   );
+  const rpc = createRpcClient({
+    url: anvil.rpcUrl,
+    ...(process.env.BENCH_MAX_RESPONSE_MB
+      ? { maxResponseBytes: Number(process.env.BENCH_MAX_RESPONSE_MB) * 2 ** 20 }
+      : {}),
+  });
+  const chain = {
+    rpcUrl: anvil.rpcUrl,
+    chainId: 31337,
+    factoryAddress: deployment.contracts.factory,
+    startBlock: BigInt(deployment.startBlock),
+    finalityDepth: 64,
+    maxRange: 50_000,
+    pollIntervalMs: 100,
+    // BENCH_FUNDING_HOPS=0: without the funding check's whole-block reads, to measure what they cost.
+    ...(process.env.BENCH_FUNDING_HOPS
+      ? { labels: { ...defaultLabelParams, fundingHops: Number(process.env.BENCH_FUNDING_HOPS) } }
+      : {}),
+    ...(process.env.BENCH_HISTORY_SEGMENT_MIN_EVENTS
+      ? { historySegmentMinEvents: Number(process.env.BENCH_HISTORY_SEGMENT_MIN_EVENTS) }
+      : {}),
+  };
   const indexer = createIndexer({
     db: handle.db,
-    rpc: createRpcClient({
-      url: anvil.rpcUrl,
-      ...(process.env.BENCH_MAX_RESPONSE_MB
-        ? { maxResponseBytes: Number(process.env.BENCH_MAX_RESPONSE_MB) * 2 ** 20 }
-        : {}),
-    }),
-    chain: {
-      rpcUrl: anvil.rpcUrl,
-      chainId: 31337,
-      factoryAddress: deployment.contracts.factory,
-      startBlock: BigInt(deployment.startBlock),
-      finalityDepth: 64,
-      maxRange: 50_000,
-      pollIntervalMs: 100,
-      ...(process.env.BENCH_HISTORY_SEGMENT_MIN_EVENTS
-        ? { historySegmentMinEvents: Number(process.env.BENCH_HISTORY_SEGMENT_MIN_EVENTS) }
-        : {}),
-    },
+    rpc,
+    chain,
     logger,
     progressIntervalMs: 1_000,
     ...(process.env.BENCH_EVENTS_PER_WRITE
@@ -188,6 +199,7 @@ try {
   console.log(
     `  balance history: ${c.history} rows; ${Number(stored?.bytes).toLocaleString('en')} bytes with its indexes, ${Math.round(Number(stored?.bytes) / Math.max(1, Number(stored?.rows)))} per row`,
   );
+  console.log(`  ${indexer.status.fundingBlocks} whole blocks read for the funding check`);
   const indexerCpu = process.cpuUsage(cpuBefore.indexer);
   const postgresCpu =
     cpuAfter.postgres === undefined || cpuBefore.postgres === undefined
@@ -196,9 +208,67 @@ try {
   console.log(
     `  CPU during the run: indexer ${((indexerCpu.user + indexerCpu.system) / 1e6).toFixed(2)}s · anvil ${(cpuAfter.anvil - cpuBefore.anvil).toFixed(2)}s · ${postgresCpu} (${cpus().length} cores × ${seconds.toFixed(2)}s = ${(cpus().length * seconds).toFixed(2)}s)`,
   );
+  const [store] = await selectRows<{
+    bytes: string;
+    body: string;
+    raw: string;
+    logs: string;
+    events: string;
+  }>(
+    handle.db,
+    sql`select pg_total_relation_size('raw_log_chunks') as bytes, sum(pg_column_size(body)) as body,
+               sum(octet_length(body)) as raw, sum(logs) as logs,
+               (select sum(pg_total_relation_size(inhrelid)) from pg_inherits where inhparent = 'chain_events'::regclass) as events
+          from raw_log_chunks`,
+  );
+  const storedLogs = Number(store?.logs);
+  const storedBytes = Number(store?.bytes);
+  console.log(
+    `  event store: ${storedLogs} logs in ${(Number(store?.bytes) / 2 ** 20).toFixed(1)} MiB on disk, ${(Number(store?.bytes) / storedLogs).toFixed(0)} B per event (chunks ${(Number(store?.raw) / storedLogs).toFixed(0)} B per event, ${(Number(store?.body) / storedLogs).toFixed(0)} B stored); chain_events ${(Number(store?.events) / storedLogs).toFixed(0)} B per event`,
+  );
   console.log(
     `  peak RSS ${Math.round(peakRss / 2 ** 20)} MiB (${Math.round(startRss / 2 ** 20)} MiB before indexing; peak heap used ${Math.round(peakHeap / 2 ** 20)} MiB, external ${Math.round(peakExternal / 2 ** 20)} MiB)`,
   );
+  if (!onTopOf) {
+    // The same index rebuilt from what it stored: the replay reads no log from the RPC.
+    let replayCpu = cpuNow();
+    // The read API's indexes of the large tables are built once, sorted, before the swap: part of the replay's cost.
+    let indexBuildMs = 0;
+    let buildStarted = 0;
+    const rebuilt = await rebuildIndex({
+      database: { kind: 'postgres', url: url.toString() },
+      chain,
+      rpc,
+      logger: {
+        ...logger,
+        info: (fields: Record<string, unknown>, message: string) => {
+          if (message.startsWith('building the indexes deferred')) buildStarted = performance.now();
+          else if (typeof fields.index === 'string') indexBuildMs = performance.now() - buildStarted;
+        },
+      },
+      onPhase(phase) {
+        if (phase === 'catch-up') {
+          const now = cpuNow();
+          const indexerCpu = process.cpuUsage(replayCpu.indexer);
+          console.log(
+            `  replay CPU: indexer ${((indexerCpu.user + indexerCpu.system) / 1e6).toFixed(2)}s · PostgreSQL ${now.postgres === undefined || replayCpu.postgres === undefined ? '?' : (now.postgres - replayCpu.postgres).toFixed(2)}s`,
+          );
+        }
+        if (phase === 'replay') replayCpu = cpuNow();
+      },
+    });
+    const { replayed, caughtUp } = rebuilt;
+    console.log(
+      `\n✔ rebuilt from the stored logs: replayed ${replayed.events} events (blocks ${replayed.from}–${replayed.to}) in ${replayed.seconds.toFixed(2)}s, ${Math.round(replayed.events / replayed.seconds)} events/s (${replayed.fundingBlocks} blocks read from the RPC; ${(seconds / replayed.seconds).toFixed(2)}× faster than the backfill of this run)`,
+    );
+    const withIndexes = replayed.seconds + indexBuildMs / 1000;
+    console.log(
+      `  with the deferred indexes built (${(indexBuildMs / 1000).toFixed(2)}s): ${Math.round(replayed.events / withIndexes)} events/s`,
+    );
+    console.log(
+      `  then ${caughtUp.events} events from the RPC to the head and the swap in ${caughtUp.seconds.toFixed(2)}s; the store holds ${(storedBytes / storedLogs).toFixed(0)} B per event`,
+    );
+  }
   console.log(
     `\n| ${new Date().toISOString().slice(0, 10)} | ${cpus()[0]?.model.trim()} ×${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB | PostgreSQL ${version?.server_version.split(' ')[0]} | ${indexedEvents} events / ${blocks} blocks | ${seconds.toFixed(2)} s | ${Math.round(indexedEvents / seconds)} events/s | ${Math.round(blocks / seconds)} blocks/s |`,
   );

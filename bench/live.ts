@@ -7,9 +7,12 @@
  *
  *   npm run bench:live -- [--database-url postgres://postgres@127.0.0.1:5432/postgres]
  *     [--blocks 200] [--interval-ms 450] [--poll-ms N] [--webhook] [--stream]
+ *     [--webhook-backlog 1000] [--webhook-batch 1,100] [--webhook-latency-ms 50] [--webhook-seconds 30]
  *
  * `--webhook`: also a webhook target (a loopback receiver, added before the server starts), and
- * the time from the block being mined to the receiver getting its trade's POST.
+ * the time from the block being mined to the receiver getting its trade's POST; then the
+ * throughput to a receiver `--webhook-latency-ms` away each way (bench/lib/webhook-throughput.ts):
+ * a backlog of `--webhook-backlog` trades drained once per `--webhook-batch` size.
  * `--stream`: also one subscriber of `GET /api/v1/stream?token=…`, and the time from the block
  * being mined to its trade event arriving.
  *
@@ -22,13 +25,14 @@ import type { Address } from 'viem';
 import { bondingCurveAbi } from '../server/chain/abis';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
-import { addWebhookTarget } from '../server/webhooks/targets';
+import { addWebhookTarget, removeWebhookTarget } from '../server/webhooks/targets';
 import { WAD } from '../shared/units';
 import { startAppServer } from '../test/app-server';
 import { DEPLOYER, GENESIS, startTestChain } from '../test/chain';
 import { parseFrames } from '../test/stream-client';
 import { startWebhookReceiver } from '../test/webhook-receiver';
 import { quantile } from './lib/measure';
+import { measureWebhookThroughput } from './lib/webhook-throughput';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +41,10 @@ const { values } = parseArgs({
     'interval-ms': { type: 'string', default: '450' },
     'poll-ms': { type: 'string' },
     webhook: { type: 'boolean', default: false },
+    'webhook-backlog': { type: 'string', default: '1000' },
+    'webhook-batch': { type: 'string', default: '1,100' },
+    'webhook-latency-ms': { type: 'string', default: '50' },
+    'webhook-seconds': { type: 'string', default: '30' },
     stream: { type: 'boolean', default: false },
   },
 });
@@ -64,12 +72,15 @@ url.pathname = `/${dbName}`;
 
 let server: Awaited<ReturnType<typeof startAppServer>> | undefined;
 const receiver = values.webhook ? await startWebhookReceiver() : undefined;
+let liveTarget: string | undefined;
 try {
   if (receiver) {
     const handle = await openDatabase({ kind: 'postgres', url: url.toString() }, { max: 1 });
     await migrateDatabase(handle);
     const target = { url: receiver.url, tokenAddress: null, events: ['trade' as const] };
-    receiver.secret = (await addWebhookTarget(handle.db, target)).secret;
+    const added = await addWebhookTarget(handle.db, target);
+    receiver.secret = added.secret;
+    liveTarget = added.id;
     await handle.close();
   }
   console.log('▶ starting the server with its indexer embedded…');
@@ -220,6 +231,28 @@ try {
   console.log(
     `\n| ${new Date().toISOString().slice(0, 10)} | ${cpus()[0]?.model.trim()} ×${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB | poll ${poll} | ${latencies.length} blocks every ${intervalMs} ms | ${ms(at(0.5))} | ${ms(at(0.9))} | ${ms(at(0.99))} | ${ms(at(1))} |`,
   );
+  if (liveTarget) {
+    // The latency target has done its part: the backlog is for the throughput targets alone.
+    const handle = await openDatabase({ kind: 'postgres', url: url.toString() }, { max: 1 });
+    await removeWebhookTarget(handle.db, liveTarget);
+    await handle.close();
+    const latencyMs = Number(values['webhook-latency-ms']);
+    const runs = await measureWebhookThroughput({
+      databaseUrl: url.toString(),
+      chain,
+      curve: launched.curve,
+      token,
+      backlog: Number(values['webhook-backlog']),
+      batches: (values['webhook-batch'] ?? '1').split(',').map(Number),
+      latencyMs,
+      capSeconds: Number(values['webhook-seconds']),
+      log: console.log,
+    });
+    for (const run of runs)
+      console.log(
+        `| ${new Date().toISOString().slice(0, 10)} | ${latencyMs} ms each way | batch ${run.batch} | ${run.events} events | ${run.seconds.toFixed(1)} s | ${run.perSecond.toFixed(1)} events/s | ${run.posts} POSTs | ${run.connections} connections |`,
+      );
+  }
 } finally {
   await server?.stop();
   await receiver?.close();

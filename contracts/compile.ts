@@ -14,6 +14,7 @@ export const contractNames = [
   'Graduator',
   'DevSwapRouter',
   'BenchSpammer',
+  'BundleBuyer',
 ] as const;
 export type ContractName = (typeof contractNames)[number];
 

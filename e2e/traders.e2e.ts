@@ -31,9 +31,11 @@ type Risk = Record<
 
 /**
  * One launch with a known answer (server/chain/simulator/label-scenario.ts): the creator's first
- * buy and five more wallets buying in the launch block (snipers and bundlers), a wallet the
- * creator sent tokens to (creator-linked) that sold half, a bundler that sold out, a creator that
- * sold half of its buy.
+ * buy and five more wallets buying in the launch block (snipers and bundlers), a contract's buy
+ * handed to three wallets the next block (snipers and bundlers), two wallets the creator funded
+ * before their first buy (creator-linked, the first a sniper too), a wallet the creator sent
+ * tokens to (creator-linked) that sold half, a bundler that sold out, a creator that sold half of
+ * its buy.
  */
 let scenario: { token: string; creator: string; linked: Address; bundlers: Address[] };
 
@@ -67,7 +69,7 @@ test('token page: the risk summary equals the API, the Top traders tab sorts, pa
   await waitForIndexedHead(baseURL as string);
   const detail = await apiGet<{ risk: Risk }>(page.request, `/api/v1/tokens/${scenario.token}`);
   // The scenario's answer, so the browser is checked against figures that mean something.
-  expect(detail.risk).toMatchObject({ sniper_wallets: 5, bundler_wallets: 5, creator_linked_wallets: 1 });
+  expect(detail.risk).toMatchObject({ sniper_wallets: 9, bundler_wallets: 8, creator_linked_wallets: 3 });
   expect(detail.risk.creator_sold_bps).toBeGreaterThan(0);
 
   await page.setViewportSize({ width: 1440, height: 900 });

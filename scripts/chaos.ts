@@ -82,6 +82,9 @@ for (const seed of seeds) {
       `head ${result.head}, ${result.answers} answers in ${result.requests} requests, ` +
       `${result.differences.length} differences, ${result.seconds.toFixed(1)} s`,
   );
+  console.log(
+    `${clock()} seed ${seed} insiders: ${JSON.stringify(result.insiders)}; labels on the canonical chain: ${JSON.stringify(result.labels)}`,
+  );
   const stream = result.stream;
   if (!values['no-stream'])
     console.log(
@@ -92,7 +95,7 @@ for (const seed of seeds) {
   const hooks = result.webhooks;
   if (hooks)
     console.log(
-      `${clock()} seed ${seed} webhook receiver: ${hooks.posts} POSTs, ${hooks.applied} applied (${hooks.duplicates} duplicates, ${hooks.retractions} retractions), ` +
+      `${clock()} seed ${seed} webhook receiver: ${hooks.posts} POSTs of up to ${hooks.batchSize} events, ${hooks.applied} applied (${hooks.duplicates} duplicates, ${hooks.retractions} retractions), ` +
         `${hooks.failed500} answered 500, ${hooks.hung} hung, ${hooks.downStretches} stretches down`,
     );
   if (result.database) {

@@ -2,6 +2,11 @@
  * `npm run indexer`: the indexer as its own process. With PostgreSQL it takes the leader lock
  * first (a second instance waits as standby). With embedded PGlite it runs alone: PGlite allows
  * one process per data directory, so do not run it beside `npm run serve` on the same DATA_DIR.
+ *
+ * `npm run indexer -- rebuild [--keep-old] [--from-rpc]`: recomputes every projection from the stored logs
+ * beside the live index, catches up from the RPC and swaps the result in, then exits
+ * (server/indexer/rebuild/rebuild.ts; docs/operations.md, "Upgrades"). The live indexer keeps
+ * running meanwhile (PostgreSQL; on PGlite nothing else may have the directory open).
  */
 
 import { createServer } from 'node:http';
@@ -10,6 +15,7 @@ import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { createIndexer } from '../server/indexer/indexer';
 import { acquireLeadership, type Leadership } from '../server/indexer/leader';
+import { rebuildIndex } from '../server/indexer/rebuild/rebuild';
 import { createRpcClient } from '../server/indexer/rpc/client';
 import { createLogger } from '../server/logger';
 import { createChainHead } from '../server/observability/chain-head';
@@ -24,6 +30,42 @@ if (!chain) {
     {},
     `no chain configured: set RPC_URL, CHAIN_ID, FACTORY_ADDRESS and START_BLOCK, or run \`npm run devnet\` (manifest ${config.deploymentManifestPath})`,
   );
+  process.exit(1);
+}
+
+const [command, ...flags] = process.argv.slice(2);
+if (command === 'rebuild') {
+  const unknown = flags.filter((flag) => flag !== '--keep-old' && flag !== '--from-rpc');
+  if (unknown.length > 0) {
+    logger.error(
+      {},
+      `unknown option ${unknown.join(' ')} (npm run indexer -- rebuild [--keep-old] [--from-rpc])`,
+    );
+    process.exit(1);
+  }
+  const rpc = createRpcClient({
+    url: chain.rpcUrl,
+    maxResponseBytes: chain.maxResponseBytes,
+    timeoutMs: chain.rpcTimeoutMs,
+    onRetry: ({ attempt, delayMs, reason }) => logger.warn({ attempt, delayMs, reason }, 'RPC retry'),
+  });
+  try {
+    const report = await rebuildIndex({
+      database: config.database,
+      chain,
+      rpc,
+      logger: logger.child({ component: 'rebuild' }),
+      keepOld: flags.includes('--keep-old'),
+      fromRpc: flags.includes('--from-rpc'),
+    });
+    logger.info(report, 'rebuild done');
+  } catch (error) {
+    logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'rebuild failed');
+    process.exitCode = 1;
+  }
+  process.exit();
+} else if (command !== undefined) {
+  logger.error({}, `unknown command ${command} (npm run indexer [-- rebuild [--keep-old] [--from-rpc]])`);
   process.exit(1);
 }
 

@@ -10,6 +10,8 @@ const steps = [
   // The served OpenAPI document against Redocly's recommended rules, offline.
   { name: 'openapi', command: ['npx', 'tsx', 'scripts/openapi-lint.ts'] },
   { name: 'contracts', command: ['npx', 'tsx', 'contracts/build.ts', '--check'] },
+  // client/schema.generated.ts is what the served document generates today.
+  { name: 'client', command: ['npm', 'run', '--silent', 'client:generate', '--', '--check'] },
   { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit'] },
   // The web app and the compiled server the integration and e2e suites start (dist/).
   { name: 'build', command: ['npm', 'run', 'build'] },

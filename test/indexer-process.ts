@@ -15,8 +15,9 @@ export function spawnIndexerProcess(
   chain: TestChain,
   env: Record<string, string>,
   stdio: { stderr: 'pipe' | 'ignore' } = { stderr: 'pipe' },
+  args: readonly string[] = [],
 ): ChildProcess {
-  return spawn(process.execPath, [...INDEXER_NODE_FLAGS, 'dist/indexer.js'], {
+  return spawn(process.execPath, [...INDEXER_NODE_FLAGS, 'dist/indexer.js', ...args], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

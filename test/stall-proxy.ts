@@ -8,6 +8,8 @@ export interface StallProxy {
   resume(): void;
   /** Every chunk is delivered this long after it arrived, in order (0: at once). */
   latency(ms: number): void;
+  /** Connections accepted so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -15,15 +17,21 @@ export interface StallProxy {
  * A loopback TCP proxy to `127.0.0.1:targetPort` that can stop forwarding while keeping every
  * connection open, a server that hangs (a paused Redis, a stuck disk, a partition: TCP holds the
  * bytes and delivers them once it heals) rather than one that is down, which a client notices at
- * once; or that delays every chunk, a slow network.
+ * once; or that delays every chunk, a slow network. With `handshake`, a new connection's first
+ * bytes also wait out its TCP handshake, one round trip (twice the latency) after it opened,
+ * as a client far from its server waits for the SYN-ACK before it can send.
  */
-export async function startStallProxy(targetPort: number): Promise<StallProxy> {
+export async function startStallProxy(
+  targetPort: number,
+  options: { handshake?: boolean } = {},
+): Promise<StallProxy> {
   let stalled = false;
   let delayMs = 0;
+  let connections = 0;
   const flushes = new Set<() => void>();
   const sockets = new Set<Socket>();
   /** One direction of one connection: chunks leave in arrival order, each at its time. */
-  const forward = (from: Socket, to: Socket) => {
+  const forward = (from: Socket, to: Socket, sendableAt = 0) => {
     const queue: { at: number; data: Buffer }[] = [];
     let timer: NodeJS.Timeout | undefined;
     const flush = () => {
@@ -43,11 +51,12 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
       flushes.delete(flush);
     });
     from.on('data', (data: Buffer) => {
-      queue.push({ at: Date.now() + delayMs, data });
+      queue.push({ at: Math.max(Date.now(), sendableAt) + delayMs, data });
       if (!timer) flush();
     });
   };
   const server = createServer((client) => {
+    connections++;
     const upstream = connect(targetPort, '127.0.0.1');
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -58,7 +67,7 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
         upstream.destroy();
       });
     }
-    forward(client, upstream);
+    forward(client, upstream, options.handshake ? Date.now() + 2 * delayMs : 0);
     forward(upstream, client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,6 +84,9 @@ export async function startStallProxy(targetPort: number): Promise<StallProxy> {
     },
     latency: (ms) => {
       delayMs = ms;
+    },
+    get connections() {
+      return connections;
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

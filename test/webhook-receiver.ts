@@ -5,6 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook, webhookHeaders } from '../server/webhooks/signature';
@@ -12,7 +13,7 @@ import { verifyWebhook, webhookHeaders } from '../server/webhooks/signature';
 /** What the receiver does with one POST: accept it, answer 500, or apply it and never answer. */
 export type ReceiverAnswer = 'ok' | 'fail' | 'hang';
 
-/** A POST the receiver applied (answered 2xx, or applied before hanging). */
+/** An event the receiver applied (its POST answered 2xx, or applied before hanging). */
 export interface ReceivedWebhook {
   id: string;
   type: string;
@@ -25,33 +26,50 @@ export interface WebhookReceiver {
   readonly url: string;
   /** The secret it verifies with; set once the target is added. */
   secret: string | undefined;
-  /** Applied POSTs, in arrival order (duplicates included). */
+  /** Applied events, in arrival order (duplicates included; a batch's events one by one). */
   readonly applied: ReceivedWebhook[];
-  /** Every POST that reached it, with what it answered. */
-  readonly requests: { id: string; answer: ReceiverAnswer | 'refused' }[];
+  /** Every POST that reached it: its webhook-id, the events it carried, what it answered. */
+  readonly requests: { id: string; events: string[]; answer: ReceiverAnswer | 'refused' }[];
+  /** TCP connections accepted so far (a kept-alive sender opens few). */
+  readonly connections: number;
+  /** TCP connections open now. */
+  readonly openConnections: number;
+  /** The most POSTs it was handling at once (1: the sender waits for each answer). */
+  readonly maxInFlight: number;
   /** POSTs whose signature, timestamp or idempotency key did not verify (must stay 0). */
   readonly invalid: number;
   /** Forgets the refusals a test caused on purpose (a receiver left on a rotated-out secret). */
   clearInvalid(): void;
-  /** Decides each POST's answer (default: always ok). */
-  answer: (id: string) => ReceiverAnswer;
+  /** Decides each POST's answer from its webhook-id and its events' ids (default: always ok). */
+  answer: (id: string, events: readonly string[]) => ReceiverAnswer;
   /** Down: the port refuses connections (the listener closed) until set up again. */
   setDown(down: boolean): Promise<void>;
   /**
    * What a receiver holds after applying in order: an event sets its id, a retraction removes
-   * the id it names. Throws if two deliveries of one id differ in their bytes.
+   * the id it names. Throws if two deliveries of one id (an event, or a batch) differ in their
+   * bytes (an event inside a batch: in its parsed form).
    */
   held(): Map<string, { type: string; data: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
+type WebhookBody = { id: string; type: string; data: Record<string, unknown> };
+
 /**
  * A webhook receiver on loopback, written as docs/api.md tells a receiver to be: it verifies
- * every signature and deduplicates by id. Its answers are scripted so tests can fail it.
+ * every signature, reads one event or a batch of them, and deduplicates by id. Its answers are
+ * scripted so tests can fail it. With `tls` it serves HTTPS (a target named by a host name).
  */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  options: { tls?: { key: string; cert: string } } = {},
+): Promise<WebhookReceiver> {
   const sockets = new Set<Socket>();
+  let connections = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   let invalid = 0;
+  const batches = new Map<string, string>();
+  const differing: string[] = [];
   const applied: ReceivedWebhook[] = [];
   const requests: WebhookReceiver['requests'] = [];
   const hanging = new Set<ServerResponse>();
@@ -59,6 +77,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   let port = 0;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    response.once('close', () => inFlight--);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -66,9 +87,17 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const value = request.headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
-    let parsed: { id: string; type: string; data: Record<string, unknown> };
+    let parsed: WebhookBody;
+    let events: (WebhookBody & { body: string })[];
     try {
       parsed = JSON.parse(body);
+      events =
+        parsed.type === 'batch'
+          ? (parsed.data as unknown as WebhookBody[]).map((event) => ({
+              ...event,
+              body: JSON.stringify(event),
+            }))
+          : [{ ...parsed, body }];
     } catch {
       invalid++;
       return void response.writeHead(400).end();
@@ -89,15 +118,23 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       ) &&
       header(webhookHeaders.id) === parsed.id &&
       header(webhookHeaders.idempotencyKey) === parsed.id;
+    const ids = events.map((event) => event.id);
     if (!verified) {
       invalid++;
-      requests.push({ id: parsed.id, answer: 'refused' });
+      requests.push({ id: parsed.id, events: ids, answer: 'refused' });
       return void response.writeHead(401).end();
     }
-    const answer = receiver.answer(parsed.id);
-    requests.push({ id: parsed.id, answer });
+    const answer = receiver.answer(parsed.id, ids);
+    requests.push({ id: parsed.id, events: ids, answer });
     if (answer === 'fail') return void response.writeHead(500).end('try later');
-    applied.push({ ...parsed, body, receivedAt: Date.now() });
+    if (parsed.type === 'batch') {
+      const earlier = batches.get(parsed.id);
+      if (earlier !== undefined && earlier !== body)
+        differing.push(`two deliveries of ${parsed.id} differ:\n${earlier}\n${body}`);
+      batches.set(parsed.id, body);
+    }
+    const receivedAt = Date.now();
+    for (const event of events) applied.push({ ...event, receivedAt });
     if (answer === 'hang') {
       hanging.add(response);
       return;
@@ -107,10 +144,15 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
-      server = createServer((request, response) => {
+      const serve = (request: IncomingMessage, response: ServerResponse) => {
         handle(request, response).catch(() => response.destroy());
-      });
-      server.on('connection', (socket) => {
+      };
+      server = options.tls ? createTlsServer(options.tls, serve) : createServer(serve);
+      // As a receiver behind a load balancer keeps an idle connection (60 s at AWS's, 75 s at
+      // nginx's): a test's pauses between drains do not close it.
+      server.keepAliveTimeout = 60_000;
+      server.on('connection', (socket: Socket) => {
+        connections++;
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));
       });
@@ -130,10 +172,19 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   await listen();
   let down = false;
   const receiver: WebhookReceiver = {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hooks`,
     secret: undefined,
     applied,
     requests,
+    get connections() {
+      return connections;
+    },
+    get openConnections() {
+      return sockets.size;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
     clearInvalid() {
       invalid = 0;
     },
@@ -148,6 +199,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       else await listen();
     },
     held() {
+      if (differing.length > 0) throw new Error(differing[0]);
       const bodies = new Map<string, string>();
       const held = new Map<string, { type: string; data: Record<string, unknown> }>();
       for (const event of applied) {

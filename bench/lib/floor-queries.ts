@@ -39,18 +39,14 @@ const concentration = `${share(`(select coalesce(sum(h.balance), 0) from (select
   ${share('coalesce((select balance from balances where token_address = t.address and wallet = t.creator), 0)')} as creator_bps,
   ${accounts(1)} as curve_bps, ${accounts(2)} as pool_bps, ${accounts(3)} as burned_bps`;
 
-/** The detail's risk summary from the labelled traders (traders_labelled_idx) and their balances now. */
-const labelled = (
-  flag: string,
-) => `coalesce(div(sum(b.balance) filter (where x.${flag}) * 10000, t.total_supply), 0)::int as ${flag}_bps,
-    (count(*) filter (where x.${flag}))::int as ${flag}_wallets`;
-const risk = `select ${labelled('sniper')}, ${labelled('bundler')}, ${labelled('creator_linked')},
-    (select case when sum(c.bought) > 0 then div(least(sum(c.sold), sum(c.bought)) * 10000, sum(c.bought)) else 0 end
-       from (select bought, sold from traders where token_address = t.address and wallet = t.creator
-             union all select bought, sold from traders where token_address = t.address and creator_linked) c)::int
+/** The detail's risk summary from the token's trader_totals row (all zeros without one). */
+const labelled = (flag: string, column: string) =>
+  `coalesce(div(r.${column}_balance * 10000, t.total_supply), 0)::int as ${flag}_bps,
+    coalesce(r.${column}_wallets, 0) as ${flag}_wallets`;
+const risk = `select ${labelled('sniper', 'sniper')}, ${labelled('bundler', 'bundler')}, ${labelled('creator_linked', 'linked')},
+    (case when r.cluster_bought > 0 then div(least(r.cluster_sold, r.cluster_bought) * 10000, r.cluster_bought) else 0 end)::int
       as creator_sold_bps
-  from traders x left join balances b on b.token_address = x.token_address and b.wallet = x.wallet
-  where x.token_address = t.address and (x.sniper or x.bundler or x.creator_linked)`;
+  from (select 1) one left join trader_totals r on r.token_address = t.address`;
 
 /** A token list item's fields, in the answer's order. */
 const listItem = `t.address, t.name, t.symbol, '/objects/' || d.image_key as image_url, t.creator, t.created_at,

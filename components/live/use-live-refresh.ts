@@ -25,6 +25,7 @@ export function useLiveRefresh(options: { scope: 'lists' | 'token'; token?: stri
     if (options.scope === 'lists') {
       void queryClient.invalidateQueries({ queryKey: trpc.tokens.list.pathKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.tokens.trending.pathKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.tokens.batch.pathKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.creators.tokens.pathKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.wallets.holdings.pathKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.wallets.pnl.pathKey() });

@@ -5,6 +5,7 @@ import { LifecycleBadge } from '@/components/ui/lifecycle-badge';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { TokenAvatar } from '@/components/ui/token-avatar';
+import { StarButton } from '@/components/watchlist/star-button';
 import type { TokenDetail } from '@/shared/api/tokens';
 
 const linkLabels = [
@@ -35,6 +36,7 @@ export function TokenHeader({ token }: { token: TokenDetail }) {
         <div className="token-title">
           <h1>{identity.name}</h1>
           <span className="token-symbol-large">{identity.symbol}</span>
+          <StarButton address={identity.address} name={identity.name} />
           <LifecycleBadge lifecycle={curve.lifecycle} />
           {token.excluded ? <span className="badge badge-bad">Hidden from lists</span> : null}
         </div>

@@ -1,15 +1,18 @@
 'use client';
 
+import { useIsFetching } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useId, useState } from 'react';
 import { LiveBadge } from '@/components/live/live-badge';
 import { useLiveRefresh } from '@/components/live/use-live-refresh';
+import { useTRPC } from '@/components/trpc/provider';
 import { PagedList } from '@/components/ui/load-more';
 import { TabList } from '@/components/ui/tab-list';
+import { WatchlistPanel } from '@/components/watchlist/watchlist-panel';
 import type { TokenPage } from '@/shared/api/tokens';
 import { searchProblem } from './search-rules';
 import { TokenTable } from './token-table';
-import { type TokenTab, tokenTabs } from './token-tabs';
+import { type ListedTab, type TokenTab, tokenTabs } from './token-tabs';
 import { useTokenListQuery } from './use-token-list-query';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -45,12 +48,10 @@ export function TokenExplorer({
   }, [draft, committedSearch, problem, params, pathname, router]);
 
   const searching = committedSearch.trim() !== '';
+  const watching = tab === 'watchlist' && !searching;
   const initialMatches = initial.tab === tab && initial.search === committedSearch;
-  const query = useTokenListQuery({
-    tab,
-    search: committedSearch,
-    initialPage: initialMatches ? initial.page : undefined,
-  });
+  const trpc = useTRPC();
+  const busy = useIsFetching({ queryKey: trpc.tokens.pathKey() }) > 0;
   const live = useLiveRefresh({ scope: 'lists' });
 
   const selectTab = (next: TokenTab) => {
@@ -105,21 +106,41 @@ export function TokenExplorer({
           traders). It is not an endorsement.
         </p>
       ) : null}
+      {watching ? (
+        <p className="muted small">Starred tokens, kept in this browser (no account), updated live.</p>
+      ) : null}
       <div
         id={`tab-${tab}-panel`}
         role="tabpanel"
         aria-labelledby={searching ? undefined : `tab-${tab}`}
         aria-label={searching ? activeLabel : undefined}
-        aria-busy={query.isFetching}
+        aria-busy={busy}
         className="panel flush"
       >
-        <PagedList
-          query={query}
-          emptyText={searching ? `No tokens match “${committedSearch}”.` : 'No tokens here yet.'}
-        >
-          {(tokens) => <TokenTable tokens={tokens} caption={activeLabel} />}
-        </PagedList>
+        {watching ? (
+          <WatchlistPanel />
+        ) : (
+          <ListedTokens
+            tab={tab === 'watchlist' ? 'new' : tab}
+            search={committedSearch}
+            initialPage={initialMatches ? initial.page : undefined}
+            caption={activeLabel}
+          />
+        )}
       </div>
     </section>
+  );
+}
+
+/** One list the API pages (a tab's view or a search), with "Load more". */
+function ListedTokens(props: { tab: ListedTab; search: string; initialPage?: TokenPage; caption: string }) {
+  const query = useTokenListQuery(props);
+  return (
+    <PagedList
+      query={query}
+      emptyText={props.search.trim() !== '' ? `No tokens match “${props.search}”.` : 'No tokens here yet.'}
+    >
+      {(tokens) => <TokenTable tokens={tokens} caption={props.caption} />}
+    </PagedList>
   );
 }

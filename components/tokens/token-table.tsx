@@ -4,12 +4,13 @@ import { LifecycleBadge } from '@/components/ui/lifecycle-badge';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { TokenCell } from '@/components/ui/token-cell';
+import { StarButton } from '@/components/watchlist/star-button';
 import type { TokenListItem } from '@/shared/api/tokens';
 import { PriceChange } from './price-change';
 
 /**
- * Token rows for every list (home tabs, search, a creator's tokens). Names and symbols are
- * creator-supplied and rendered as text only. On a phone a row is compact: name and market cap
+ * Token rows for every list (home tabs and watchlist, search, a creator's tokens), each with its
+ * watchlist star. Names and symbols are creator-supplied and rendered as text only. On a phone a row is compact: name and market cap
  * in the first cell, price and 24 h change in the second (the `show-sm` copies; the wide columns
  * are hidden), and the rest is on the token page.
  */
@@ -32,12 +33,15 @@ export function TokenTable({ tokens, caption }: { tokens: TokenListItem[]; capti
       {tokens.map((token) => (
         <tr key={token.address}>
           <th scope="row">
-            <TokenCell address={token.address} token={token}>
-              <span className="show-sm" data-field="market-cap">
-                {' '}
-                · MC {formatNative(token.market_cap)}
-              </span>
-            </TokenCell>
+            <div className="token-row-head">
+              <StarButton address={token.address} name={token.name} />
+              <TokenCell address={token.address} token={token}>
+                <span className="show-sm" data-field="market-cap">
+                  {' '}
+                  · MC {formatNative(token.market_cap)}
+                </span>
+              </TokenCell>
+            </div>
           </th>
           <CompactPairCells
             first={formatNative(token.current_price)}

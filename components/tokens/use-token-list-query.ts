@@ -3,13 +3,13 @@
 import { type InfiniteData, useInfiniteQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 import type { TokenPage } from '@/shared/api/tokens';
-import { TOKEN_PAGE_SIZE, type TokenTab } from './token-tabs';
+import { type ListedTab, TOKEN_PAGE_SIZE } from './token-tabs';
 
 /**
  * One tab (or a search) of the token lists, paged by the API's keyset cursor. `initialPage` is
  * the first page the server rendered, so the list paints before any client request.
  */
-export function useTokenListQuery(params: { tab: TokenTab; search: string; initialPage?: TokenPage }) {
+export function useTokenListQuery(params: { tab: ListedTab; search: string; initialPage?: TokenPage }) {
   const trpc = useTRPC();
   const getNextPageParam = (page: TokenPage) => page.next_cursor ?? undefined;
   // tRPC types page params as `string | null` but sends `cursor` only when the param is defined,

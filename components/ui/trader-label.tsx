@@ -5,16 +5,18 @@ export const traderLabelText: Record<TraderLabel, { name: string; definition: st
   creator: { name: 'Creator', definition: "The token's creator: the wallet that launched it." },
   sniper: {
     name: 'Sniper',
-    definition: 'Bought within the first few blocks of the launch (the launch block included).',
+    definition:
+      'Got tokens bought within the first few blocks of the launch (the launch block included), by its own buy or handed on by the contract that bought them.',
   },
   bundler: {
     name: 'Bundler',
     definition:
-      'Bought in the launch block together with several other wallets (the creator not counted), or in one transaction that bought for several wallets.',
+      'Got tokens in the launch block together with several other wallets (the creator not counted), or in one transaction whose bought tokens went to several wallets (a contract buying for them).',
   },
   creator_linked: {
     name: 'Creator-linked',
-    definition: 'Received the token by transfer from the creator.',
+    definition:
+      'Received the token from the creator, or native coin from it (directly or through a wallet it paid) shortly before its first buy.',
   },
 };
 

@@ -2420,6 +2420,42 @@ export const benchSpammerAbi = [
   }
 ] as const;
 
+export const bundleBuyerAbi = [
+  {
+    "inputs": [],
+    "name": "NoRecipients",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "contract BondingCurve",
+        "name": "curve",
+        "type": "address"
+      },
+      {
+        "internalType": "address[]",
+        "name": "recipients",
+        "type": "address[]"
+      }
+    ],
+    "name": "buyFor",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "bought",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "stateMutability": "payable",
+    "type": "receive"
+  }
+] as const;
+
 export const uniswapV3FactoryAbi = [
   {
     "inputs": [],

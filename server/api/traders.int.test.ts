@@ -15,7 +15,7 @@ import {
 import { excludeToken, includeToken } from '../tokens/moderation';
 
 const backends = await availableBackends();
-const params = { sniperBlocks: 3, bundlerWallets: 4 };
+const params = { sniperBlocks: 3, bundlerWallets: 4, fundingHops: 2, fundingWindowBlocks: 300 };
 
 describe.each(backends)('traders, PnL and labels against the chain oracle (%s)', (backend) => {
   let stack: IndexedStack;
@@ -28,7 +28,12 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
       startIndexedStack(
         backend,
         { seed: 30, launches: 10, actions: 180 },
-        { SNIPER_BLOCKS: String(params.sniperBlocks), BUNDLER_WALLETS: String(params.bundlerWallets) },
+        {
+          SNIPER_BLOCKS: String(params.sniperBlocks),
+          BUNDLER_WALLETS: String(params.bundlerWallets),
+          FUNDING_HOPS: String(params.fundingHops),
+          FUNDING_WINDOW_BLOCKS: String(params.fundingWindowBlocks),
+        },
       ),
     async (started) => {
       stack = started;
@@ -54,6 +59,13 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
         { buyer, payer, recipient } as PoolPayerScenario,
       );
       poolToken = String(graduated.args.token).toLowerCase();
+      // A wallet that only ever receives the token: a holder, no trader row.
+      await stack.chain.actions.transfer({
+        from: buyer as `0x${string}`,
+        token: poolToken as `0x${string}`,
+        to: `0x${'5e'.repeat(20)}`,
+        amount: 1_000n,
+      });
       await stack.waitForIndex();
     },
     300_000,
@@ -98,32 +110,52 @@ describe.each(backends)('traders, PnL and labels against the chain oracle (%s)',
     expect(compared).toBeGreaterThan(200);
     // The fixture exercises the creator label and zero-cost transfers at least.
     expect(labels.get('creator') ?? 0).toBeGreaterThan(0);
-    // The scenario's known answer: every bundle buyer is a sniper and a bundler (five beside the
-    // creator, whose own launch buy does not count), the creator's recipient is creator-linked,
-    // and the detail's risk summary equals the oracle's.
+    // The scenario's known answer (label-scenario.ts): every launch-block buyer and every
+    // recipient of the contract's bundle in the next block is a sniper and a bundler (the
+    // creator's own launch buy does not count), the wallets the creator funded one and two hops
+    // away before their first buy and its token recipient are creator-linked (the third hop is
+    // not), and the detail's risk summary equals the oracle's.
     const token = scenario.token.toLowerCase();
     const rows = new Map(oracle.traders(token, 'volume').map((item) => [item.wallet, item]));
     const byWallet = new Map([...rows].map(([wallet, item]) => [wallet, item.labels]));
-    for (const wallet of scenario.bundlers)
-      expect(byWallet.get(wallet.toLowerCase()), wallet).toEqual(['sniper', 'bundler']);
-    expect(byWallet.get(scenario.linked.toLowerCase())).toEqual(['creator_linked']);
-    expect(byWallet.get(scenario.creator.toLowerCase())).toEqual(['creator']);
+    const labelsOf = (wallet: string) => byWallet.get(wallet.toLowerCase());
+    for (const wallet of [...scenario.bundlers, ...scenario.fanned])
+      expect(labelsOf(wallet), wallet).toEqual(['sniper', 'bundler']);
+    const [hop1, hop2, hop3] = scenario.funded;
+    expect(labelsOf(hop1)).toEqual(['sniper', 'creator_linked']);
+    expect(labelsOf(hop2)).toEqual(['creator_linked']);
+    expect(labelsOf(hop3)).toEqual([]);
+    expect(labelsOf(scenario.linked)).toEqual(['creator_linked']);
+    expect(labelsOf(scenario.creator)).toEqual(['creator']);
+    // The contract bought and kept nothing: a row of its trade, no label.
+    const contract = [...rows.values()].find(
+      (item) =>
+        item.buys === 1 &&
+        item.balance === '0' &&
+        !scenario.bundlers.some((b) => b.toLowerCase() === item.wallet),
+    );
+    expect(contract?.labels).toEqual([]);
     const detail = await getJson(base, `/api/v1/tokens/${token}`);
     expect(detail.body.risk).toEqual(model.detail(token)?.risk);
     expect(detail.body.risk).toMatchObject({
-      bundler_wallets: 5,
-      sniper_wallets: 5,
-      creator_linked_wallets: 1,
+      bundler_wallets: scenario.bundlers.length + scenario.fanned.length,
+      sniper_wallets: scenario.bundlers.length + scenario.fanned.length + 1,
+      creator_linked_wallets: 3,
     });
-    // The creator bought b, sent b/4 to the linked wallet, which sold b/8, and sold b/2 itself:
-    // the cluster sold b/2 + b/8 of b. The linked wallet's tokens carried their cost with them.
-    const bought = BigInt(String(rows.get(scenario.creator.toLowerCase())?.bought));
+    // The cluster (the creator, its token recipient, the two funded wallets) sold over bought.
+    const cluster = [scenario.creator, scenario.linked, hop1, hop2].map((w) => rows.get(w.toLowerCase()));
+    const sum = (field: 'bought' | 'sold') =>
+      cluster.reduce((total, row) => total + BigInt(String(row?.[field])), 0n);
     expect((detail.body.risk as { creator_sold_bps: number }).creator_sold_bps).toBe(
-      Number(((bought / 2n + bought / 8n) * 10_000n) / bought),
+      Number((sum('sold') * 10_000n) / sum('bought')),
     );
-    const linked = rows.get(scenario.linked.toLowerCase());
-    expect(BigInt(String(linked?.cost_basis))).toBeGreaterThan(0n);
-    expect(BigInt(String(linked?.realized_pnl))).toBeLessThan(BigInt(String(linked?.quote_received)));
+    // Tokens carried their cost: from the creator to its recipient, and from the contract's buy
+    // to the wallet it handed them to, so neither sale is all profit.
+    for (const wallet of [scenario.linked, scenario.fanned[0] as string]) {
+      const row = rows.get(wallet.toLowerCase());
+      expect(BigInt(String(row?.cost_basis)), wallet).toBeGreaterThan(0n);
+      expect(BigInt(String(row?.realized_pnl)), wallet).toBeLessThan(BigInt(String(row?.quote_received)));
+    }
     // Rows (docs/api.md): a pool sell is its payer's, whose tokens went into the pool: it sold
     // tokens it received (zero cost: all profit) and holds the rest; the swap's recipient got
     // the stablecoin and no token, so it has no row; a wallet that only received has none.

@@ -1,6 +1,7 @@
 export {
   benchSpammerAbi,
   bondingCurveAbi,
+  bundleBuyerAbi,
   devSwapRouterAbi,
   graduatorAbi,
   launchFactoryAbi,

@@ -1,8 +1,10 @@
 import { type Address, type Hash, type Hex, parseEventLogs, type TransactionReceipt } from 'viem';
+import { bundleBuyerBytecode } from '../../contracts/generated/bytecode.generated';
 import { withGasHeadroom } from '../../shared/chain/gas';
 import { readCurveState } from '../../shared/chain/read-curve-state';
 import {
   bondingCurveAbi,
+  bundleBuyerAbi,
   devSwapRouterAbi,
   launchFactoryAbi,
   launchTokenAbi,
@@ -173,6 +175,43 @@ export function createLaunchpadActions(client: DevnetClient, deployment: Launchp
         account: p.trader,
       });
       return mined(hash);
+    },
+
+    /** Native coin from one wallet to another: the funding trader labels follow (docs/api.md). */
+    async sendNative(p: { from: Address; to: Address; value: bigint }) {
+      return mined(await client.sendTransaction({ account: p.from, to: p.to, value: p.value }));
+    },
+
+    /** Deploys a BundleBuyer (contracts/src/BundleBuyer.sol) from `account`; returns its address. */
+    async deployBundleBuyer(account: Address): Promise<Address> {
+      const hash = await client.deployContract({
+        abi: bundleBuyerAbi,
+        bytecode: bundleBuyerBytecode,
+        account,
+      });
+      const { receipt } = await mined(hash);
+      if (!receipt.contractAddress) throw new Error(`deployment ${hash} made no contract`);
+      return receipt.contractAddress;
+    },
+
+    /** One curve buy by the `bundler` contract, paid by `account`, its tokens split among `recipients`. */
+    async bundleBuy(p: {
+      account: Address;
+      bundler: Address;
+      token: Address;
+      recipients: Address[];
+      value: bigint;
+    }) {
+      return mined(
+        await write({
+          address: p.bundler,
+          abi: bundleBuyerAbi,
+          functionName: 'buyFor',
+          args: [await curveOf(p.token), p.recipients],
+          value: p.value,
+          account: p.account,
+        }),
+      );
     },
 
     async curveState(token: Address) {

@@ -138,6 +138,10 @@ describe('parseConfig', () => {
     [{ IMAGE_DNS_SERVERS: '1.1.1.1,1.1.1.1:99999' }, 'IMAGE_DNS_SERVERS'],
     [{ HTTP_PIPELINE_MAX: '0' }, 'HTTP_PIPELINE_MAX'],
     [{ REDIS_COMMAND_TIMEOUT_MS: '5' }, 'REDIS_COMMAND_TIMEOUT_MS'],
+    [{ FUNDING_HOPS: '-1' }, 'FUNDING_HOPS'],
+    [{ FUNDING_HOPS: '1.5' }, 'FUNDING_HOPS'],
+    [{ FUNDING_WINDOW_BLOCKS: '0' }, 'FUNDING_WINDOW_BLOCKS'],
+    [{ FUNDING_WINDOW_BLOCKS: 'an hour' }, 'FUNDING_WINDOW_BLOCKS'],
   ])('rejects %j naming %s', (env, variable) => {
     const problems = problemsOf(env);
     expect(problems.map((p) => p.variable)).toContain(variable);
@@ -167,6 +171,7 @@ describe('parseConfig', () => {
         START_BLOCK: '123',
         FINALITY_DEPTH: '12',
         SNIPER_BLOCKS: '5',
+        FUNDING_HOPS: '0',
       },
       noFiles,
     );
@@ -176,7 +181,7 @@ describe('parseConfig', () => {
       factoryAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
       startBlock: 123n,
       finalityDepth: 12,
-      labels: { sniperBlocks: 5, bundlerWallets: 4 },
+      labels: { sniperBlocks: 5, bundlerWallets: 4, fundingHops: 0, fundingWindowBlocks: 300 },
       maxRange: 50_000,
       maxResponseBytes: 64 * 2 ** 20,
       rpcTimeoutMs: 15_000,

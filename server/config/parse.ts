@@ -39,7 +39,12 @@ export function parseConfig(
   // How the chain is indexed, whichever way it is named (variables or the devnet's manifest).
   const indexing = {
     finalityDepth: e.FINALITY_DEPTH,
-    labels: { sniperBlocks: e.SNIPER_BLOCKS, bundlerWallets: e.BUNDLER_WALLETS },
+    labels: {
+      sniperBlocks: e.SNIPER_BLOCKS,
+      bundlerWallets: e.BUNDLER_WALLETS,
+      fundingHops: e.FUNDING_HOPS,
+      fundingWindowBlocks: e.FUNDING_WINDOW_BLOCKS,
+    },
     maxRange: e.INDEXER_MAX_RANGE,
     maxResponseBytes: e.INDEXER_MAX_RESPONSE_MB * 2 ** 20,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
@@ -200,6 +205,13 @@ export function parseConfig(
     databaseMsPerSecondPerClient: e.DATABASE_MS_PER_SECOND_PER_CLIENT,
     instanceWebWorkers: Math.max(1, e.LAUNCHDEX_WEB_WORKERS),
     readMissCost: e.READ_MISS_COST,
+    exports: {
+      maxRows: e.EXPORT_MAX_ROWS,
+      deadlineMs: e.EXPORT_DEADLINE_MS,
+      rowsPerRead: e.EXPORT_ROWS_PER_READ,
+      chunkRows: e.EXPORT_CHUNK_ROWS,
+      perProcess: e.EXPORTS_PER_PROCESS,
+    },
     readyMaxLagBlocks: e.READY_MAX_LAG_BLOCKS,
     metricsPort: e.METRICS_PORT,
     stream: {

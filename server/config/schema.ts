@@ -119,6 +119,8 @@ export const envSchema = z.object({
   SNIPER_BLOCKS: intAtLeast(3, 1),
   BUNDLER_WALLETS: intAtLeast(4, 2),
   HISTORY_SEGMENT_MIN_EVENTS: intAtLeast(HISTORY_SEGMENT_MIN_EVENTS, 1),
+  FUNDING_HOPS: nonNegativeInt(2),
+  FUNDING_WINDOW_BLOCKS: intAtLeast(300, 1),
   INDEXER_MODE: z
     .enum(['auto', 'embedded', 'off'], { error: 'must be auto, embedded or off' })
     .optional()
@@ -206,6 +208,11 @@ export const envSchema = z.object({
   // (server/http/cluster/worker-count.ts), so it is left out of the settings table.
   LAUNCHDEX_WEB_WORKERS: nonNegativeInt(1),
   READ_MISS_COST: intAtLeast(4, 1),
+  EXPORT_MAX_ROWS: intAtLeast(1_000_000, 1),
+  EXPORT_DEADLINE_MS: intAtLeast(120_000, 100),
+  EXPORT_ROWS_PER_READ: intAtLeast(1_000, 1),
+  EXPORT_CHUNK_ROWS: intAtLeast(2_000, 1).pipe(z.number().max(20_000, 'must be at most 20000')),
+  EXPORTS_PER_PROCESS: intAtLeast(2, 1),
   READY_MAX_LAG_BLOCKS: nonNegativeInt(64),
   METRICS_PORT: nonNegativeInt(0).pipe(z.number().max(65535, 'must be 0-65535')),
   STREAM_POLL_MS: intAtLeast(500, 10),

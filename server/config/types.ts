@@ -7,8 +7,8 @@ export interface ChainConfig {
   routerAddress?: `0x${string}` | undefined;
   startBlock: bigint;
   finalityDepth: number;
-  /** Trader labels (docs/api.md "Traders, PnL and labels"): sniper window, bundle size. */
-  labels?: { sniperBlocks: number; bundlerWallets: number };
+  /** Trader labels (docs/api.md "Traders, PnL and labels"): sniper window, bundle size, funding hops and window. */
+  labels?: { sniperBlocks: number; bundlerWallets: number; fundingHops: number; fundingWindowBlocks: number };
   /** Largest eth_getLogs block range the indexer grows to. */
   maxRange: number;
   /** Largest RPC response read; a larger eth_getLogs answer is retried as a smaller range. */
@@ -183,6 +183,20 @@ export interface Config {
    * requests; an answer from memory costs 1. The rest is charged after the answer, into debt.
    */
   readMissCost: number;
+  /**
+   * CSV exports of a token's trades, holders and traders (docs/api.md, "CSV exports"): rows one
+   * export may write (EXPORT_MAX_ROWS), its wall-clock deadline (EXPORT_DEADLINE_MS), rows that
+   * count one read of the client's reads bucket (EXPORT_ROWS_PER_READ), rows one statement reads
+   * (EXPORT_CHUNK_ROWS: an export holds one chunk's text at a time) and exports one process runs
+   * at once (EXPORTS_PER_PROCESS; each holds a database session), one per client.
+   */
+  exports: {
+    maxRows: number;
+    deadlineMs: number;
+    rowsPerRead: number;
+    chunkRows: number;
+    perProcess: number;
+  };
   /** /api/ready fails when the index is more than this many blocks behind the chain head. */
   readyMaxLagBlocks: number;
   /** `npm run indexer` serves Prometheus metrics on this port (0: off). */

@@ -16,15 +16,16 @@ const CHUNK = 5_000;
 const COPY_THRESHOLD = 2_000;
 
 /** postgres.js's pending query: a promise with `writable()`, and the `reject` it settles itself with. */
-type PostgresCopyQuery = Promise<unknown> & {
+export type PostgresCopyQuery = Promise<unknown> & {
   writable(): Promise<NodeJS.WritableStream>;
+  readable(): Promise<AsyncIterable<Buffer>>;
   reject?: (error: unknown) => void;
 };
 interface PostgresCopyClient {
   unsafe(query: string): PostgresCopyQuery;
 }
 interface PgliteCopyClient {
-  query(query: string, params: unknown[], options: { blob: Blob }): Promise<unknown>;
+  query(query: string, params: unknown[], options?: { blob: Blob }): Promise<{ blob?: Blob }>;
 }
 
 /**
@@ -32,7 +33,7 @@ interface PgliteCopyClient {
  * `from stdin`, PGlite reads a blob from `/dev/blob`. drizzle keeps the client on its session;
  * there is no public accessor.
  */
-function copyClientOf(
+export function copyClientOf(
   db: Database,
 ): { kind: 'postgres'; client: PostgresCopyClient } | { kind: 'pglite'; client: PgliteCopyClient } {
   const client = (db as unknown as { session?: { client?: unknown } }).session?.client;
@@ -106,7 +107,7 @@ export async function copyLines(
  * end callback never came, and the transaction hung "idle in transaction (aborted)" for good
  * (porsager/postgres#1173). copy.int.test.ts fails if this stops catching it.
  */
-function serverRefusal(query: PostgresCopyQuery): Promise<never> {
+export function serverRefusal(query: PostgresCopyQuery): Promise<never> {
   const settle = query.reject;
   if (typeof settle !== 'function')
     throw new Error("postgres.js no longer exposes a query's reject: see serverRefusal in server/db/bulk.ts");

@@ -109,10 +109,10 @@ export const indexedHeadTimestampSql = frozenSql(
 
 /**
  * Appends one entry to `index_changes` and drops the oldest beyond INDEX_CHANGES_KEPT. Only
- * called with the checkpoint row locked (withCheckpointLock), so `seq` is gap-free and entries
- * are numbered in commit order.
+ * called with the checkpoint row locked (withCheckpointLock, or the swap of a rebuilt index,
+ * which holds the whole table), so `seq` is gap-free and entries are numbered in commit order.
  */
-async function logIndexChange(
+export async function logIndexChange(
   t: Executor,
   change: { kind: 'advance' | 'rollback'; fromBlock: number; toBlock: number; blockHash: string | null },
 ): Promise<void> {
@@ -172,6 +172,19 @@ export async function rewindCheckpoint(
     toBlock: target?.indexedThroughBlock ?? targetBlock,
     blockHash: target?.blockHash ?? null,
   });
+}
+
+/**
+ * Which index the projection tables are: the identity of the checkpoint table the name resolves
+ * to now. A rebuild swaps in tables of its own (server/indexer/rebuild/), so an indexer that
+ * folded ahead of the index it read (caches, plans) finds it changed under its lock and stops.
+ */
+export async function readIndexGeneration(db: Database): Promise<string> {
+  const [row] = await selectRows<{ generation: string }>(
+    db,
+    sql`select 'indexer_checkpoint'::regclass::oid::text as generation`,
+  );
+  return String(row?.generation);
 }
 
 /** Where the index stands: its checkpoint block and the last `index_changes` entry (0: none yet). */

@@ -49,6 +49,11 @@ export interface OpenDatabaseOptions {
    * transactions only.
    */
   acquireTimeoutMs?: number;
+  /**
+   * Session settings of every connection of a postgres.js pool (a rebuild's search path, its
+   * commits without waiting for the disk). PGlite has one session: set them on it.
+   */
+  settings?: Record<string, string>;
 }
 
 /**
@@ -81,6 +86,7 @@ export async function openDriver(
       connection: {
         application_name: options.applicationName ?? 'launchdex',
         ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+        ...options.settings,
       },
     });
     // A documented option of postgres.js's `unsafe` that its types leave out.

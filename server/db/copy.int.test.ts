@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { availableBackends } from '../../test/database';
 import { testDatabaseForTests } from '../../test/database-hooks';
+import { type BinaryField, copyBinaryIn, encodeBinaryCopy } from './binary-copy';
 import { copyLines } from './bulk';
 import { type Database, type DatabaseHandle, selectRows } from './client';
 
@@ -97,5 +98,56 @@ describe.each(backends)('COPY into a table (%s)', (backend) => {
       await copyLines(tx as unknown as Database, 'copy_target', ['id', 'label'], ['1\tone', '2\ttwo']);
     });
     expect(await rowCount(handle.db)).toBe(2);
+  });
+});
+
+describe.each(backends)('binary COPY into a table (%s)', (backend) => {
+  let handle: DatabaseHandle;
+
+  testDatabaseForTests(backend, async (opened) => {
+    handle = opened.handle;
+    await handle.exec(
+      'create table copy_bytes (id bigint primary key, n integer not null, body bytea not null)',
+    );
+  });
+
+  const copyRows = (rows: BinaryField[][]) =>
+    handle.db.transaction(async (tx) => {
+      await copyBinaryIn(
+        tx as unknown as Database,
+        'copy_bytes',
+        ['id', 'n', 'body'],
+        encodeBinaryCopy(rows),
+      );
+    });
+
+  it('writes bytes, integers and bigints as they are; a duplicate key fails the transaction', async () => {
+    // One body over the 1 MiB slices the stream is written in.
+    const bodies = [
+      Buffer.alloc(0),
+      Buffer.from([0, 255, 10, 13, 92, 9]),
+      Buffer.alloc(3 * 2 ** 19 + 7, 0xab),
+    ];
+    const rows = bodies.map((body, i) => [{ int8: 2 ** 40 + i }, { int4: -1 - i }, { bytes: body }]);
+    await copyRows(rows);
+    const out = await selectRows<{ id: string; n: number; body: string }>(
+      handle.db,
+      sql`select id::text, n, encode(body, 'base64') as body from copy_bytes order by id`,
+    );
+    expect(out.map(({ id, n }) => [BigInt(id), n])).toEqual(
+      bodies.map((_, i) => [BigInt(2 ** 40 + i), -1 - i]),
+    );
+    expect(out.map(({ body }, i) => Buffer.from(body, 'base64').equals(bodies[i] as Buffer))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    for (const duplicate of [rows.slice(1), rows.slice(0, 1)])
+      await expect(settlesWithin(copyRows(duplicate), 30_000)).rejects.toThrow(/duplicate key/);
+    const [count] = await selectRows<{ n: number }>(
+      handle.db,
+      sql`select count(*)::int as n from copy_bytes`,
+    );
+    expect(count?.n).toBe(3);
   });
 });

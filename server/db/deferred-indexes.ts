@@ -4,11 +4,10 @@ import { type Database, selectRows } from './client';
 
 /**
  * The indexes an initial backfill drops and builds once at the head: the three sort indexes of
- * `traders` (token, value desc, wallet desc). Maintained row by row they cost a backfill more
- * than the rest of the traders projection (docs/indexer.md, docs/benchmarks.md); one sorted build
- * at the end costs a fraction of that. The primary key stays (upserts need it), and so does
- * the partial `traders_labelled_idx` (few rows, and the token detail's risk summary reads it on
- * every answer).
+ * `traders` (token, value desc, wallet desc) and the two read indexes of `balance_history`.
+ * Maintained row by row they cost a backfill more than the rest of their projection
+ * (docs/indexer.md, docs/benchmarks.md); one sorted build at the end costs a fraction of that.
+ * The primary key stays (upserts need it), and so does `balance_history_to_idx` (rollbacks read it).
  */
 export const backfillDeferredIndexes = [
   'traders_pnl_idx',
@@ -16,6 +15,22 @@ export const backfillDeferredIndexes = [
   'traders_balance_idx',
   'balance_history_holders_idx',
   'balance_history_wallet_idx',
+] as const;
+
+/**
+ * What a rebuild (server/indexer/rebuild/) drops besides: every index of the large projection
+ * tables that only the read API uses, each built once, sorted, before the rebuilt index is swapped
+ * in. The indexer's own reads keep theirs (primary keys, a token's trades by time for the 24 h
+ * window, tokens by pool and by last trade).
+ */
+export const rebuildDeferredIndexes = [
+  ...backfillDeferredIndexes,
+  'chain_events_token_kind_idx',
+  'trades_token_order_idx',
+  'trades_trader_idx',
+  'balances_wallet_idx',
+  'balances_holders_idx',
+  'balances_accounts_idx',
 ] as const;
 
 /** Names of the indexes dropped and not built yet. */
@@ -71,7 +86,14 @@ export async function buildDeferredIndexes(
       await db.transaction(async (tx) => {
         // A sort in memory instead of on disk for the sizes a backfill leaves (PostgreSQL's default is 64 MB; three builds at once).
         await tx.execute(sql`select set_config('maintenance_work_mem', '128MB', true)`);
-        await tx.execute(sql.raw(row.definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')));
+        // A partitioned table's index prints as "ON ONLY": built so, it would cover no partition.
+        await tx.execute(
+          sql.raw(
+            row.definition
+              .replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')
+              .replace(' ON ONLY ', ' ON '),
+          ),
+        );
         await tx.execute(sql`delete from deferred_indexes where name = ${row.name}`);
       });
       const index = { name: row.name, ms: performance.now() - started };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MIN_BLOCK_HEADER } from '../api/min-block';
+import type { StreamedBody } from '../api/rest/answers';
 import {
   type ReadOutcome,
   type RestDispatcher,
@@ -23,6 +24,8 @@ export interface RestTarget {
   matches: readonly RouteMatch[] | undefined;
   /** A read's reads-bucket decision: its RateLimit fields go out in the answer's one writeHead. */
   rateLimit: RateLimitDecision | undefined;
+  /** The answer is meant to outlast the send deadline (a CSV export, bounded by its own). */
+  lasting?(): void;
 }
 
 /**
@@ -42,7 +45,7 @@ export function serveRest(
   served: (outcome: ReadOutcome) => unknown,
 ): Promise<unknown> {
   const method = incoming.method ?? 'GET';
-  const { 'if-none-match': ifNoneMatch, 'x-request-id': requestId } = incoming.headers;
+  const { 'if-none-match': ifNoneMatch, 'x-request-id': requestId, accept } = incoming.headers;
   const request: RestRequest = {
     method,
     path: target.path,
@@ -50,11 +53,13 @@ export function serveRest(
     ifNoneMatch: ifNoneMatch ?? null,
     requestId: typeof requestId === 'string' ? requestId : null,
     minBlock: incoming.headers[MIN_BLOCK_HEADER],
+    accept,
     client: target.client,
     matches: target.matches,
   };
   if (method === 'GET' || method === 'HEAD')
     return rest.answer(request).then((result) => {
+      if (result.stream) return writeStreamed(outgoing, result, target).then(() => served(result.outcome));
       writeAnswer(outgoing, result, method, target.rateLimit);
       return served(result.outcome);
     });
@@ -65,6 +70,61 @@ export function serveRest(
     async (body) => toResponse(await rest.answer({ ...request, body }), method),
     deadlines,
   ).then(() => served('none'));
+}
+
+/**
+ * A body written as it is produced (a CSV export): each piece is asked for once the previous one
+ * is written or drained, so the answer holds one piece at a time however slowly the client reads.
+ * A body cut after its head (its deadline, a failed statement) destroys the connection: the
+ * answer then lacks HTTP's last chunk, and the client sees an incomplete transfer.
+ */
+async function writeStreamed(
+  outgoing: ServerResponse,
+  result: RestResult,
+  target: RestTarget,
+): Promise<void> {
+  const body = result.stream as StreamedBody;
+  const gone = () => body.cancel();
+  outgoing.once('close', gone);
+  if (outgoing.destroyed) return body.cancel();
+  target.lasting?.();
+  const headers: Record<string, string> = result.headers;
+  if (target.rateLimit) {
+    headers['ratelimit-policy'] = policyHeader(target.rateLimit);
+    headers.ratelimit = rateLimitField(target.rateLimit);
+  }
+  outgoing.writeHead(result.status, headers);
+  try {
+    for (;;) {
+      const piece = await body.next();
+      if (outgoing.destroyed) return body.cancel();
+      if (piece === null) {
+        outgoing.end();
+        return;
+      }
+      if (!outgoing.write(piece)) await drained(outgoing, body.signal);
+      if (body.signal.aborted) throw body.signal.reason;
+    }
+  } catch {
+    outgoing.destroy();
+  } finally {
+    outgoing.off('close', gone);
+  }
+}
+
+/** Once `outgoing` has drained its buffer, closed, or `signal` stopped the body. */
+function drained(outgoing: ServerResponse, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off('drain', done);
+      outgoing.off('close', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    outgoing.on('drain', done);
+    outgoing.on('close', done);
+    signal.addEventListener('abort', done);
+  });
 }
 
 /**

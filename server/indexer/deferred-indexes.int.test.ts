@@ -51,8 +51,6 @@ describe.each(backends)('indexes deferred during a backfill (%s)', (backend) => 
       expect(await deferredIndexNames(deferred.db)).toEqual([...backfillDeferredIndexes].sort());
       const during = await tableIndexes(deferred.db);
       for (const name of backfillDeferredIndexes) expect(during[name]).toBeUndefined();
-      // The partial index the token detail reads on every answer is never dropped.
-      expect(during.traders_labelled_idx).toBe(migrated.traders_labelled_idx);
       const [{ n } = { n: 0 }] = await selectRows<{ n: number }>(
         deferred.db,
         sql`select count(*)::int as n from traders`,

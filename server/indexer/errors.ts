@@ -44,3 +44,12 @@ export class WriteConflictError extends IndexerError {
   override name = 'WriteConflictError';
   readonly retry = 'later';
 }
+
+/**
+ * A rebuilt index was swapped in under the indexer (server/indexer/rebuild/): what it folded
+ * from the old one is void. The next step reads the new index's checkpoint, at once.
+ */
+export class IndexSwappedError extends IndexerError {
+  override name = 'IndexSwappedError';
+  readonly retry = 'now';
+}

@@ -7,14 +7,16 @@ import { testDatabaseForTests } from '../../test/database-hooks';
 import {
   clearIndex,
   dumpProjections,
+  dumpStoredLogs,
   indexToHead,
   projectionContextFor,
   withTwoDatabases,
 } from '../../test/indexer/harness';
-import { readChainView } from '../../test/oracle/chain-view';
+import { type ChainView, readChainView } from '../../test/oracle/chain-view';
 import { expectedTables } from '../../test/oracle/tables';
 import type { Ledger } from '../chain/simulator/ledger';
 import { type DatabaseHandle, selectRows } from '../db/client';
+import type { RawLog } from './decode/events';
 import { applyBatch, readCheckpoint } from './project/apply-batch';
 import { createRpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';
@@ -25,11 +27,13 @@ let chain: TestChain;
 let ledger: Ledger;
 
 let expected: ReturnType<typeof expectedTables>;
+let view: ChainView;
 
 simulatedChainForTests({ seed: 11, launches: 30, actions: 350 }, async (started) => {
   ({ chain, ledger } = started);
   // Nothing below writes to the chain: one oracle of the settled chain serves every test.
-  expected = expectedTables(await readChainView(chain.client, chain.deployment.contracts, ledger.startBlock));
+  view = await readChainView(chain.client, chain.deployment.contracts, ledger.startBlock);
+  expected = expectedTables(view);
 });
 
 type Row = Record<string, string | number | null>;
@@ -156,6 +160,36 @@ describe.each(backends)('indexer on the simulator chain (%s)', (backend) => {
     for (const row of rows) {
       expect(row.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(row.block_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+  });
+
+  it('the event store holds every log the projections read, once, as the node served it, in chunks covering the index block for block', async () => {
+    const stored = await dumpStoredLogs(handle.db);
+    expect(stored.contiguous).toBe(true);
+    expect(stored.chunks[0]?.[0]).toBe(chain.deployment.startBlock);
+    expect(stored.chunks.at(-1)?.[1]).toBe((await readCheckpoint(handle.db))?.indexedThroughBlock);
+    // The oracle's selection of launchpad logs (viem's decoder, not ours), in chain order.
+    const key = (block: number | string, index: number | string) => `${Number(block)}:${Number(index)}`;
+    expect(stored.logs.map((log) => key(log.blockNumber, log.logIndex))).toEqual(
+      view.logs.map((log) => key(log.blockNumber, log.logIndex)),
+    );
+    const node = await createRpcClient({ url: chain.anvil.rpcUrl }).request<RawLog[]>('eth_getLogs', [
+      { fromBlock: `0x${chain.deployment.startBlock.toString(16)}`, toBlock: 'latest' },
+    ]);
+    const served = new Map(node.map((log) => [key(log.blockNumber, log.logIndex), log]));
+    const lower = (hex: string) => hex.toLowerCase();
+    for (const log of stored.logs) {
+      const raw = served.get(key(log.blockNumber, log.logIndex));
+      expect(log).toEqual({
+        address: lower(raw?.address ?? ''),
+        topics: raw?.topics.map(lower),
+        data: lower(raw?.data ?? ''),
+        blockNumber: raw?.blockNumber,
+        blockHash: lower(raw?.blockHash ?? ''),
+        transactionHash: lower(raw?.transactionHash ?? ''),
+        transactionIndex: raw?.transactionIndex,
+        logIndex: raw?.logIndex,
+      });
     }
   });
 

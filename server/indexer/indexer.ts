@@ -1,5 +1,5 @@
 import type { ChainConfig } from '../config';
-import { readCheckpoint } from '../db/checkpoint';
+import { readCheckpoint, readIndexGeneration } from '../db/checkpoint';
 import type { Database } from '../db/client';
 import {
   backfillDeferredIndexes,
@@ -19,6 +19,7 @@ import type { ProjectionContext } from './project/fold';
 import { findCommonAncestor } from './reorg/find-ancestor';
 import { rollbackTo } from './reorg/rollback';
 import { type RpcClient, RpcRangeError } from './rpc/client';
+import { createStoredFeed, storedPools } from './store/stored-feed';
 import { fetchHeaders } from './sync/headers';
 
 export type { IndexerLogger } from './progress';
@@ -59,6 +60,8 @@ export interface IndexerOptions {
    * (db/deferred-indexes.ts); 0 never does. Default: the chain's `deferIndexesBlocks`, else 1,000.
    */
   deferIndexesBlocks?: number;
+  /** The indexes such a backfill defers (default backfillDeferredIndexes; a rebuild defers more). */
+  deferredIndexes?: readonly string[];
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -106,6 +109,7 @@ export function createIndexer(options: IndexerOptions) {
     projectMs: 0,
     streamedParts: 0,
     balanceReads: 0,
+    fundingBlocks: 0,
   };
   let head = 0;
   const pipeline = createPipeline({
@@ -123,9 +127,10 @@ export function createIndexer(options: IndexerOptions) {
       status.fetchMs += ms;
       if (streamed) status.streamedParts++;
     },
-    onFolded(ms, balanceReads) {
+    onFolded(ms, balanceReads, fundingBlocks) {
       status.projectMs += ms;
       status.balanceReads += balanceReads;
+      status.fundingBlocks += fundingBlocks;
     },
     onWritten(plan, result, ms) {
       status.projectMs += ms;
@@ -144,6 +149,8 @@ export function createIndexer(options: IndexerOptions) {
   pipeline.rangeSize = options.initialRange ?? 2_000;
   let context: ProjectionContext | undefined;
   let highestHead = 0;
+  /** The index the caches were filled from (readIndexGeneration). */
+  let generation: string | undefined;
   const deferIndexesBlocks = options.deferIndexesBlocks ?? chain.deferIndexesBlocks ?? 1_000;
   /** Whether indexes are deferred now (read from the database on the first step). */
   let indexesDeferred: boolean | undefined;
@@ -158,7 +165,7 @@ export function createIndexer(options: IndexerOptions) {
     indexesDeferred ??= (await deferredIndexNames(db)).length > 0;
     const far = backlog >= deferIndexesBlocks;
     if (far && fresh && !indexesDeferred) {
-      const dropped = await deferIndexes(db, backfillDeferredIndexes);
+      const dropped = await deferIndexes(db, options.deferredIndexes ?? backfillDeferredIndexes);
       indexesDeferred = true;
       logger.info(
         { indexes: dropped, backlog },
@@ -191,8 +198,24 @@ export function createIndexer(options: IndexerOptions) {
     };
   }
 
+  /**
+   * Notices a rebuilt index swapped in since the last step (rebuild/swap.ts): what the caches
+   * hold came from the old one. Every write checks it again under the checkpoint lock.
+   */
+  async function followGeneration() {
+    const current = await readIndexGeneration(db);
+    if (generation !== undefined && current !== generation) {
+      logger.info({}, 'a rebuilt index was swapped in: continuing from its checkpoint');
+      caches.clear();
+      indexesDeferred = undefined;
+    }
+    generation = current;
+    pipeline.generation = current;
+  }
+
   async function advance(): Promise<StepResult> {
     context ??= await loadProjectionContext(rpc, chain);
+    await followGeneration();
     await caches.book.load();
     const chainHead = Number.parseInt(await rpc.request<string>('eth_blockNumber', []), 16);
     if (chainHead < highestHead) {
@@ -245,10 +268,48 @@ export function createIndexer(options: IndexerOptions) {
     }
   }
 
+  /**
+   * Indexes from another schema's event store (store/stored-feed.ts) instead of the RPC, from
+   * the checkpoint up to `through` or the first block the store has no chunk for: a rebuild
+   * (rebuild/). Every block must be final: the writes are not journaled. Returns the checkpoint.
+   */
+  async function replay(source: { schema: string }, through: number): Promise<number> {
+    context ??= await loadProjectionContext(rpc, chain);
+    await followGeneration();
+    await caches.book.load();
+    const checkpoint = await readCheckpoint(db);
+    const next = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
+    if (next > through) return next - 1;
+    head = highestHead = Math.max(highestHead, await indexer.chainHead());
+    status.head = head;
+    if (through > head - context.finalityDepth)
+      throw new Error(`stored logs up to ${through} are not final (head ${head})`);
+    await placeIndexes(!checkpoint, head - next + 1);
+    progress.begin(next);
+    const feed = createStoredFeed({
+      db,
+      schema: source.schema,
+      from: next,
+      to: through,
+      pools: await storedPools(db),
+      eventsPerRange: options.eventsPerWrite ?? 25_000,
+    });
+    const result = await pipeline.indexThrough(
+      indexesDeferred ? { ...context, traderIndexesDeferred: true } : context,
+      next,
+      head,
+      feed,
+    );
+    if (result.status === 'reorg')
+      throw new Error(`stored logs from ${next} do not continue the index at its checkpoint`);
+    return (await readCheckpoint(db))?.indexedThroughBlock ?? next - 1;
+  }
+
   const loop = { step, logger, pollIntervalMs, sleep };
-  return {
+  const indexer = {
     status,
     step,
+    replay,
     /** Indexes until the checkpoint reaches the current head (loop.ts). */
     syncToHead: () => syncToHead(loop),
     /** Runs until `signal` aborts (loop.ts: what each outcome leads to). */
@@ -258,5 +319,6 @@ export function createIndexer(options: IndexerOptions) {
       return Number.parseInt(await rpc.request<string>('eth_blockNumber', []), 16);
     },
   };
+  return indexer;
 }
 export type Indexer = ReturnType<typeof createIndexer>;

@@ -27,6 +27,7 @@ import { writePlan } from './project/write';
 import { createRpcClient, type RpcClient } from './rpc/client';
 import { fixedAddressBook } from './sync/address-book';
 import { fetchRange } from './sync/fetch-range';
+import { createFundingReader } from './sync/funding-blocks';
 import type { RangeData } from './sync/range-algebra';
 
 const backends = await availableBackends();
@@ -280,6 +281,7 @@ describe.each(backends)('a write that appends while the one before it commits (%
       const carried = new Map<string, TokenState>();
       const balances = createBalanceBook(Number.POSITIVE_INFINITY);
       const traders = createTraderBook(Number.POSITIVE_INFINITY);
+      const funding = createFundingReader(rpc);
       const plans: BatchPlan[] = [];
       for (const range of ranges) {
         const states = new Map(
@@ -291,7 +293,8 @@ describe.each(backends)('a write that appends while the one before it commits (%
         const plan = foldRange(range, context, states, balances.view);
         await loadTraders(b.db, traders, plan);
         await loadTraderBalances(b.db, balances, plan);
-        foldTraders(plan, traders.view, balances.view, defaultLabelParams);
+        const funded = await funding.funded(plan, traders.view, defaultLabelParams);
+        foldTraders(plan, traders.view, balances.view, defaultLabelParams, funded);
         for (const [address, state] of plan.states) carried.set(address, state);
         balances.remember(plan, plans.length + 1);
         rememberTraders(traders, plan, plans.length + 1);

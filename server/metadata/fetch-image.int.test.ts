@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../../test/tls';
 import { createImageFetcher } from './fetch-image';
 import { MAX_IMAGE_BYTES } from './image';
 import type { Resolver } from './ssrf';
@@ -18,80 +15,54 @@ let port: number;
 let ca: string;
 let png: Buffer;
 const dialed: string[] = [];
-const certDir = mkdtempSync(path.join(tmpdir(), 'launchdex-tls-'));
 
 beforeAll(async () => {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=images.test',
-      '-addext',
-      `subjectAltName=DNS:images.test,DNS:rebind.test,DNS:hop.test,IP:${PUBLIC}`,
-      '-keyout',
-      path.join(certDir, 'key.pem'),
-      '-out',
-      path.join(certDir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  ca = readFileSync(path.join(certDir, 'cert.pem'), 'utf8');
+  const tls = selfSignedCertificate({ dns: ['images.test', 'rebind.test', 'hop.test'], ip: [PUBLIC] });
+  ca = tls.cert;
   png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } })
     .png()
     .toBuffer();
-  server = createServer(
-    { key: readFileSync(path.join(certDir, 'key.pem')), cert: ca },
-    (request, response) => {
-      const redirect = (location: string) => response.writeHead(302, { location }).end();
-      switch (request.url) {
-        case '/ok.png':
-          return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
-        case '/redirect-ok':
-          return redirect('https://hop.test/ok.png');
-        case '/redirect-private':
-          return redirect('https://10.0.0.1/ok.png');
-        case '/redirect-metadata':
-          return redirect(`https://169.254.169.254/latest/meta-data/`);
-        case '/redirect-http':
-          return redirect('http://images.test/ok.png');
-        case '/redirect-loop':
-          return redirect('https://images.test/redirect-loop');
-        case '/big':
-          return response
-            .writeHead(200, { 'content-type': 'image/png' })
-            .end(Buffer.alloc(MAX_IMAGE_BYTES + 1));
-        case '/big-chunked': {
-          response.writeHead(200, { 'content-type': 'image/png' });
-          let sent = 0;
-          const push = () => {
-            while (sent <= MAX_IMAGE_BYTES + 65536) {
-              sent += 65536;
-              if (!response.write(Buffer.alloc(65536))) return void response.once('drain', push);
-            }
-            response.end();
-          };
-          return push();
-        }
-        case '/slow': {
-          response.writeHead(200, { 'content-type': 'image/png' });
-          const timer = setInterval(() => response.write(Buffer.alloc(1)), 100);
-          response.on('close', () => clearInterval(timer));
-          return;
-        }
-        default:
-          return response.writeHead(404).end('no');
+  server = createServer(tls, (request, response) => {
+    const redirect = (location: string) => response.writeHead(302, { location }).end();
+    switch (request.url) {
+      case '/ok.png':
+        return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      case '/redirect-ok':
+        return redirect('https://hop.test/ok.png');
+      case '/redirect-private':
+        return redirect('https://10.0.0.1/ok.png');
+      case '/redirect-metadata':
+        return redirect(`https://169.254.169.254/latest/meta-data/`);
+      case '/redirect-http':
+        return redirect('http://images.test/ok.png');
+      case '/redirect-loop':
+        return redirect('https://images.test/redirect-loop');
+      case '/big':
+        return response
+          .writeHead(200, { 'content-type': 'image/png' })
+          .end(Buffer.alloc(MAX_IMAGE_BYTES + 1));
+      case '/big-chunked': {
+        response.writeHead(200, { 'content-type': 'image/png' });
+        let sent = 0;
+        const push = () => {
+          while (sent <= MAX_IMAGE_BYTES + 65536) {
+            sent += 65536;
+            if (!response.write(Buffer.alloc(65536))) return void response.once('drain', push);
+          }
+          response.end();
+        };
+        return push();
       }
-    },
-  );
+      case '/slow': {
+        response.writeHead(200, { 'content-type': 'image/png' });
+        const timer = setInterval(() => response.write(Buffer.alloc(1)), 100);
+        response.on('close', () => clearInterval(timer));
+        return;
+      }
+      default:
+        return response.writeHead(404).end('no');
+    }
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -99,7 +70,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
-  rmSync(certDir, { recursive: true, force: true });
 });
 
 function fetcherWith(resolver: Resolver, timeoutMs = 3_000) {

@@ -70,7 +70,9 @@ export function hostOf(url: URL): string {
  * The one address a fetch of `url` may connect to. A name is resolved exactly once; if any
  * answer is not public the whole name is refused (a mixed A/AAAA answer is an attack, not a
  * choice), and a failed resolution refuses too (fail closed). The caller connects to the
- * returned address only, so a second, rebinding answer can never be used.
+ * returned address only, so a second, rebinding answer can never be used. `prefer` (the address
+ * of a connection the caller keeps open) is returned when it is among this resolution's answers,
+ * so a name answering in rotating order does not cost a new connection each time.
  */
 export async function pinPublicAddress(
   url: URL,
@@ -78,6 +80,7 @@ export async function pinPublicAddress(
   signal?: AbortSignal,
   /** What the URL is, in the refusal's message (webhook targets pass through here too). */
   subject = 'image_url',
+  prefer?: string,
 ): Promise<ResolvedAddress> {
   const host = hostOf(url);
   if (ipaddr.isValid(host)) {
@@ -93,5 +96,5 @@ export async function pinPublicAddress(
   if (answers.length === 0) throw forbidden(`${host} has no addresses`);
   const blocked = answers.find((answer) => !isPublicAddress(answer.address));
   if (blocked) throw forbidden(`${host} resolves to a non-public address`);
-  return answers[0] as ResolvedAddress;
+  return answers.find((answer) => answer.address === prefer) ?? (answers[0] as ResolvedAddress);
 }

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { WebhookGauges } from '../webhooks/gauges';
 import { RouteLatency } from './route-latency';
 
 /** An indexer's counters as this process's metrics read them (server/indexer fills them in). */
@@ -17,6 +18,8 @@ export interface IndexerStatus {
   streamedParts: number;
   /** Stored balances read because the balance book did not know them (cumulative, this process). */
   balanceReads: number;
+  /** Whole blocks (transactions included) read for the funding label (cumulative, this process). */
+  fundingBlocks: number;
 }
 
 /** Where the index and the chain stand, read when Prometheus scrapes. */
@@ -29,6 +32,12 @@ export interface IndexProbe {
   indexer(): IndexerStatus | undefined;
   /** Open /api/v1/stream connections of this process (web processes only). */
   streamClients?(): number;
+  /** The most this process accepts (STREAM_MAX_CLIENTS); summed over a cluster's workers, the instance's. */
+  streamMaxClients?(): number;
+  /** This process's API reads on the database (web processes only). */
+  databaseTime?(): DatabaseTimeTotals;
+  /** The webhook targets' delivery state, from the database (undefined: it did not answer). */
+  webhooks?(): Promise<WebhookGauges | undefined>;
   /** This process's read cache, once it exists (web processes with READ_CACHE_MB > 0). */
   readCache?(): ReadCacheCounts | undefined;
   /** Reads routed to each database since start (`primary` or a replica's name). */
@@ -45,6 +54,21 @@ export interface ReadCacheCounts {
   evicted: number;
   bytes: number;
   entries: number;
+}
+
+/**
+ * Cumulative totals of this process's API reads on the database, read when Prometheus scrapes
+ * (server/observability/database-time.ts counts them).
+ */
+export interface DatabaseTimeTotals {
+  /** Reads that took a turn (REST reads the cache did not answer, tRPC queries). */
+  reads: number;
+  /** Seconds they held it: waiting for a pool session, then their statements. */
+  heldSeconds: number;
+  /** Seconds they waited for it behind their own client's reads (its slots or database time spent). */
+  queuedSeconds: number;
+  /** Reads that got no pool session within READ_ACQUIRE_TIMEOUT_MS. */
+  acquireTimeouts: number;
 }
 
 export interface LaunchdexMetrics {
@@ -66,17 +90,12 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
   ).register(registry);
 
   // One read of the index and head per scrape, shared by the three gauges below.
-  let pending: Promise<{ indexed: number | null; head: number | null }> | undefined;
-  const position = () => {
-    pending ??= Promise.all([probe.indexedThroughBlock(), probe.chainHead()])
-      .then(([indexed, head]) => ({ indexed, head }))
-      .finally(() => {
-        setTimeout(() => {
-          pending = undefined;
-        }, 250);
-      });
-    return pending;
-  };
+  const position = perScrape(() =>
+    Promise.all([probe.indexedThroughBlock(), probe.chainHead()]).then(([indexed, head]) => ({
+      indexed,
+      head,
+    })),
+  );
   // Every web worker reads the same checkpoint and head: across workers each is one value, not a sum.
   const positionGauge = (
     name: string,
@@ -104,25 +123,20 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
   );
 
   // The indexer keeps cumulative counts; counters advance by the difference since the last scrape.
-  const counted = (name: string, help: string, read: (status: IndexerStatus) => number) => {
-    let seen = 0;
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        const status = probe.indexer();
-        if (!status) return;
-        const value = read(status);
-        if (value > seen) this.inc(value - seen);
-        seen = value;
-      },
+  const counted = (name: string, help: string, read: (status: IndexerStatus) => number) =>
+    cumulative(registry, name, help, () => {
+      const status = probe.indexer();
+      return status && read(status);
     });
-  };
   counted('launchdex_indexer_blocks_total', 'Blocks indexed by this process', (s) => s.blocks);
   counted('launchdex_indexer_events_total', 'Chain events projected by this process', (s) => s.events);
   counted('launchdex_indexer_batches_total', 'Block ranges committed by this process', (s) => s.batches);
   counted('launchdex_indexer_reorgs_total', 'Reorgs rolled back by this process', (s) => s.reorgs);
+  counted(
+    'launchdex_indexer_funding_blocks_total',
+    'Whole blocks read for the creator-funding label by this process',
+    (s) => s.fundingBlocks,
+  );
   const { readCache } = probe;
   if (readCache) {
     const seen = { hit: 0, miss: 0, joined: 0 };
@@ -177,7 +191,7 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
           if (lag !== null) this.set({ replica }, lag);
       },
     });
-  const { streamClients } = probe;
+  const { streamClients, streamMaxClients } = probe;
   if (streamClients)
     new Gauge({
       name: 'launchdex_stream_clients',
@@ -187,5 +201,104 @@ export function createMetrics(probe: IndexProbe): LaunchdexMetrics {
         this.set(streamClients());
       },
     });
+  if (streamMaxClients)
+    new Gauge({
+      name: 'launchdex_stream_max_clients',
+      help: 'Stream connections this process accepts before it answers 503 (STREAM_MAX_CLIENTS)',
+      registers: [registry],
+      collect() {
+        this.set(streamMaxClients());
+      },
+    });
+  if (probe.databaseTime) databaseTimeMetrics(registry, probe.databaseTime);
+  if (probe.webhooks) webhookMetrics(registry, perScrape(probe.webhooks));
   return { registry, httpDuration };
+}
+
+/** `read`, called once for the gauges of one scrape however many of them ask. */
+function perScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= read().finally(() => {
+      setTimeout(() => {
+        pending = undefined;
+      }, 250);
+    });
+    return pending;
+  };
+}
+
+/**
+ * A counter that advances by what a cumulative total grew since the last scrape; a total that
+ * starts again (a new term's indexer) is followed from where it starts. `read` answers undefined
+ * while there is no total (no indexer in this process).
+ */
+function cumulative(registry: Registry, name: string, help: string, read: () => number | undefined): void {
+  let seen = 0;
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const value = read();
+      if (value === undefined) return;
+      if (value > seen) this.inc(value - seen);
+      seen = value;
+    },
+  });
+}
+
+function databaseTimeMetrics(registry: Registry, totals: () => DatabaseTimeTotals): void {
+  cumulative(
+    registry,
+    'launchdex_db_read_turns_total',
+    'API reads on the database (REST reads the read cache did not answer, tRPC queries)',
+    () => totals().reads,
+  );
+  cumulative(
+    registry,
+    'launchdex_db_read_seconds_total',
+    'Seconds API reads held their database turn: waiting for a pool session, then their statements',
+    () => totals().heldSeconds,
+  );
+  cumulative(
+    registry,
+    'launchdex_db_read_queued_seconds_total',
+    "Seconds API reads waited behind their own client's reads (DATABASE_SLOTS_PER_CLIENT, DATABASE_MS_PER_SECOND_PER_CLIENT)",
+    () => totals().queuedSeconds,
+  );
+  cumulative(
+    registry,
+    'launchdex_db_acquire_timeouts_total',
+    'API reads that got no pool session within READ_ACQUIRE_TIMEOUT_MS (503, or run again on the primary)',
+    () => totals().acquireTimeouts,
+  );
+}
+
+/** Every web process reads the same targets: across a cluster's workers each is one value, not a sum. */
+function webhookMetrics(registry: Registry, read: () => Promise<WebhookGauges | undefined>): void {
+  new Gauge({
+    name: 'launchdex_webhook_targets',
+    help: 'Webhook targets by delivery state: ok, retrying (failing for less than WEBHOOK_FAILING_AFTER_HOURS), failing',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    aggregator: 'max',
+    async collect() {
+      const gauges = await read();
+      this.reset();
+      if (gauges) for (const [state, count] of Object.entries(gauges.targets)) this.set({ state }, count);
+    },
+  });
+  new Gauge({
+    name: 'launchdex_webhook_delivery_lag_blocks',
+    help: 'Per webhook target: blocks between the index head and its oldest undelivered event (0: nothing waits)',
+    labelNames: ['target'] as const,
+    registers: [registry],
+    aggregator: 'max',
+    async collect() {
+      const gauges = await read();
+      this.reset();
+      if (gauges) for (const [target, lag] of Object.entries(gauges.lagBlocks)) this.set({ target }, lag);
+    },
+  });
 }

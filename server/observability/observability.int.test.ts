@@ -103,4 +103,19 @@ describe.each(backends)('observability (%s)', (backend) => {
     expect(value('launchdex_indexer_reorgs_total')).toBe(0);
     expect(metrics).toContain('launchdex_process_resident_memory_bytes');
   });
+
+  it("/api/metrics exposes the API's database time, the stream capacity and the webhook targets' states", async () => {
+    // Reads the read cache cannot answer (a new query each time) take database turns.
+    for (const limit of [1, 2, 3]) expect((await get(`/api/v1/tokens?limit=${limit}`)).status).toBe(200);
+    const metrics = await (await get('/api/metrics', metricsHeaders)).text();
+    const value = (series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect(value('launchdex_db_read_turns_total')).toBeGreaterThanOrEqual(3);
+    expect(value('launchdex_db_read_seconds_total')).toBeGreaterThan(0);
+    expect(value('launchdex_db_read_queued_seconds_total')).toBeGreaterThanOrEqual(0);
+    expect(value('launchdex_db_acquire_timeouts_total')).toBe(0);
+    expect(value('launchdex_stream_max_clients')).toBe(1000);
+    for (const state of ['ok', 'retrying', 'failing'])
+      expect(value(`launchdex_webhook_targets{state="${state}"}`)).toBe(0);
+  });
 });

@@ -14,16 +14,19 @@ import { createReadVersion } from '../db/read-version';
 import type { PageServices } from '../handover';
 import type { WorkerLimits } from '../http/cluster/limit-client';
 import type { ConcurrencyLimiter } from '../http/concurrency';
+import { chargeExportRows } from '../http/gate/buckets';
 import type { RateLimiter } from '../http/rate-limit';
 import type { Indexer } from '../indexer/indexer';
 import { createLogger } from '../logger';
 import { type ObjectStore, openObjectStore } from '../objects/store';
 import { type ChainHead, createChainHead } from '../observability/chain-head';
 import { createMetricsScrape } from '../observability/cluster-metrics';
+import { countDatabaseTime } from '../observability/database-time';
 import { createMetrics, type LaunchdexMetrics } from '../observability/metrics';
 import { startBackgroundWork } from '../startup';
 import type { StreamHub } from '../stream/hub';
 import { createProcessHub } from '../stream/process-hub';
+import { readWebhookGauges } from '../webhooks/gauges';
 import { createWebHandlers, type WebHandlers } from './handlers';
 import { createLimits } from './limits';
 import { createPageServices } from './pages';
@@ -97,9 +100,11 @@ export async function startServerProcess(config: Config): Promise<ServerProcess>
   const cursorSecret = await resolveCursorSecret(config, database.db, reads.replicaDatabases());
   const background = await startBackgroundWork({ config, logger, database, objects, signal });
   const hub = createProcessHub({ config, db: database.db, logger, signal });
-  const databaseTurn = createDatabaseTurn(
-    processSlots(config.databaseSlotsPerClient, config.instanceWebWorkers),
-    processTime(config.databaseMsPerSecondPerClient, config.instanceWebWorkers),
+  const { turn: databaseTurn, totals: databaseTime } = countDatabaseTime(
+    createDatabaseTurn(
+      processSlots(config.databaseSlotsPerClient, config.instanceWebWorkers),
+      processTime(config.databaseMsPerSecondPerClient, config.instanceWebWorkers),
+    ),
   );
   const readCache = processReadCache(config, database);
   const chainHead = createChainHead(config.chain);
@@ -109,6 +114,9 @@ export async function startServerProcess(config: Config): Promise<ServerProcess>
     indexer: () => background.indexer?.status,
     // Every connection the limit counts, replaying or live.
     streamClients: () => hub.slots,
+    streamMaxClients: () => config.stream.maxClients,
+    databaseTime: () => databaseTime,
+    webhooks: () => readWebhookGauges(database.db, config.webhooks.retry).catch(() => undefined),
     readCache: () =>
       readCache && {
         ...readCache.cache.stats,
@@ -147,6 +155,7 @@ export async function startServerProcess(config: Config): Promise<ServerProcess>
       readCache,
       databases: reads,
       databaseTurn,
+      exportCharge: chargeExportRows(limits.limiter, config),
     }),
     web: createWebHandlers({
       config,

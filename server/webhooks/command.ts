@@ -2,15 +2,18 @@ import { parseArgs } from 'node:util';
 import { ADDRESS_PATTERN } from '../../shared/address';
 import type { Database } from '../db/client';
 import type { Resolver } from '../metadata/ssrf';
+import { MAX_WEBHOOK_BATCH } from './message';
 import { replayWebhookEvents, webhookEventTypes } from './outbox';
 import type { RetryPolicy } from './retry';
 import { SECRET_OVERLAP_HOURS } from './signature';
 import { checkWebhookUrl, pinWebhookAddress, type WebhookUrlPolicy } from './target-url';
 import {
   addWebhookTarget,
+  parseBatchSize,
   parseEventTypes,
   removeWebhookTarget,
   rotateWebhookSecret,
+  setWebhookBatchSize,
   webhookStatus,
 } from './targets';
 
@@ -24,9 +27,11 @@ export interface WebhooksCommandContext {
 }
 
 export const webhooksUsage = `usage: npm run webhooks -- <command>
-  add URL [--token ADDRESS] [--events ${webhookEventTypes.join(',')}] [--from-block N]
+  add URL [--token ADDRESS] [--events ${webhookEventTypes.join(',')}] [--from-block N] [--batch N]
                                                          prints the id and the secret (once); with
-                                                         --from-block, queues the events since block N
+                                                         --from-block, queues the events since block N;
+                                                         with --batch, up to N events per POST
+  batch ID N                                             up to N events per POST from now on (1: one each)
   replay ID --from-block N                               queues the target's events since block N again
   list                                                   targets and their filters
   remove ID                                              the target and its queue
@@ -47,7 +52,12 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
     parseArgs({
       args,
       allowPositionals: true,
-      options: { token: { type: 'string' }, events: { type: 'string' }, 'from-block': { type: 'string' } },
+      options: {
+        token: { type: 'string' },
+        events: { type: 'string' },
+        'from-block': { type: 'string' },
+        batch: { type: 'string' },
+      },
     });
   try {
     parsed = parse();
@@ -56,13 +66,19 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
     return 2;
   }
   const [command, argument, ...rest] = parsed.positionals;
-  const needsOne = ['add', 'remove', 'rotate-secret', 'replay'].includes(command ?? '');
-  if (
-    !command ||
-    (needsOne && (!argument || rest.length > 0)) ||
-    (!needsOne && parsed.positionals.length > 1)
-  ) {
+  const positionals = ['add', 'remove', 'rotate-secret', 'replay'].includes(command ?? '')
+    ? 2
+    : command === 'batch'
+      ? 3
+      : 1;
+  if (!command || parsed.positionals.length !== positionals) {
     printError(webhooksUsage);
+    return 2;
+  }
+  const batchText = command === 'batch' ? rest[0] : parsed.values.batch;
+  const batchSize = batchText === undefined ? undefined : parseBatchSize(batchText);
+  if (batchText !== undefined && batchSize === undefined) {
+    printError(`the batch size must be a whole number from 1 to ${MAX_WEBHOOK_BATCH}`);
     return 2;
   }
   const fromText = parsed.values['from-block'];
@@ -105,7 +121,12 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
         printError(`refused: ${error instanceof Error ? error.message : String(error)}`);
         return 1;
       }
-      const added = await addWebhookTarget(db, { url: url.toString(), tokenAddress: token, events });
+      const added = await addWebhookTarget(db, {
+        url: url.toString(),
+        tokenAddress: token,
+        events,
+        ...(batchSize === undefined ? {} : { batchSize }),
+      });
       print(`id     ${added.id}`);
       print(`secret ${added.secret}`);
       print('The secret is shown once: store it where your receiver reads it.');
@@ -113,6 +134,13 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
     }
     case 'replay':
       return replay(argument as string, fromBlock as number);
+    case 'batch':
+      if (await setWebhookBatchSize(db, argument as string, batchSize as number)) {
+        print(`${argument} gets up to ${batchSize} events per POST from its next POST on`);
+        return 0;
+      }
+      printError(`no webhook target ${argument}`);
+      return 1;
     case 'remove':
       if (await removeWebhookTarget(db, argument as string)) {
         print(`removed ${argument}`);
@@ -135,7 +163,7 @@ export async function runWebhooksCommand(args: string[], context: WebhooksComman
       const targets = await webhookStatus(db, context.retry);
       if (targets.length === 0) print('no webhook targets');
       for (const t of targets) {
-        const filter = `${t.events.join(',')}${t.tokenAddress ? ` of ${t.tokenAddress}` : ''}`;
+        const filter = `${t.events.join(',')}${t.tokenAddress ? ` of ${t.tokenAddress}` : ''}${t.batchSize > 1 ? `  batches of ${t.batchSize}` : ''}`;
         if (command === 'list') {
           print(`${t.id}  ${t.url}  ${filter}  added ${when(t.createdAt)}`);
           continue;

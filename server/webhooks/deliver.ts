@@ -1,6 +1,7 @@
 import { request } from 'undici';
-import { pinnedAgent } from '../metadata/pinned-agent';
-import type { ResolvedAddress, Resolver } from '../metadata/ssrf';
+import { hostOf, type ResolvedAddress, type Resolver } from '../metadata/ssrf';
+import type { WebhookConnections } from './connections';
+import type { WebhookMessage } from './message';
 import { signStandardWebhook, signWebhook, webhookHeaders } from './signature';
 import { pinWebhookAddress, type WebhookUrlPolicy } from './target-url';
 
@@ -14,6 +15,8 @@ export interface WebhookPostOptions {
    * address itself; a test may map a public test address to a loopback server.
    */
   route?: (pinned: ResolvedAddress, port: number) => { host: string; port: number };
+  /** The worker's kept-alive connections, one per target. */
+  connections: WebhookConnections;
   /** The worker stopping: the POST is abandoned (it stays at the head of the queue). */
   signal?: AbortSignal;
 }
@@ -27,29 +30,42 @@ export type WebhookPostOutcome =
 const MAX_ANSWER_BYTES = 16_384;
 
 /**
- * POSTs one signed event to a target: the URL checked and its address resolved and pinned
- * anew (SSRF, docs/security.md), no redirects followed, everything under one deadline.
+ * POSTs one signed message (an event, or a batch of them: message.ts) to a target: the URL
+ * checked and its address resolved and vetted anew (SSRF, docs/security.md), then sent on the
+ * target's kept-alive connection if that goes to this very address, else on a new one; no
+ * redirects followed, everything under one deadline. A refused check closes the kept connection.
  */
 export async function postWebhook(
   /** `secrets`: the current one first, then the previous one while it still signs. */
-  target: { url: string; secrets: readonly string[] },
-  event: { id: string; body: string },
+  target: { id: string; url: string; secrets: readonly string[] },
+  message: WebhookMessage,
   options: WebhookPostOptions,
 ): Promise<WebhookPostOutcome> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  const { connections } = options;
   let url: URL;
   let pinned: ResolvedAddress;
   try {
     url = new URL(target.url);
-    pinned = await pinWebhookAddress(url, options.resolver, options.policy, signal);
+    pinned = await pinWebhookAddress(
+      url,
+      options.resolver,
+      options.policy,
+      signal,
+      connections.pinned(target.id),
+    );
   } catch (error) {
+    connections.drop(target.id);
     return { status: 'failed', error: `refused: ${error instanceof Error ? error.message : String(error)}` };
   }
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const destination = options.route?.(pinned, port) ?? { host: pinned.address, port };
-  const agent = pinnedAgent(destination, url.hostname.replace(/^\[|\]$/g, ''), {
-    timeout: options.timeoutMs,
+  const agent = connections.agent(target.id, {
+    origin: url.origin,
+    pinned: pinned.address,
+    ...destination,
+    servername: hostOf(url),
   });
   const timestamp = Math.floor(Date.now() / 1000);
   try {
@@ -60,16 +76,16 @@ export async function postWebhook(
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Launchdex-Webhooks/1',
-        [webhookHeaders.id]: event.id,
+        [webhookHeaders.id]: message.id,
         [webhookHeaders.timestamp]: String(timestamp),
-        [webhookHeaders.signature]: signStandardWebhook(target.secrets, event.id, timestamp, event.body),
-        [webhookHeaders.idempotencyKey]: event.id,
+        [webhookHeaders.signature]: signStandardWebhook(target.secrets, message.id, timestamp, message.body),
+        [webhookHeaders.idempotencyKey]: message.id,
         [webhookHeaders.launchdexTimestamp]: String(timestamp),
         [webhookHeaders.launchdexSignature]: target.secrets
-          .map((secret) => signWebhook(secret, timestamp, event.body))
+          .map((secret) => signWebhook(secret, timestamp, message.body))
           .join(','),
       },
-      body: event.body,
+      body: message.body,
     });
     let read = 0;
     for await (const chunk of response.body) {
@@ -90,7 +106,5 @@ export async function postWebhook(
       error:
         (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200) ?? 'error',
     };
-  } finally {
-    agent.close().catch(() => {});
   }
 }

@@ -59,4 +59,20 @@ describe('webhook target URLs', () => {
     };
     await expect(pinWebhookAddress(url, failing, strict)).rejects.toThrow(/could not resolve/);
   });
+
+  it('keeps the address of a kept-alive connection while the name still answers with it, and only then', async () => {
+    const url = new URL('https://hooks.example/x');
+    const rotating = resolveTo('93.184.216.34', '93.184.216.35');
+    expect((await pinWebhookAddress(url, rotating, strict, undefined, '93.184.216.35')).address).toBe(
+      '93.184.216.35',
+    );
+    // The kept address is no longer an answer: the first answer, a new connection.
+    expect((await pinWebhookAddress(url, rotating, strict, undefined, '93.184.216.99')).address).toBe(
+      '93.184.216.34',
+    );
+    // A kept address among answers that now include a private one: the whole name is refused.
+    await expect(
+      pinWebhookAddress(url, resolveTo('93.184.216.35', '10.0.0.1'), strict, undefined, '93.184.216.35'),
+    ).rejects.toThrow(/non-public/);
+  });
 });

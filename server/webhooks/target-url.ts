@@ -59,20 +59,22 @@ export function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): URL {
 /**
  * The one address a delivery to `url` may connect to: resolved now (DNS may have changed since
  * the target was added), every answer public or the whole name refused, and the connection
- * pinned to the address returned, so a rebinding second answer is never used.
+ * pinned to the address returned, so a rebinding second answer is never used. `prefer`, the
+ * address of the target's kept-alive connection, is returned while it is still among the answers.
  */
 export async function pinWebhookAddress(
   url: URL,
   resolver: Resolver,
   policy: WebhookUrlPolicy,
   signal?: AbortSignal,
+  prefer?: string,
 ): Promise<ResolvedAddress> {
   const checked = checkWebhookUrl(url.toString(), policy);
   const host = hostOf(checked);
   if (policy.allowLoopback && loopbackLiteral(host))
     return { address: ipaddr.parse(host).toString(), family: host.includes(':') ? 6 : 4 };
   try {
-    return await pinPublicAddress(checked, resolver, signal, 'the webhook URL');
+    return await pinPublicAddress(checked, resolver, signal, 'the webhook URL', prefer);
   } catch (error) {
     throw new WebhookUrlRefused(error instanceof Error ? error.message : String(error));
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../db/client';
+import { MAX_WEBHOOK_BATCH } from './message';
 import { type WebhookEventType, webhookEventTypes } from './outbox';
 import { isFailing, type RetryPolicy } from './retry';
 import { generateWebhookSecret, SECRET_OVERLAP_HOURS } from './signature';
@@ -11,6 +12,8 @@ export interface WebhookTarget {
   url: string;
   tokenAddress: string | null;
   events: WebhookEventType[];
+  /** At most this many events per POST; 1: one event per POST (webhookMessage). */
+  batchSize: number;
   createdAt: Date;
 }
 
@@ -46,6 +49,13 @@ export function parseEventTypes(text: string): WebhookEventType[] | undefined {
   return webhookEventTypes.filter((type) => names.includes(type));
 }
 
+/** Parses `--batch N`: a whole number of events per POST, 1 to MAX_WEBHOOK_BATCH; undefined otherwise. */
+export function parseBatchSize(text: string): number | undefined {
+  if (!/^[1-9]\d{0,3}$/.test(text)) return undefined;
+  const size = Number(text);
+  return size <= MAX_WEBHOOK_BATCH ? size : undefined;
+}
+
 const toDate = (value: Date | string | null) => (value === null ? null : new Date(value));
 
 /**
@@ -54,13 +64,26 @@ const toDate = (value: Date | string | null) => (value === null ? null : new Dat
  */
 export async function addWebhookTarget(
   db: Database,
-  target: { url: string; tokenAddress: string | null; events: WebhookEventType[] },
+  target: { url: string; tokenAddress: string | null; events: WebhookEventType[]; batchSize?: number },
 ): Promise<{ id: string; secret: string }> {
   const id = `wh_${randomBytes(8).toString('hex')}`;
   const secret = generateWebhookSecret();
-  await db.execute(sql`insert into webhook_targets (id, url, token_address, events, secret)
-    values (${id}, ${target.url}, ${target.tokenAddress}, ${`{${target.events.join(',')}}`}::text[], ${secret})`);
+  await db.execute(sql`insert into webhook_targets (id, url, token_address, events, secret, batch_size)
+    values (${id}, ${target.url}, ${target.tokenAddress}, ${`{${target.events.join(',')}}`}::text[], ${secret},
+            ${target.batchSize ?? 1})`);
   return { id, secret };
+}
+
+/**
+ * How many events a target's POSTs carry from its next POST on (a POST in flight keeps its own);
+ * false when there is no such target. Its receiver must read the new shape first (docs/api.md).
+ */
+export async function setWebhookBatchSize(db: Database, id: string, batchSize: number): Promise<boolean> {
+  const rows = await selectRows<{ id: string }>(
+    db,
+    sql`update webhook_targets set batch_size = ${batchSize} where id = ${id} returning id`,
+  );
+  return rows.length > 0;
 }
 
 /** Removes a target and its queue; false when there was none with this id. */
@@ -94,6 +117,7 @@ type TargetRow = {
   url: string;
   token_address: string | null;
   events: string[] | string;
+  batch_size: number;
   created_at: Date | string;
   pending: number;
   delivered: string | number;
@@ -109,7 +133,7 @@ type TargetRow = {
 export async function webhookStatus(db: Database, policy: RetryPolicy): Promise<WebhookTargetStatus[]> {
   const rows = await selectRows<TargetRow>(
     db,
-    sql`select w.id, w.url, w.token_address, w.events, w.created_at, w.delivered, w.last_delivered_at,
+    sql`select w.id, w.url, w.token_address, w.events, w.batch_size, w.created_at, w.delivered, w.last_delivered_at,
                w.failing_since, w.attempts, w.next_attempt_at, w.last_error, now() as now,
                (select count(*)::int from webhook_outbox o where o.target_id = w.id and o.delivered_at is null) as pending
           from webhook_targets w order by w.created_at, w.id`,
@@ -124,6 +148,7 @@ export async function webhookStatus(db: Database, policy: RetryPolicy): Promise<
       events: (Array.isArray(row.events) ? row.events : row.events.replace(/[{}]/g, '').split(',')).filter(
         (name): name is WebhookEventType => (webhookEventTypes as readonly string[]).includes(name),
       ),
+      batchSize: row.batch_size,
       createdAt: new Date(row.created_at),
       pending: Number(row.pending),
       delivered: Number(row.delivered),

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from '../db/client';
 import type { Resolver } from '../metadata/ssrf';
+import { createWebhookConnections } from './connections';
 import { postWebhook, type WebhookPostOptions } from './deliver';
+import { webhookMessage } from './message';
 import { type RetryPolicy, retryDelayMs } from './retry';
 import type { WebhookUrlPolicy } from './target-url';
 
@@ -25,6 +27,8 @@ export interface WebhookWorkerOptions {
   /** Delivered rows stay this many blocks below the index head, for a reorg to retract them. */
   finalityDepth: number;
   route?: WebhookPostOptions['route'];
+  /** A test's certificate authority for a loopback HTTPS receiver. */
+  ca?: string;
   logger: WebhookWorkerLogger;
   /** In [0, 1): the retry jitter. */
   random?: () => number;
@@ -46,10 +50,11 @@ export const LEASE_MARGIN_MS = 5_000;
 /**
  * The delivery worker. Any number may run, in any processes, on one database: a target is
  * leased (FOR UPDATE SKIP LOCKED, then a lease time) by one worker at a time, which POSTs its
- * queue strictly in `seq` order, one event at a time, and stops at the first failure; the
+ * queue strictly in `seq` order, one POST at a time (one event, or up to the target's batch
+ * size of consecutive events), on a kept-alive connection, and stops at the first failure; the
  * target then waits out its backoff. No transaction is held during a POST, so a slow target
- * holds no lock and no connection; the indexer only ever inserts and, on a rollback, deletes
- * rows, one short statement each.
+ * holds no lock and no database connection; the indexer only ever inserts and, on a rollback,
+ * deletes rows, one short statement each.
  *
  * @example createWebhookWorker({ db, resolver, policy, retry, timeoutMs: 10_000, concurrency: 4, pollMs: 200, finalityDepth: 64, logger }).run(signal)
  */
@@ -61,10 +66,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   // the target over and sends its head again. Short, so a killed process delays its targets little.
   const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
   const random = options.random ?? Math.random;
+  const connections = createWebhookConnections({
+    timeoutMs: options.timeoutMs,
+    ...(options.ca ? { ca: options.ca } : {}),
+  });
   const post: WebhookPostOptions = {
     resolver: options.resolver,
     policy: options.policy,
     timeoutMs: options.timeoutMs,
+    connections,
     ...(options.route ? { route: options.route } : {}),
   };
 
@@ -79,29 +89,33 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
        returning w.id`,
     );
 
-  /** The head of the target's queue, marked as sent, while this worker still holds the lease. */
-  const nextEvent = async (targetId: string) => {
-    const [row] = await selectRows<{
+  /**
+   * The head of the target's queue (its first `batch_size` rows), marked as sent, in `seq`
+   * order, while this worker still holds the lease.
+   */
+  const nextEvents = async (targetId: string) => {
+    const rows = await selectRows<{
       seq: string | number;
       event_id: string;
       body: string;
       url: string;
       secret: string;
       previous_secret: string | null;
+      batch_size: number;
     }>(
       db,
-      sql`with target as (select url, secret,
+      sql`with target as (select url, secret, batch_size,
                                  case when previous_secret_until > now() then previous_secret end as previous_secret
                             from webhook_targets
                            where id = ${targetId} and lease_owner = ${owner} and lease_until > now()),
                head as (select seq from webhook_outbox
                          where target_id = ${targetId} and delivered_at is null and exists (select 1 from target)
-                         order by seq limit 1)
+                         order by seq limit (select batch_size from target))
           update webhook_outbox o set attempted_at = now() from head, target
            where o.seq = head.seq
-       returning o.seq, o.event_id, o.body, target.url, target.secret, target.previous_secret`,
+       returning o.seq, o.event_id, o.body, target.url, target.secret, target.previous_secret, target.batch_size`,
     );
-    return row;
+    return rows.map((row) => ({ ...row, seq: Number(row.seq) })).sort((a, b) => a.seq - b.seq);
   };
 
   const release = (targetId: string) =>
@@ -112,19 +126,28 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const drain = async (targetId: string, signal: AbortSignal) => {
     try {
       while (!signal.aborted) {
-        const event = await nextEvent(targetId);
-        if (!event) break;
-        const secrets = event.previous_secret ? [event.secret, event.previous_secret] : [event.secret];
-        const outcome = await postWebhook(
-          { url: event.url, secrets },
-          { id: event.event_id, body: event.body },
-          { ...post, signal },
+        const events = await nextEvents(targetId);
+        const [head] = events;
+        if (!head) break;
+        const secrets = head.previous_secret ? [head.secret, head.previous_secret] : [head.secret];
+        const message = webhookMessage(
+          events.map((event) => ({ id: event.event_id, body: event.body })),
+          head.batch_size,
         );
-        // Stopping is not the target's fault: no attempt counted, the event stays at the head.
+        const outcome = await postWebhook({ id: targetId, url: head.url, secrets }, message, {
+          ...post,
+          signal,
+        });
+        // Stopping is not the target's fault: no attempt counted, the events stay at the head.
         if (signal.aborted && outcome.status === 'failed') break;
         if (outcome.status === 'delivered') {
-          await db.execute(sql`with sent as (update webhook_outbox set delivered_at = now() where seq = ${Number(event.seq)})
-            update webhook_targets set delivered = delivered + 1, last_delivered_at = now(), attempts = 0,
+          // All or none: a 2xx delivers every event the POST carried, anything else none of them.
+          const seqs = sql.join(
+            events.map((event) => sql`${event.seq}`),
+            sql`, `,
+          );
+          await db.execute(sql`with sent as (update webhook_outbox set delivered_at = now() where seq in (${seqs}))
+            update webhook_targets set delivered = delivered + ${events.length}, last_delivered_at = now(), attempts = 0,
               failing_since = null, last_error = null, lease_until = now() + ${leaseMs} * interval '1 millisecond'
              where id = ${targetId} and lease_owner = ${owner}`);
           continue;
@@ -139,7 +162,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
             last_error = ${outcome.error}, next_attempt_at = now() + ${delayMs} * interval '1 millisecond'
           where id = ${targetId} and lease_owner = ${owner}`);
         logger.warn(
-          { target: targetId, event: event.event_id, attempts, retryInMs: delayMs, error: outcome.error },
+          { target: targetId, event: message.id, attempts, retryInMs: delayMs, error: outcome.error },
           'webhook delivery failed',
         );
         break;
@@ -191,6 +214,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
           }
           if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
             prunedAt = Date.now();
+            // Idle longer than any POST lasts: none of these connections carries one now.
+            connections.dropIdle(PRUNE_EVERY_MS + options.timeoutMs);
             await prune();
           }
         } catch (error) {
@@ -213,6 +238,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         });
       }
       await Promise.allSettled(inflight);
+      await connections.close();
     },
   };
 }

@@ -4,3 +4,9 @@
  * batch against the client's read limit. Browser-safe: no imports.
  */
 export const TRPC_MAX_BATCH = 10;
+
+/**
+ * Most addresses one `GET /api/v1/tokens/batch` takes (DexScreener takes 30, GeckoTerminal 30).
+ * Here, not beside the batch schema, so the browser's watchlist reads it without loading zod.
+ */
+export const TOKENS_BATCH_MAX = 50;

@@ -26,6 +26,7 @@ import {
   tradeSides,
   tradeSources,
 } from './enums';
+import { TOKENS_BATCH_MAX } from './limits';
 
 export { activityKinds, type ChartInterval, chartIntervals, type TokenView, tokenViews };
 
@@ -102,9 +103,6 @@ export const tokenListItem = z.object({
 export type TokenListItem = z.output<typeof tokenListItem>;
 
 export const tokenPage = page(tokenListItem);
-
-/** Most addresses one `GET /api/v1/tokens/batch` takes (DexScreener takes 30, GeckoTerminal 30). */
-export const TOKENS_BATCH_MAX = 50;
 
 const addressesMessage = `addresses must list 1 to ${TOKENS_BATCH_MAX} token addresses separated by commas`;
 

@@ -84,6 +84,9 @@ export interface ChaosResult {
   reverted: number;
   reorgs: number[];
   kills: number;
+  /** Insider moves the simulator made, by name (insiders.ts), and the labels the oracle gave. */
+  insiders: Record<string, number>;
+  labels: Record<string, number>;
   faults: Omit<FaultProxy['counts'], 'forwarded'>;
   head: number;
   answers: number;
@@ -144,6 +147,8 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     reverted: 0,
     reorgs: [],
     kills: 0,
+    insiders: {},
+    labels: {},
     faults: { rateLimit: 0, serverError: 0, hang: 0, reset: 0, staleHead: 0, rangeRefused: 0 },
     head: 0,
     answers: 0,
@@ -367,6 +372,7 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
       await step();
     }
     result.launches = simulator.tokens.length;
+    result.insiders = { ...simulator.insiderMoves };
     // The last kill: the indexer works on through the faults for a moment, then dies mid-stride.
     await new Promise((resolve) => setTimeout(resolve, random.int(200, 2_000)));
     await stopIndexer();
@@ -399,6 +405,9 @@ export async function runChaosSeed(options: ChaosOptions): Promise<ChaosResult> 
     const view = await readChainView(live.client, live.deployment.contracts, deployBlock);
     const oracle = buildOracle({ view });
     result.canonicalLaunches = oracle.tokenAddresses.length;
+    for (const token of oracle.tokenAddresses)
+      for (const item of oracle.tokenTraders(token, 'volume'))
+        for (const label of item.labels as string[]) result.labels[label] = (result.labels[label] ?? 0) + 1;
     const comparison = await compareWithOracle(server.baseUrl, oracle, { limits: options.limits });
     result.answers = comparison.answers;
     result.requests = comparison.requests;

@@ -11,7 +11,8 @@ import { compareConsumerWithOracle } from './stream-consumer';
 
 /**
  * The chaos runs' webhook receiver: a loopback HTTP server registered as a target before the
- * indexer first runs, so every event of the seed is queued for it. Its failures are seeded: down
+ * indexer first runs, so every event of the seed is queued for it, one per POST or, by the seed,
+ * in batches of up to 10 or 25 (a failed batch comes again whole). Its failures are seeded: down
  * for stretches (connections refused), and otherwise answering 500 (not applied) or applying an
  * event and never answering (the sender times out and sends it again: a duplicate) at random.
  * At the end it is up and answers every POST; once it has been quiet for chaosWebhookQuietMs the
@@ -20,6 +21,8 @@ import { compareConsumerWithOracle } from './stream-consumer';
 export interface ChaosWebhooks {
   readonly receiver: WebhookReceiver;
   readonly stats: {
+    /** Events per POST at most (1: one each). */
+    batchSize: number;
     posts: number;
     applied: number;
     duplicates: number;
@@ -58,6 +61,7 @@ export async function startChaosWebhooks(database: TestDatabase, random: Random)
   const receiver = await startWebhookReceiver();
   const failRate = random.pick([0, 0.05, 0.15]);
   const hangRate = random.pick([0, 0.02, 0.05]);
+  const batchSize = random.pick([1, 10, 25]);
   receiver.answer = () => {
     const roll = random.next();
     return roll < failRate ? 'fail' : roll < failRate + hangRate ? 'hang' : 'ok';
@@ -71,6 +75,7 @@ export async function startChaosWebhooks(database: TestDatabase, random: Random)
         url,
         tokenAddress: null,
         events: ['trade', 'launch', 'graduation'],
+        batchSize,
       })
     ).secret;
   } finally {
@@ -83,6 +88,7 @@ export async function startChaosWebhooks(database: TestDatabase, random: Random)
     get stats() {
       const ids = receiver.applied.map((event) => event.id);
       return {
+        batchSize,
         posts: receiver.requests.length,
         applied: receiver.applied.length,
         duplicates: ids.length - new Set(ids).size,

@@ -126,7 +126,8 @@ export async function collectCorpus(
     });
   }
   // Every paginated operation of the document, walked a few pages: once plainly and once per
-  // member of each of its enum parameters (views, kinds), so each list has cursors of its own.
+  // member of each of its enum parameters (views, kinds), so each list has cursors of its own;
+  // `format` picks the answer's media type (a CSV export has no pages), not a list.
   for (const operation of operations) {
     const query = operation.parameters.filter((p) => p.in === 'query');
     if (operation.method !== 'GET' || !query.some((p) => p.name === 'cursor')) continue;
@@ -140,7 +141,9 @@ export async function collectCorpus(
     });
     const variants = [
       '',
-      ...query.flatMap((p) => ((p.schema.enum ?? []) as string[]).map((m) => `&${p.name}=${m}`)),
+      ...query
+        .filter((p) => p.name !== 'format')
+        .flatMap((p) => ((p.schema.enum ?? []) as string[]).map((m) => `&${p.name}=${m}`)),
     ];
     for (const variant of variants) await walk(`${path}?limit=1${variant}`, 3, () => {}, operation.path);
   }

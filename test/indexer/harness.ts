@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { ChainConfig } from '../../server/config';
 import { type Database, selectRows } from '../../server/db/client';
+import type { RawLog } from '../../server/indexer/decode/events';
 import { createIndexer, type IndexerLogger } from '../../server/indexer/indexer';
 import type { ProjectionContext } from '../../server/indexer/project/fold';
 import { createRpcClient, type RpcClient, type RpcClientOptions } from '../../server/indexer/rpc/client';
+import { decodeChunk } from '../../server/indexer/store/log-chunk';
 import type { TestChain } from '../chain';
 import { type Backend, createTestDatabase } from '../database';
 
@@ -75,8 +77,8 @@ export async function indexToHead(
  */
 export async function clearIndex(db: Database): Promise<void> {
   await db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-    chain_events, balances, balance_history, candles, creators, traders, projection_writes, projection_journal,
-    index_changes`);
+    chain_events, balances, balance_history, candles, creators, traders, trader_totals, projection_writes,
+    projection_journal, index_changes, raw_log_chunks`);
 }
 
 /**
@@ -95,6 +97,7 @@ export async function dumpProjections(db: Database): Promise<Record<string, unkn
     candles: 'select * from candles order by token_address, interval_seconds, bucket_start',
     creators: 'select * from creators order by address',
     traders: 'select * from traders order by token_address, wallet',
+    trader_totals: 'select * from trader_totals order by token_address',
     checkpoint: 'select indexed_through_block, block_hash, block_timestamp from indexer_checkpoint',
   };
   const dump: Record<string, unknown[]> = {};
@@ -110,6 +113,52 @@ export async function dumpProjections(db: Database): Promise<Record<string, unkn
     );
   }
   return dump;
+}
+
+/**
+ * The event store of `db` read back: every stored log in chain order (its block hash from the
+ * chunk's header), and the chunks' block ranges in order. `contiguous` says whether the chunks
+ * follow each other block for block from the first to the last.
+ */
+export async function dumpStoredLogs(db: Database): Promise<{
+  logs: RawLog[];
+  chunks: [from: number, to: number][];
+  contiguous: boolean;
+}> {
+  const rows = await selectRows<{
+    from_block: string | number;
+    to_block: string | number;
+    logs: number;
+    body: Uint8Array;
+  }>(db, sql`select from_block, to_block, logs, body from raw_log_chunks order by from_block`);
+  const logs: RawLog[] = [];
+  const chunks: [number, number][] = [];
+  for (const row of rows) {
+    const decoded = decodeChunk(row.body);
+    if (decoded.logs.length !== row.logs)
+      throw new Error(`chunk ${row.from_block} says ${row.logs} logs, holds ${decoded.logs.length}`);
+    for (const [log] of decoded.logs) logs.push(log);
+    chunks.push([Number(row.from_block), Number(row.to_block)]);
+  }
+  const contiguous = chunks.every(
+    ([from], i) => i === 0 || from === (chunks[i - 1] as [number, number])[1] + 1,
+  );
+  return { logs, chunks, contiguous };
+}
+
+/**
+ * {@link dumpProjections} and the event store: its logs, and the blocks its chunks span, which
+ * must follow each other without a gap or an overlap.
+ */
+export async function dumpIndexAndLogs(db: Database): Promise<Record<string, unknown[]>> {
+  const stored = await dumpStoredLogs(db);
+  if (!stored.contiguous)
+    throw new Error(`stored log chunks not contiguous: ${JSON.stringify(stored.chunks)}`);
+  return {
+    ...(await dumpProjections(db)),
+    stored_logs: stored.logs,
+    stored_span: [stored.chunks[0]?.[0], stored.chunks.at(-1)?.[1]],
+  };
 }
 
 /**

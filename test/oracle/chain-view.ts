@@ -13,6 +13,18 @@ export interface ChainView {
   stable: string;
   head: { number: number; timestamp: number; hash: string };
   logs: ViewLog[];
+  /**
+   * Every transaction that sent native coin (value > 0) to an address, from block 0 on, in chain
+   * order: what "funded by the creator" is read from (docs/api.md).
+   */
+  payments: Payment[];
+}
+
+export interface Payment {
+  blockNumber: number;
+  transactionIndex: number;
+  from: string;
+  to: string;
 }
 
 export interface ViewLog {
@@ -133,7 +145,29 @@ export async function readChainView(
     stable: contracts.stable.toLowerCase(),
     head: { number: head, timestamp: Number(headBlock.timestamp), hash: headBlock.hash.toLowerCase() },
     logs,
+    payments: await readPayments(client, head),
   };
+}
+
+/** Every value transfer of blocks 0 … head, read block by block with its transactions. */
+async function readPayments(client: PublicClient, head: number): Promise<Payment[]> {
+  const payments: Payment[] = [];
+  for (let from = 0; from <= head; from += 25) {
+    const numbers = Array.from({ length: Math.min(25, head - from + 1) }, (_, i) => from + i);
+    const blocks = await Promise.all(
+      numbers.map((n) => client.getBlock({ blockNumber: BigInt(n), includeTransactions: true })),
+    );
+    for (const block of blocks)
+      for (const tx of block.transactions)
+        if (tx.to && tx.value > 0n)
+          payments.push({
+            blockNumber: Number(block.number),
+            transactionIndex: Number(tx.transactionIndex),
+            from: tx.from.toLowerCase(),
+            to: tx.to.toLowerCase(),
+          });
+  }
+  return payments;
 }
 
 /** The view as it stood when `head` was the latest block: its logs up to that block. */
@@ -143,5 +177,6 @@ export async function viewAt(client: PublicClient, view: ChainView, block: numbe
     ...view,
     head: { number: block, timestamp: Number(head.timestamp), hash: head.hash.toLowerCase() },
     logs: view.logs.filter((log) => log.blockNumber <= block),
+    payments: view.payments.filter((p) => p.blockNumber <= block),
   };
 }

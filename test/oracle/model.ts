@@ -25,10 +25,11 @@ export function buildOracle(input: OracleInput) {
   const bindings = input.bindings ?? new Map<string, Binding>();
   const ledger = foldChain(view);
   const { tokens, balances } = ledger;
-  // Default label parameters: the stacks the oracle checks run with SNIPER_BLOCKS and BUNDLER_WALLETS unset.
+  // Default label parameters: the stacks the oracle checks run with SNIPER_BLOCKS, BUNDLER_WALLETS,
+  // FUNDING_HOPS and FUNDING_WINDOW_BLOCKS unset.
   const traders = buildTradersOracle(
     view,
-    { sniperBlocks: 3, bundlerWallets: 4 },
+    { sniperBlocks: 3, bundlerWallets: 4, fundingHops: 2, fundingWindowBlocks: 300 },
     (t) => tokens.get(t)?.price ?? 0n,
   );
   const measures = createMeasures(view, ledger, bindings);

@@ -42,17 +42,32 @@ interface OracleToken {
   launchBlock: number;
   price: bigint;
   positions: Map<string, Position>;
-  /** Buyers in the launch block other than the creator, and per transaction, for bundles. */
-  launchBuyers: Set<string>;
-  txBuyers: Map<string, Set<string>>;
+  /** Per transaction: what it bought and where those tokens went (labels go by effect). */
+  bought: Map<string, Bought>;
+}
+
+/** One transaction's dealings in a token. */
+interface Bought {
+  block: number;
+  /** Wallets that bought, or received from one that had before in the transaction. */
+  part: Set<string>;
+  /** Each wallet's net change of the token over the transaction. */
+  net: Map<string, bigint>;
 }
 
 const arg = (log: ViewLog, name: string) => String(log.args[name]).toLowerCase();
 const num = (log: ViewLog, name: string) => BigInt(String(log.args[name]));
 
+export interface OracleLabelParams {
+  sniperBlocks: number;
+  bundlerWallets: number;
+  fundingHops: number;
+  fundingWindowBlocks: number;
+}
+
 export function buildTradersOracle(
   view: ChainView,
-  params: { sniperBlocks: number; bundlerWallets: number },
+  params: OracleLabelParams,
   prices: (token: string) => bigint,
 ) {
   const tokens = new Map<string, OracleToken>();
@@ -89,6 +104,42 @@ export function buildTradersOracle(
   const share = (p: Position, amount: bigint) =>
     p.held <= 0n ? 0n : amount >= p.held ? p.cost : (p.cost * amount) / p.held;
   const inCluster = (p: Position) => p.creator || p.linked;
+  // Funded by the creator (docs/api.md): a chain of at most `fundingHops` payments, each later
+  // than the one before, from the creator to the wallet, all in the window before its first buy.
+  // Layer k holds, per wallet, the earliest place in the chain it is reachable at in k hops.
+  const place = (block: number, index: number) => block * 1_000_000 + index;
+  const funded = (creator: string, wallet: string, buy: ViewLog) => {
+    const end = place(buy.blockNumber, buy.transactionIndex);
+    const start = place(buy.blockNumber - params.fundingWindowBlocks, 0);
+    const window = view.payments.filter((p) => {
+      const at = place(p.blockNumber, p.transactionIndex);
+      return at >= start && at < end;
+    });
+    let layer = new Map<string, number>([[creator, -1]]);
+    const all = new Map(layer);
+    for (let k = 1; k <= params.fundingHops; k++) {
+      const next = new Map<string, number>();
+      for (const p of window) {
+        const since = layer.get(p.from);
+        const at = place(p.blockNumber, p.transactionIndex);
+        if (since === undefined || since >= at) continue;
+        if (!next.has(p.to) || (next.get(p.to) as number) > at) next.set(p.to, at);
+      }
+      for (const [w, at] of next) if (!all.has(w) || (all.get(w) as number) > at) all.set(w, at);
+      layer = new Map(all);
+    }
+    return wallet !== creator && all.has(wallet);
+  };
+  const dealings = (token: OracleToken, log: ViewLog) => {
+    let b = token.bought.get(log.transactionHash);
+    if (!b) {
+      b = { block: log.blockNumber, part: new Set(), net: new Map() };
+      token.bought.set(log.transactionHash, b);
+    }
+    return b;
+  };
+  const moves = (b: Bought, wallet: string, delta: bigint) =>
+    b.net.set(wallet, (b.net.get(wallet) ?? 0n) + delta);
 
   const trade = (
     token: OracleToken,
@@ -100,17 +151,16 @@ export function buildTradersOracle(
   ) => {
     const p = at(token, wallet);
     p.opened = true;
+    const b = dealings(token, log);
+    moves(b, wallet, buy ? amount : -amount);
     if (buy) {
+      b.part.add(wallet);
+      if (p.buys === 0 && !p.creator && funded(token.creator, wallet, log)) p.linked = true;
       p.bought += amount;
       p.spent += quote;
       p.cost += quote;
       p.held += amount;
       p.buys++;
-      if (!p.creator && log.blockNumber < token.launchBlock + params.sniperBlocks) p.sniper = true;
-      if (log.blockNumber === token.launchBlock && !p.creator) token.launchBuyers.add(wallet);
-      const inTx = token.txBuyers.get(log.transactionHash) ?? new Set<string>();
-      inTx.add(wallet);
-      token.txBuyers.set(log.transactionHash, inTx);
     } else {
       const removed = share(p, amount);
       p.pnl += quote - removed;
@@ -172,8 +222,7 @@ export function buildTradersOracle(
         launchBlock: log.blockNumber,
         price: 0n,
         positions: new Map(),
-        launchBuyers: new Set(),
-        txBuyers: new Map(),
+        bought: new Map(),
       });
     } else if (log.address === view.factory && log.eventName === 'Graduated') {
       const token = tokens.get(arg(log, 'token'));
@@ -231,34 +280,47 @@ export function buildTradersOracle(
     // Between wallets, or a wallet's tokens to or from a market without a trade.
     let sender: Position | null = null;
     let carried = 0n;
+    const b = dealings(token, log);
     if (isWallet(token, from)) {
       sender = at(token, from);
       carried = share(sender, value);
       sender.cost -= carried;
       sender.held -= value;
+      moves(b, from, -value);
     }
     if (isWallet(token, to)) {
       const p = at(token, to);
       p.held += value;
+      moves(b, to, value);
+      // Tokens bought in this transaction, handed on by a wallet that took part in the buy.
+      const handedOn = b.part.has(from);
+      if (handedOn) b.part.add(to);
       // The creator's cluster: the creator and the wallets it sent the token to. Within it the
       // cost goes with the tokens; from anyone else they come at zero cost.
       const fromCreator = from === token.creator;
-      if (fromCreator || (sender !== null && inCluster(sender) && inCluster(p))) {
+      if (handedOn || fromCreator || (sender !== null && inCluster(sender) && inCluster(p))) {
         p.cost += carried;
         p.opened = true;
       }
       if (fromCreator && !p.creator) p.linked = true;
     }
   }
+  // Labels by effect: a transaction's takers are the wallets that took part in a buy and came
+  // out of it with more of the token than they went in with.
   for (const token of tokens.values()) {
-    const bundled = new Set<string>();
-    if (token.launchBuyers.size >= params.bundlerWallets) for (const w of token.launchBuyers) bundled.add(w);
-    for (const buyers of token.txBuyers.values())
-      if (buyers.size >= 2) for (const w of buyers) bundled.add(w);
-    for (const w of bundled) {
-      const p = token.positions.get(w);
-      if (p && !p.creator) p.bundler = true;
+    const atLaunch = new Set<string>();
+    for (const b of token.bought.values()) {
+      const takers = [...b.part].filter((w) => (b.net.get(w) ?? 0n) > 0n);
+      for (const w of takers) {
+        const p = token.positions.get(w) as Position;
+        if (p.creator) continue;
+        if (b.block < token.launchBlock + params.sniperBlocks) p.sniper = true;
+        if (takers.length >= 2) p.bundler = true;
+        if (b.block === token.launchBlock) atLaunch.add(w);
+      }
     }
+    if (atLaunch.size >= params.bundlerWallets)
+      for (const w of atLaunch) (token.positions.get(w) as Position).bundler = true;
   }
 
   const json = (p: Position, price: bigint): Json => ({

@@ -28,6 +28,40 @@ export interface RestAnswer {
   headers: Record<string, string>;
   /** The body bytes; null for 304. A HEAD answer carries the GET body, which is not sent. */
   body: Uint8Array | null;
+  /** A body produced while it is sent (a CSV export, ./export.ts); absent on every other answer. */
+  stream?: StreamedBody;
+}
+
+/**
+ * A body the transport pulls piece by piece: it asks for the next piece once the previous one is
+ * written (backpressure), so the producer holds one piece at a time.
+ */
+export interface StreamedBody {
+  /** The next piece; null at the end. Rejects when the body was cut: end the answer incomplete. */
+  next(): Promise<string | Uint8Array | null>;
+  /** Aborted when the body is cut while the transport waits for the client to read. */
+  readonly signal: AbortSignal;
+  /** The client went away: stop, and give back what the body holds. */
+  cancel(): void;
+}
+
+/** A streamed body as a web stream, pulled as its reader reads (tests and the web adapter). */
+export function webStream(body: StreamedBody): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream(
+    {
+      start(controller) {
+        body.signal.addEventListener('abort', () => controller.error(body.signal.reason), { once: true });
+      },
+      async pull(controller) {
+        const piece = await body.next();
+        if (piece === null) controller.close();
+        else controller.enqueue(typeof piece === 'string' ? encoder.encode(piece) : piece);
+      },
+      cancel: () => body.cancel(),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string>): RestAnswer {

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../errors';
 import { type Context, publicProcedure } from '../trpc';
+import type { ListExport } from './export';
+import { formatParam } from './export-format';
 import { type SerializedAnswer, structured } from './serialized';
 
 /** The bucket a write is counted in besides the reads (docs/security.md lists the limits). */
@@ -42,6 +44,11 @@ export interface RestRoute {
   parse(input: Record<string, unknown>): unknown;
   /** Runs the route with a parsed input. */
   run(services: RouteServices, parsed: unknown): Promise<unknown>;
+  /**
+   * The read's whole list as CSV, for `format=csv` or `Accept: text/csv` (./export.ts); `input`
+   * then declares `format`.
+   */
+  csv?: ListExport;
 }
 
 /**
@@ -59,6 +66,7 @@ interface Declared<Input extends z.ZodObject, Output extends z.ZodType> {
   rateLimit?: RestRoute['rateLimit'];
   readBody?: RestRoute['readBody'];
   requestBody?: RestRoute['requestBody'];
+  csv?: ListExport;
 }
 
 /** A declared route before its group names it. */
@@ -117,11 +125,14 @@ export function defineRestRoute<Input extends z.ZodObject, Output extends z.ZodT
 ): Unnamed<RestRoute> {
   if ('read' in route) {
     const { read, ...declared } = route;
+    // `format` is REST's: tRPC answers JSON only, so its procedure keeps the list's own input.
+    const input = route.csv ? route.input.extend({ format: formatParam }) : route.input;
     const declaredRead: Unnamed<ReadRoute<Input, Output>> = {
       method: 'GET',
       ...declared,
+      input,
       // Synchronous: no input schema refines asynchronously, and a promise per request costs.
-      parse: (input) => route.input.parse(input),
+      parse: (given) => input.parse(given),
       run: (services, parsed) => read(services.context, parsed as z.output<Input>),
       procedure: readProcedure(route.input, route.output, read),
     };

@@ -8,9 +8,19 @@ import { cursorBlock } from '../cursor';
 import { type DatabaseTurn, type ReleaseTurn, whileHolding } from '../database-share';
 import { highestBlock, parseMinBlock } from '../min-block';
 import type { Context } from '../trpc';
-import { jsonAnswer, type RestAnswer, readAnswer, serializeRead, toJson, withBlock } from './answers';
+import {
+  jsonAnswer,
+  type RestAnswer,
+  readAnswer,
+  serializeRead,
+  toJson,
+  webStream,
+  withBlock,
+} from './answers';
 import type { RestRoute, RouteServices } from './define';
 import { toAppError } from './errors';
+import { createExportSeats, type ExportCharge, type ExportServices, exportAnswer } from './export';
+import { asksForCsv } from './export-format';
 import { collectInput, createRouteMatcher, type RouteMatch, type RouteMatcher } from './match';
 import type { CachedAnswer, CacheOutcome, ReadCache } from './read-cache';
 
@@ -25,7 +35,14 @@ function errorAnswer(error: unknown, logger: Logger): RestAnswer {
 
 /** The answer as a web Response (no body for HEAD). */
 export function toResponse(answer: RestAnswer, method = 'GET'): Response {
-  const body = method === 'HEAD' || answer.body === null ? null : new Uint8Array(answer.body);
+  const body =
+    method === 'HEAD'
+      ? null
+      : answer.stream
+        ? webStream(answer.stream)
+        : answer.body === null
+          ? null
+          : new Uint8Array(answer.body);
   return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
@@ -60,6 +77,8 @@ export interface RestRequest {
   requestId: string | null;
   /** X-Min-Indexed-Block as sent (validated with `min_block`). */
   minBlock?: string | readonly string[] | null | undefined;
+  /** Accept as sent: read only by routes that export CSV (docs/api.md, "CSV exports"). */
+  accept?: string | undefined;
   /** The front's client key; absent: the request shares one anonymous database share. */
   client?: string | undefined;
   /**
@@ -107,6 +126,8 @@ export interface RestDispatcherOptions {
   databases?: ReadDatabases | undefined;
   /** The process's database shares per client. Absent: reads are not shared out. */
   databaseTurn?: DatabaseTurn | undefined;
+  /** Counts a CSV export's rows against its client's reads budget. Absent: exports are not charged. */
+  exportCharge?: ExportCharge | undefined;
 }
 
 /**
@@ -137,6 +158,14 @@ export function createRestDispatcher(
   const writeServices = (client: string | undefined): RouteServices =>
     client === undefined ? services : servicesOver({ ...context, client });
   const methodOf = (method: string) => (method === 'HEAD' ? 'GET' : method);
+  const exports: ExportServices = {
+    context,
+    logger,
+    databases: routing,
+    turn: (client) => turnOf(client),
+    charge: options.exportCharge,
+    seats: createExportSeats(context.config.exports.perProcess),
+  };
 
   /**
    * The answer to one request, with its access log line and latency observation (under the
@@ -156,6 +185,7 @@ export function createRestDispatcher(
       requestId: requestIdFrom(request.requestId),
       method,
       started,
+      vary: false,
     };
     try {
       const candidates = matches ?? matcher.match(pathname);
@@ -185,6 +215,32 @@ export function createRestDispatcher(
       const seen = routing?.replicated
         ? highestBlock(highestBlock(asked, cursorBlock(query.get('cursor'))), atBlock(parsed))
         : asked;
+      if (route.csv !== undefined) {
+        if (asksForCsv((parsed as { format?: string }).format, request.accept)) {
+          // An export walks the list as it stands now; balances at a block have none (docs/api.md).
+          if (atBlock(parsed) !== undefined)
+            throw new AppError('invalid_parameter', 'block cannot be combined with the CSV export', [
+              { field: 'block', message: 'omit block, or ask for JSON (format=json)' },
+            ]);
+          // Its own latency label: an export's head counts up to EXPORT_MAX_ROWS rows.
+          served.template = `${route.path}.csv`;
+          served.outcome = 'uncached';
+          return exportAnswer(exports, {
+            list: route.csv,
+            parsed: parsed as { address: string },
+            head: method === 'HEAD',
+            client,
+            seen,
+            path: pathname,
+            query,
+            requestId: served.requestId,
+          }).then(
+            (result) => observed(result, served),
+            (error: unknown) => failure(error, served),
+          );
+        }
+        served.vary = true;
+      }
       const plan: ReadPlan = {
         route,
         parsed,
@@ -212,6 +268,7 @@ export function createRestDispatcher(
     recordRequest(requests, served.requestId, served.method, served.template, answer.status, served.started);
     // Every answer and its headers are fresh objects (readAnswer, jsonAnswer, errorAnswer): no copy.
     answer.headers['x-request-id'] = served.requestId;
+    if (served.vary) answer.headers.vary = 'accept';
     const result = answer as RestResult;
     result.outcome = served.outcome;
     return result;
@@ -319,6 +376,8 @@ interface Served {
   requestId: string;
   method: string;
   started: number;
+  /** Its route also exports CSV, chosen by Accept too: its JSON answers say Vary. */
+  vary: boolean;
 }
 
 /** The block a read's parsed input asks its answer at (balances at a block), if any. */

@@ -26,7 +26,7 @@ export type JsonColumns<Schema extends z.ZodObject> = {
     : Column;
 };
 
-type Column = string | SQL;
+export type Column = string | SQL;
 
 /** A nested object's columns; `when`: the condition under which it is there (else null or absent). */
 export type ObjectColumns<Schema extends z.ZodObject> = JsonColumns<Schema> & { when?: string };
@@ -38,21 +38,25 @@ interface ColumnTree {
 }
 
 /** What the writer needs of a zod schema (zod 4's definition objects). */
-interface SchemaDef {
+export interface SchemaDef {
   type: string;
   shape?: Record<string, { _zod: { def: SchemaDef } }>;
   innerType?: { _zod: { def: SchemaDef } };
   checks?: { _zod: { def: { check: string; pattern?: RegExp } } }[];
 }
 
-const defOf = (schema: unknown) => (schema as { _zod: { def: SchemaDef } })._zod.def;
+export const defOf = (schema: unknown) => (schema as { _zod: { def: SchemaDef } })._zod.def;
 
 /** Hex of a fixed length (addresses, hashes): nothing in it needs escaping. */
 const HEX_PATTERN = /^\^0x\[0-9a-f\]\{\d+\}\$$/;
 
+/** Whether a string schema only admits fixed-length hex (quoted as it is, never escaped). */
+export const isHexString = (def: SchemaDef) =>
+  def.checks?.some((check) => HEX_PATTERN.test(check._zod.def.pattern?.source ?? '')) ?? false;
+
 const isColumn = (value: Column | ColumnTree): value is Column =>
   typeof value === 'string' || value instanceof SQL;
-const expression = (column: Column) => (typeof column === 'string' ? sql.raw(column) : column);
+export const expression = (column: Column) => (typeof column === 'string' ? sql.raw(column) : column);
 
 function objectText(schema: unknown, columns: ColumnTree, at: string): SQL {
   const shape = defOf(schema).shape;
@@ -112,8 +116,7 @@ function valueText(def: SchemaDef, column: Column | ColumnTree, at: string): SQL
     case 'boolean':
       return sql`(${value})::text`;
     case 'string': {
-      const hex = def.checks?.some((check) => HEX_PATTERN.test(check._zod.def.pattern?.source ?? ''));
-      return hex ? sql`'"' || (${value}) || '"'` : sql`to_json((${value})::text)::text`;
+      return isHexString(def) ? sql`'"' || (${value}) || '"'` : sql`to_json((${value})::text)::text`;
     }
     default:
       throw new Error(`jsonSql: ${at} has a ${def.type} schema, which it does not write`);

@@ -113,7 +113,7 @@ describe(`a client generated from the served OpenAPI document (${backend})`, () 
       process.execPath,
       [
         '--import',
-        path.join(root, 'test/openapi-typescript-hook.mjs'),
+        path.join(root, 'scripts/openapi-typescript-hook.mjs'),
         path.join(root, 'node_modules/openapi-typescript/bin/cli.js'),
         `${server.baseUrl}/api/v1/openapi.json`,
         '--output',

@@ -45,6 +45,42 @@ describe('OpenAPI document', () => {
     expect(Object.keys(responses ?? {})).toEqual(['200', '400', '404', '429', '500', '503']);
   });
 
+  it('documents the CSV export of trades, holders and traders: format, the text/csv answer and its headers', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.values(methods as Record<string, unknown>).map((operation) => ({
+        path,
+        ...(operation as {
+          parameters?: { name: string; schema: Record<string, unknown> }[];
+          responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+        }),
+      })),
+    );
+    const exporting = operations.filter((operation) => operation.responses['200']?.content?.['text/csv']);
+    expect(exporting.map((operation) => operation.path).sort()).toEqual([
+      '/api/v1/tokens/{address}/holders',
+      '/api/v1/tokens/{address}/traders',
+      '/api/v1/tokens/{address}/trades',
+    ]);
+    for (const operation of exporting) {
+      expect(operation.parameters?.find((p) => p.name === 'format')?.schema).toMatchObject({
+        type: 'string',
+        enum: ['json', 'csv'],
+        default: 'json',
+      });
+      expect(Object.keys(operation.responses['200']?.headers ?? {})).toEqual(
+        expect.arrayContaining(['X-Export-Rows', 'X-Export-Truncated', 'Link', 'Content-Disposition']),
+      );
+      expect(operation.responses['200']?.content?.['application/json']).toBeDefined();
+    }
+    const trades = exporting.find((operation) => operation.path.endsWith('/trades'));
+    expect(JSON.stringify(trades?.responses['200']?.content?.['text/csv'])).toContain(
+      'block_timestamp,token_address,trader,side',
+    );
+    // No other operation takes format.
+    for (const operation of operations.filter((o) => !exporting.includes(o)))
+      expect(operation.parameters?.some((p) => p.name === 'format') ?? false, operation.path).toBe(false);
+  });
+
   it('gives distinct operation ids', () => {
     const ids = restRoutes.map((r) => r.operationId);
     expect(new Set(ids).size).toBe(ids.length);

@@ -5,6 +5,7 @@ import { type ErrorCode, errorStatus } from '../../errors';
 import { routes as serverPaths } from '../../routes';
 import { streamOperation } from '../../stream/openapi';
 import { pathParamNames, type RestRoute } from './define';
+import type { ListExport } from './export';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -75,6 +76,24 @@ const headerComponents = {
       "The block the answer's data is indexed through (or a later one). Send the highest seen back as `min_block` or `X-Min-Indexed-Block`: no later answer is then older, whichever instance or read replica serves it.",
     schema: { type: 'integer', minimum: 0 },
   },
+  'X-Export-Rows': {
+    description:
+      "CSV only: the records that follow the header, counted in the snapshot the export reads. A body with fewer was cut by the export deadline (it also ends without HTTP's last chunk: an incomplete transfer).",
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-Export-Truncated': {
+    description:
+      'CSV only, when the list holds more rows than the export limit: `row_limit`. `Link` then names the export of the rows after the last one written.',
+    schema: { type: 'string', enum: ['row_limit'] },
+  },
+  Link: {
+    description: 'CSV only, with `X-Export-Truncated`: `<…&cursor=…>; rel="next"`, the next export.',
+    schema: { type: 'string' },
+  },
+  'Content-Disposition': {
+    description: 'CSV only: `attachment; filename="<list>-<token>-<block>.csv"`.',
+    schema: { type: 'string' },
+  },
 } as const;
 
 /** The client's high-water block, on every read (docs/api.md, "Read replicas and monotonic reads"). */
@@ -98,6 +117,24 @@ const minBlockParameters = [
 
 const ref = (name: keyof typeof headerComponents) => ({ $ref: `#/components/headers/${name}` });
 const rateLimitFields = { RateLimit: ref('RateLimit'), 'RateLimit-Policy': ref('RateLimit-Policy') };
+
+/** What an exporting route's 200 adds: the CSV body (docs/api.md, "CSV exports") and its headers. */
+function csvContent(csv: ListExport) {
+  return {
+    'text/csv': {
+      schema: {
+        type: 'string',
+        description: `RFC 4180, CRLF line ends: the header \`${csv.header.trimEnd()}\`, then one record per item of the whole list (not one page; \`limit\` does not apply, \`cursor\` starts after that row), in the JSON pages' order, from one snapshot. A field is the JSON value's text (null: empty; an array: its JSON, quoted).`,
+      },
+    },
+  };
+}
+const csvHeaders = {
+  'X-Export-Rows': ref('X-Export-Rows'),
+  'X-Export-Truncated': ref('X-Export-Truncated'),
+  Link: ref('Link'),
+  'Content-Disposition': ref('Content-Disposition'),
+};
 
 /** Headers of an answer by status: every request is counted by the front's gate. */
 function answerHeaders(status: number): Record<string, unknown> {
@@ -167,9 +204,16 @@ export function buildOpenApiDocument(
         description: success === 201 ? 'Created' : 'OK',
         headers:
           route.method === 'GET'
-            ? { ...answerHeaders(success), 'X-Indexed-Through-Block': ref('X-Indexed-Through-Block') }
+            ? {
+                ...answerHeaders(success),
+                'X-Indexed-Through-Block': ref('X-Indexed-Through-Block'),
+                ...(route.csv ? csvHeaders : {}),
+              }
             : answerHeaders(success),
-        content: { 'application/json': { schema: toSchema(route.output, 'output') } },
+        content: {
+          'application/json': { schema: toSchema(route.output, 'output') },
+          ...(route.csv ? csvContent(route.csv) : {}),
+        },
       },
     };
     for (const [status, codes] of [...byStatus.entries()].sort(([a], [b]) => a - b))

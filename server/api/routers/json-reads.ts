@@ -41,11 +41,11 @@ export function rowByAddress(
 export const tokenNotFound = (address: string) =>
   new AppError('not_found', `no launched token at ${address}`);
 
-type PageParam = 'address' | 'k0' | 'k1' | 'block';
+export type PageParam = 'address' | 'k0' | 'k1' | 'block';
 
 /**
  * A page at `block` reads balances the index holds: the block must be indexed, and not before the
- * index began keeping balance history (`balance_history_from_block`, migration 0016).
+ * index began keeping balance history (`balance_history_from_block`, migration 0019).
  * @throws AppError `invalid_parameter` naming the indexed block (or where history starts).
  */
 export function checkBalancesBlock(block: number | undefined, indexed: number, historyFrom: number): void {
@@ -67,7 +67,7 @@ export const balancesList = (list: string, block: number | undefined) =>
   block === undefined ? list : `${list}@${block}`;
 
 /** Where a page of a token's rows starts and how its cursor is keyed. */
-interface TokenPages<Key extends readonly [CursorValue, CursorValue], Order extends string> {
+export interface TokenPages<Key extends readonly [CursorValue, CursorValue], Order extends string> {
   /** One item's JSON over numbered row `x` (json-sql.ts). */
   item: SQL;
   /**
@@ -76,7 +76,7 @@ interface TokenPages<Key extends readonly [CursorValue, CursorValue], Order exte
    * stood at `param('block')` for a page at a block.
    */
   numbered(
-    param: (name: PageParam) => Placeholder<PageParam> | SQL,
+    param: (name: PageParam) => Placeholder | SQL,
     after: boolean,
     rows: number,
     order: Order,

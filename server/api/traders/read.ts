@@ -9,6 +9,7 @@ import { addressOnlyKey, signedAmountAndAddressKey } from '../cursor-keys';
 import { jsonPageSql, jsonSql, pageJson } from '../rest/json-sql';
 import { type SerializedAnswer, serializedAnswer } from '../rest/serialized';
 import { tokenPages } from '../routers/json-reads';
+import { itemRenderings, type TokenList, tokenExport } from '../routers/token-exports';
 import type { Context } from '../trpc';
 
 /**
@@ -48,8 +49,6 @@ const position = (unrealized: string) => ({
              case when x.bundler then '"bundler"' end, case when x.creator_linked then '"creator_linked"' end) || ']'`,
 });
 
-const traderJson = jsonSql(traderItem, { wallet: 'x.wallet', ...position(unrealizedAt('tk.current_price')) });
-
 // An excluded token keeps its row without a valuation: price and unrealized PnL null.
 const walletPnlJson = jsonSql(walletPnlItem, {
   token: 'x.token_address',
@@ -87,8 +86,8 @@ export function walletPositionsSql(
               order by token_address limit ${limit}`;
 }
 
-const traderPages = tokenPages<[string, string], TraderSort>({
-  item: traderJson,
+const traders: TokenList<[string, string], TraderSort> = {
+  ...itemRenderings(traderItem, { wallet: 'x.wallet', ...position(unrealizedAt('tk.current_price')) }),
   numbered: (param, after, rows, sort) => {
     const column = sql.raw(`"${sortColumn[sort]}"`);
     return sql`(select page.*, row_number() over (order by page.${column} desc, page.wallet desc) as n
@@ -98,15 +97,22 @@ const traderPages = tokenPages<[string, string], TraderSort>({
   },
   keys: (sort) => [`x."${sortColumn[sort]}"::text`, 'x.wallet'],
   keySchema: signedAmountAndAddressKey,
-});
+  stable: false,
+};
+
+type TradersInput = AddressPageInput & { sort?: TraderSort | undefined };
+
+const traderPages = tokenPages(traders);
+const tradersList = (input: TradersInput) => {
+  const sort = input.sort ?? 'realized_pnl';
+  return { list: `traders:${input.address}:${sort}`, order: sort };
+};
+export const tradersExport = tokenExport('traders', traders, tradersList);
 
 /** A token's traders, largest first by `sort`: one statement, no row parsed. */
-export async function listTraders(
-  ctx: Context,
-  input: AddressPageInput & { sort?: TraderSort | undefined },
-): Promise<SerializedAnswer> {
-  const sort = input.sort ?? 'realized_pnl';
-  const { page } = await traderPages(ctx, input, `traders:${input.address}:${sort}`, sort);
+export async function listTraders(ctx: Context, input: TradersInput): Promise<SerializedAnswer> {
+  const { list, order } = tradersList(input);
+  const { page } = await traderPages(ctx, input, list, order);
   return serializedAnswer(`{${page}}`);
 }
 

@@ -1,4 +1,4 @@
-import type { Address, Hash } from 'viem';
+import { type Address, type Hash, keccak256, toHex } from 'viem';
 import { WAD } from '../../../shared/units';
 import { bondingCurveAbi, launchFactoryAbi, launchTokenAbi } from '../abis';
 import type { DevnetClient } from '../clients';
@@ -13,15 +13,25 @@ export interface LabelScenario {
   bundlers: Address[];
   /** Received tokens from the creator, then sold some of them (at the creator's cost, carried with them). */
   linked: Address;
+  /**
+   * Fresh wallets the creator paid native coin before the launch, in a chain (creator → the
+   * first → the second → the third), each of which then bought: 1, 2 and 3 hops away.
+   */
+  funded: [Address, Address, Address];
+  /** Received the tokens of one curve buy that a contract (BundleBuyer) made for the creator, block launch + 1. */
+  fanned: Address[];
 }
 
 const GWEI = 10n ** 9n;
 
 /**
- * A launch as trader labels see it (docs/api.md "Traders, PnL and labels"): the creator launches
- * with a first buy while `bundlers.length` wallets buy the same block (mining paused, the launch
- * ordered first by its higher tip), then sends tokens to a fresh wallet that dumps half of them,
- * one bundler sells out and the creator sells part of its buy.
+ * A launch as trader labels see it (docs/api.md "Traders, PnL and labels"): the creator pays
+ * native coin down a chain of three fresh wallets, launches with a first buy while
+ * `bundlers.length` wallets buy the same block (mining paused, the launch ordered first by its
+ * higher tip), has a contract buy and split the tokens among three fresh wallets (block
+ * launch + 1), and the funded wallets buy (launch + 2, + 3, + 4). Then it sends tokens to a
+ * wallet that dumps half of them, one bundler sells out, the second funded wallet and the first
+ * bundle recipient sell half, and the creator sells part of its buy.
  */
 export async function runLabelScenario(
   client: DevnetClient,
@@ -31,6 +41,16 @@ export async function runLabelScenario(
   seed: number,
 ): Promise<LabelScenario> {
   const { creator, bundlers, linked } = wallets;
+  const fresh = (role: string) =>
+    `0x${keccak256(toHex(`launchdex-labels:${seed}:${role}`)).slice(-40)}` as Address;
+  const funded: [Address, Address, Address] = [fresh('funded-0'), fresh('funded-1'), fresh('funded-2')];
+  const fanned = [fresh('fanned-0'), fresh('fanned-1'), fresh('fanned-2')];
+  const bundleBuyer = await actions.deployBundleBuyer(creator);
+  let payer = creator;
+  for (const [i, wallet] of funded.entries()) {
+    await actions.sendNative({ from: payer, to: wallet, value: (4n - BigInt(i)) * WAD });
+    payer = wallet;
+  }
   const args = [
     `Bundle ${seed}`,
     `BND${seed}`,
@@ -82,13 +102,25 @@ export async function runLabelScenario(
   if (receipts.some((r) => r.status !== 'success') || blocks.size !== 1)
     throw new Error('the launch and its bundle did not all succeed in one block');
 
+  await actions.bundleBuy({
+    account: creator,
+    bundler: bundleBuyer,
+    token,
+    recipients: fanned,
+    value: WAD / 5n,
+  });
+  // Gas for the recipient that sells, set as state: a payment would be a transaction of its own.
+  await client.test.setBalance({ address: fanned[0] as Address, value: WAD });
+  for (const wallet of funded) await actions.buy({ trader: wallet, token, value: WAD / 10n });
   const creatorHeld = await balanceOf(client, token, creator);
   await actions.transfer({ from: creator, token, to: linked, amount: creatorHeld / 4n });
   await actions.sell({ trader: linked, token, amount: creatorHeld / 8n });
   const first = bundlers[0] as Address;
   await actions.sell({ trader: first, token, amount: await balanceOf(client, token, first) });
+  for (const wallet of [funded[1], fanned[0] as Address])
+    await actions.sell({ trader: wallet, token, amount: (await balanceOf(client, token, wallet)) / 2n });
   await actions.sell({ trader: creator, token, amount: creatorHeld / 2n });
-  return { token, creator, bundlers, linked };
+  return { token, creator, bundlers, linked, funded, fanned };
 }
 
 async function balanceOf(client: DevnetClient, token: Address, owner: Address): Promise<bigint> {

@@ -16,7 +16,11 @@ export interface Ledger {
   summary: LedgerSummary;
 }
 
-export type ActionKind = 'launch' | 'buy' | 'sell' | 'transfer' | 'dex_buy' | 'dex_sell';
+/**
+ * `fund`: native coin paid to a wallet (no token: the zero address); `bundle`: one curve buy by a
+ * contract whose tokens went to several wallets (server/chain/simulator/insiders.ts).
+ */
+export type ActionKind = 'launch' | 'buy' | 'sell' | 'transfer' | 'dex_buy' | 'dex_sell' | 'fund' | 'bundle';
 
 export interface LedgerAction {
   index: number;
@@ -44,4 +48,6 @@ export interface LedgerSummary {
   transfers: number;
   graduations: number;
   dexSwaps: number;
+  /** Insider moves (insiders.ts): payments, funded snipes, bundles, moves then sells, swaps for another. */
+  insiders: number;
 }

@@ -32,6 +32,35 @@ describe('activity simulator', () => {
     expect(s.transfers).toBeGreaterThan(0);
     expect(ledger.actions.some((a) => a.kind === 'dex_buy')).toBe(true);
     expect(ledger.actions.some((a) => a.kind === 'dex_sell')).toBe(true);
+    // Insiders (insiders.ts), each with the label its pattern should earn (docs/api.md).
+    expect(s.insiders).toBeGreaterThan(10);
+    const kinds = ledger.actions.map((a) => a.kind);
+    // Funded snipers: a payment to a fresh wallet, which buys the next launch right after it.
+    const paid = new Set(ledger.actions.filter((a) => a.kind === 'fund').map((a) => a.logs.length));
+    expect(paid).toEqual(new Set([0]));
+    const snipes = ledger.actions.filter(
+      (a, i) =>
+        a.kind === 'buy' && kinds[i - 1] === 'launch' && !kinds.slice(0, i).every((k) => k !== 'fund'),
+    );
+    expect(snipes.length).toBeGreaterThan(0);
+    // Bundles: one transaction whose bought tokens went on to two or more wallets.
+    const bundles = ledger.actions.filter((a) => a.kind === 'bundle');
+    expect(bundles.length).toBeGreaterThan(0);
+    for (const bundle of bundles)
+      expect(
+        bundle.logs.filter((l) => l.eventName === 'Transfer').length,
+        bundle.transactionHash,
+      ).toBeGreaterThanOrEqual(3);
+    // Tokens moved to another wallet and sold there at once.
+    expect(kinds.some((k, i) => k === 'transfer' && kinds[i + 1] === 'sell')).toBe(true);
+    // Pool swaps paid by one wallet for another: the Swap's recipient is not its sender.
+    expect(
+      ledger.actions.some((a) =>
+        a.logs.some(
+          (l) => l.eventName === 'Swap' && l.args.recipient !== a.actor && l.args.recipient !== undefined,
+        ),
+      ),
+    ).toBe(true);
     expect(
       ledger.actions
         .filter((a) => a.kind === 'launch')

@@ -3,6 +3,7 @@ import { WAD } from '../../../shared/units';
 import type { DevnetClient } from '../clients';
 import type { LaunchpadDeployment } from '../deploy';
 import { createLaunchpadActions, type Mined } from '../launchpad-actions';
+import { createInsiders } from './insiders';
 import type { ActionKind, Ledger, LedgerAction, LedgerSummary } from './ledger';
 import { createRandom, type Random } from './random';
 
@@ -65,6 +66,13 @@ export interface SimulatorOptions {
   startTime?: number;
   creators?: number;
   traders?: number;
+  /**
+   * Share of steps that are insider moves (insiders.ts: funded snipers, bundles, moves then
+   * sells, swaps for another), and of launches whose creator first funds a sniper. Default
+   * 0.12 and 0.4; 0 leaves them out.
+   */
+  insiderRate?: number;
+  fundedLaunchRate?: number;
 }
 
 /**
@@ -91,7 +99,10 @@ export function createSimulator(options: SimulatorOptions) {
     transfers: 0,
     graduations: 0,
     dexSwaps: 0,
+    insiders: 0,
   };
+  const insiderRate = options.insiderRate ?? 0.12;
+  const fundedLaunchRate = options.fundedLaunchRate ?? 0.4;
   let funded = false;
   let startBlock: number | undefined;
 
@@ -100,6 +111,7 @@ export function createSimulator(options: SimulatorOptions) {
     for (const address of [...creators, ...traders]) {
       await client.test.setBalance({ address, value: 1_000_000n * WAD });
     }
+    if (insiderRate > 0) await insiders.setUp(creators[0] as Address);
     funded = true;
   }
 
@@ -116,6 +128,7 @@ export function createSimulator(options: SimulatorOptions) {
   }
 
   async function record(kind: ActionKind, actorAddress: Address, token: Address, mined: Mined) {
+    if (inInsiderMove) summary.insiders++;
     const block = await client.getBlock({ blockNumber: mined.receipt.blockNumber });
     startBlock ??= Number(mined.receipt.blockNumber);
     for (const event of mined.events) {
@@ -152,6 +165,31 @@ export function createSimulator(options: SimulatorOptions) {
     });
   }
 
+  let inInsiderMove = false;
+  /** Runs an insider move, its actions counted as the summary's `insiders`. */
+  async function asInsider<T>(move: () => Promise<T>): Promise<T> {
+    inInsiderMove = true;
+    try {
+      return await move();
+    } finally {
+      inInsiderMove = false;
+    }
+  }
+  const insiders = createInsiders({
+    client,
+    actions,
+    random: createRandom(options.seed * 7_907 + 13),
+    seed: options.seed,
+    creators,
+    traders,
+    tokens,
+    stable,
+    nextTimestamp,
+    record,
+    ensureApproved,
+  });
+  const insiderRandom = createRandom(options.seed * 6_271 + 29);
+
   function tokenName(index: number) {
     if (index % 9 === 4) return exotic[Math.floor(index / 9) % exotic.length] as string;
     return `${random.pick(adjectives)} ${random.pick(nouns)}`;
@@ -165,6 +203,10 @@ export function createSimulator(options: SimulatorOptions) {
     const symbol =
       `${letters.slice(0, random.int(3, 5))}${index % 5 === 0 ? '' : index}`.slice(0, 16) || `TKN${index}`;
     const firstBuy = random.chance(0.5) ? random.bigint(WAD / 10n, 3n * WAD) : 0n;
+    // An insider launch: the creator pays a fresh wallet (maybe through another) that snipes it.
+    const sniper = insiderRandom.chance(fundedLaunchRate)
+      ? await asInsider(() => insiders.fund(creator))
+      : undefined;
     await nextTimestamp();
     const mined = await actions.launch({
       creator,
@@ -178,6 +220,7 @@ export function createSimulator(options: SimulatorOptions) {
     summary.launches++;
     if (firstBuy > 0n) summary.curveBuys++;
     await record('launch', creator, mined.token, mined);
+    if (sniper) await asInsider(() => insiders.snipe(sniper, mined.token));
   }
 
   async function curveBuy(target: SimToken, value: bigint) {
@@ -260,6 +303,7 @@ export function createSimulator(options: SimulatorOptions) {
     const open = tokens.filter((t) => !t.graduated);
     const graduated = tokens.filter((t) => t.graduated);
     if (tokens.length < launchTarget && (tokens.length === 0 || random.chance(0.12))) return launch();
+    if (insiderRandom.chance(insiderRate) && (await asInsider(() => insiders.step()))) return;
     const roll = random.next();
     if (graduated.length > 0 && roll < 0.2) return dexSwap(random.pick(graduated));
     if (open.length === 0) return launch();
@@ -276,6 +320,8 @@ export function createSimulator(options: SimulatorOptions) {
     tokens,
     summary,
     step,
+    /** Insider moves made so far, by name (insiders.ts). */
+    insiderMoves: insiders.counts,
 
     /**
      * Brings the simulator's view back to the chain after a reorg undid some of its transactions:
@@ -294,6 +340,7 @@ export function createSimulator(options: SimulatorOptions) {
       const forgotten = tokens.length - kept.length;
       tokens.splice(0, tokens.length, ...kept);
       approved.clear();
+      await insiders.reconcile();
       return { forgotten };
     },
 

@@ -1,6 +1,7 @@
 import {
   bigint,
   bigserial,
+  customType,
   index,
   integer,
   jsonb,
@@ -57,7 +58,7 @@ export const indexerCheckpoint = pgTable('indexer_checkpoint', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /**
    * The first block whose balances `balance_history` holds: 0 for an index built with it, the
-   * block after the checkpoint for an index migrated to it (migration 0016); earlier blocks are
+   * block after the checkpoint for an index migrated to it (migration 0019); earlier blocks are
    * refused rather than answered from a history that does not reach them.
    */
   balanceHistoryFromBlock: blockNumber('balance_history_from_block').notNull().default(0),
@@ -115,3 +116,24 @@ export const projectionJournal = pgTable(
   },
   (t) => [index('projection_journal_write_idx').on(t.writeSeq, t.tableName)],
 );
+
+/** PostgreSQL's byte array, as the drivers hand it over (postgres.js a Buffer, PGlite a Uint8Array). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType() {
+    return 'bytea';
+  },
+});
+
+/**
+ * The event store: the raw logs each projection write read, and the block headers it held, as
+ * one binary chunk per write (server/indexer/store/log-chunk.ts), written in that write's
+ * transaction and deleted by the rollback that undoes it. Every projection can be recomputed
+ * from these rows without the RPC (`npm run indexer -- rebuild`). Chunks of one index follow each
+ * other block for block from its start block; `logs` counts the chunk's records.
+ */
+export const rawLogChunks = pgTable('raw_log_chunks', {
+  fromBlock: blockNumber('from_block').primaryKey(),
+  toBlock: blockNumber('to_block').notNull(),
+  logs: integer('logs').notNull(),
+  body: bytea('body').notNull(),
+});

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, primaryKey } from 'drizzle-orm/pg-core';
 import { blockNumber, hex, uint256, unixSeconds } from './columns';
 
@@ -53,10 +52,24 @@ export const traders = pgTable(
       t.balance.desc().nullsFirst(),
       t.wallet.desc().nullsFirst(),
     ),
-    // The labelled wallets of a token (few: launch-window buyers and the creator's recipients),
-    // for the detail's risk summary without walking every trader of a busy token.
-    index('traders_labelled_idx')
-      .on(t.tokenAddress)
-      .where(sql`${t.sniper} or ${t.bundler} or ${t.creatorLinked}`),
   ],
 );
+
+/**
+ * Per token, the sums of its labelled `traders` rows the detail's risk summary reads (docs/api.md
+ * "Traders, PnL and labels"): one row, however many wallets carry a label. Kept by the writer
+ * from each range's row changes (before and after) and rolled back by the undo journal like them.
+ * A labelled row's `balance` is its wallet's token balance, so these are supply held now.
+ */
+export const traderTotals = pgTable('trader_totals', {
+  tokenAddress: hex('token_address').primaryKey(),
+  sniperWallets: integer('sniper_wallets').notNull(),
+  sniperBalance: uint256('sniper_balance').notNull(),
+  bundlerWallets: integer('bundler_wallets').notNull(),
+  bundlerBalance: uint256('bundler_balance').notNull(),
+  linkedWallets: integer('linked_wallets').notNull(),
+  linkedBalance: uint256('linked_balance').notNull(),
+  /** The creator's cluster (its row and the creator_linked rows): tokens bought and sold. */
+  clusterBought: uint256('cluster_bought').notNull(),
+  clusterSold: uint256('cluster_sold').notNull(),
+});

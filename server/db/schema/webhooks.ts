@@ -29,6 +29,11 @@ export const webhookTargets = pgTable('webhook_targets', {
   lastError: text('last_error'),
   lastDeliveredAt: timestamp('last_delivered_at', { withTimezone: true }),
   delivered: bigint('delivered', { mode: 'number' }).notNull().default(0),
+  /**
+   * At most this many events per POST: 1 sends each event as its own body; more sends a `batch`
+   * body of consecutive events (docs/api.md), a shape the receiver opted into.
+   */
+  batchSize: integer('batch_size').notNull().default(1),
   /** The process delivering to it, until `leaseUntil`: one deliverer per target keeps chain order. */
   leaseOwner: text('lease_owner'),
   leaseUntil: timestamp('lease_until', { withTimezone: true }),

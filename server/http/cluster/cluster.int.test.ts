@@ -1,11 +1,13 @@
 import { connect, type Socket } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { type AppServer, metricsHeaders } from '../../../test/app-server';
 import { appServerForTests } from '../../../test/app-server-hooks';
 import { isProcessAlive } from '../../../test/child-process';
 import { fetchFrom, freshLoopbackClient } from '../../../test/client-fetch';
-import { availableBackends } from '../../../test/database';
+import { availableBackends, type TestDatabase } from '../../../test/database';
+import { addWebhookTarget } from '../../webhooks/targets';
 
 /**
  * Rules (docs/security.md, "Every limit and its default"; docs/decisions.md, "Web workers"): with
@@ -54,6 +56,7 @@ if (backends.includes('postgres'))
   describe('npm run serve --workers 2 (postgres)', () => {
     let server: AppServer;
     let port: number;
+    let database: TestDatabase;
 
     appServerForTests(
       'postgres',
@@ -69,6 +72,7 @@ if (backends.includes('postgres'))
       },
       (started) => {
         server = started.server;
+        database = started.database;
         port = Number(new URL(server.baseUrl).port);
       },
       { server: { workers: 2 }, hookTimeoutMs: 180_000 },
@@ -116,6 +120,37 @@ if (backends.includes('postgres'))
         scrapedBy.add(workerOf(response));
       }
       expect(scrapedBy.size).toBe(2);
+    });
+
+    it("/api/metrics sums the workers' stream capacity, and counts webhook targets (read from the database) once", async () => {
+      const handle = await database.open();
+      try {
+        const { id } = await addWebhookTarget(handle.db, {
+          url: 'https://hooks.example/x',
+          tokenAddress: null,
+          events: ['trade'],
+        });
+        await handle.db.execute(
+          sql`update webhook_targets set failing_since = now() - interval '25 hours' where id = ${id}`,
+        );
+      } finally {
+        await handle.close();
+      }
+      const scrape = async () => {
+        const response = await fetchFrom(freshLoopbackClient())(`${server.baseUrl}/api/metrics`, {
+          headers: metricsHeaders,
+        });
+        expect(response.headers.get('launchdex-metrics-workers')).toBe('2');
+        const text = await response.text();
+        return (series: string) =>
+          Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+      };
+      // A scrape within 250 ms of the last may share its read of the database.
+      await expect.poll(async () => (await scrape())('launchdex_webhook_targets{state="failing"}')).toBe(1);
+      const value = await scrape();
+      expect(value('launchdex_webhook_targets{state="failing"}')).toBe(1);
+      expect(value('launchdex_stream_max_clients')).toBe(2 * 1000);
+      expect(value('launchdex_webhook_targets{state="ok"}')).toBe(0);
     });
 
     it('a client whose requests reach both workers gets its read burst once, not once per worker', async () => {

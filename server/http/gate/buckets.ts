@@ -1,3 +1,4 @@
+import type { ExportCharge } from '../../api/rest/export';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
 import { type RateLimitDecision, type RateLimiter, rateLimitHeaders, takeRateLimit } from '../rate-limit';
@@ -74,6 +75,27 @@ export function chargeDatabaseRead(
   if (extra <= 0) return undefined;
   const charged = takeRateLimit(limiter, config, 'reads', client, extra, 'charge');
   return charged instanceof Promise ? charged : undefined;
+}
+
+/**
+ * A CSV export's rows count against its client's reads bucket: one read per EXPORT_ROWS_PER_READ
+ * rows, charged as each chunk is read, into debt as a miss is (server/api/rest/export.ts). The
+ * charge answers how long the export waits before its next chunk: until that debt is repaid, so
+ * an export runs at the pace of its own client's budget and leaves everyone else's alone.
+ */
+export function chargeExportRows(limiter: RateLimiter, config: Config): ExportCharge {
+  return (client, rows) => {
+    const reads = Math.ceil(rows / config.exports.rowsPerRead);
+    const charged = takeRateLimit(limiter, config, 'reads', client, reads, 'charge');
+    return charged instanceof Promise ? charged.then(debtMs) : debtMs(charged);
+  };
+}
+
+/** How far past an empty bucket a charge left it, in ms (0 while the bucket still holds requests). */
+function debtMs(decision: RateLimitDecision | undefined): number {
+  if (!decision) return 0;
+  const capacityMs = (decision.policy.burst * 60_000) / decision.policy.perMinute;
+  return Math.max(0, decision.resetMs - capacityMs);
 }
 
 /**

@@ -92,6 +92,11 @@ export class Exchange implements RestTarget {
     return true;
   }
 
+  /** The answer outlasts the send deadline: a CSV export, ended by its own deadline instead. */
+  lasting(): void {
+    this.sends.forget(this.outgoing);
+  }
+
   /** The answer has closed: its seat, its deadline, its share and slot are given back. */
   closed(): void {
     this.seat.leave(this.outgoing);

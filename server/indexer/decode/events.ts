@@ -20,6 +20,8 @@ export interface Provenance {
   transactionHash: string;
   transactionIndex: number;
   logIndex: number;
+  /** The log's record in the event store (store/log-chunk.ts), attached by the fetch that read it. */
+  raw?: Uint8Array;
 }
 
 export type DecodedEvent = Provenance &

@@ -11,6 +11,7 @@ const provenanceKeys = new Set([
   'transactionHash',
   'transactionIndex',
   'logIndex',
+  'raw',
 ]);
 
 /** COPY text format: a backslash is the escape character (JSON escapes are backslashes too). */

@@ -96,6 +96,12 @@ export interface BatchPlan {
   traders: TraderChange[];
   /** Whether the new trader rows are written in the sort indexes' order (not while they are deferred). */
   tradersInIndexOrder: boolean;
+  /**
+   * The range's raw logs and headers as one event-store chunk (store/log-chunk.ts), stored by the
+   * write, or the schema whose stored chunks are exactly the range's (a rebuild's replay: the
+   * write copies them); set beside the fold by whoever folds (store/stored-logs.ts, `logChunkOf`).
+   */
+  rawLogs?: Uint8Array | { copyFrom: string };
 }
 
 export interface TraderChange {
@@ -234,6 +240,7 @@ export function foldRange(
       block: event.blockNumber,
       timestamp,
       transaction: event.transactionHash,
+      transactionIndex: event.transactionIndex,
     };
     if (onLeg) plan.traderOps[leg.index] = op;
     else plan.traderOps.push(op);

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Checkpoint } from '../../db/checkpoint';
 import { type Database, selectRows } from '../../db/client';
-import { balances, candles, creators, tokens as tokensTable, traders } from '../../db/schema';
+import { balances, candles, creators, tokens as tokensTable, traders, traderTotals } from '../../db/schema';
 import { nonKeyNames, primaryKeyNames } from '../../db/table-columns';
 import { restoredTokenColumns } from './token-rows';
 
@@ -28,13 +28,14 @@ const table = (name: string, key: readonly string[], restore: readonly string[])
   restore,
 });
 
-/** Keys and restore lists read from the schema: balances, candles and creators are the indexer's whole. */
+/** Keys and restore lists read from the schema: all but tokens are the indexer's whole. */
 export const journaledTables = {
   tokens: table('tokens', primaryKeyNames(tokensTable), restoredTokenColumns),
   balances: table('balances', primaryKeyNames(balances), nonKeyNames(balances)),
   candles: table('candles', primaryKeyNames(candles), nonKeyNames(candles)),
   creators: table('creators', primaryKeyNames(creators), nonKeyNames(creators)),
   traders: table('traders', primaryKeyNames(traders), nonKeyNames(traders)),
+  traderTotals: table('trader_totals', primaryKeyNames(traderTotals), nonKeyNames(traderTotals)),
 } as const;
 
 const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');

@@ -96,6 +96,8 @@ export function foldTraders(
   stored: RowView<TraderRow>,
   balances: RowView<StoredBalance>,
   params: LabelParams,
+  /** The first buys the creator funded (`${token} ${wallet}`: sync/funding-blocks.ts). */
+  funded: ReadonlySet<string> = new Set(),
 ): void {
   if (plan.traderOps.length === 0) return;
   const launched = new Set(plan.launches.map(({ event }) => event.token));
@@ -108,6 +110,7 @@ export function foldTraders(
     // The balance book holds every wallet the range's transfers move, and each opening op
     // comes with one (a swap that moved no tokens names its recipient: loadTraderBalances).
     heldBefore: (token, wallet) => (launched.has(token) ? 0n : (balances.get(token, wallet)?.balance ?? 0n)),
+    fundedAtFirstBuy: (token, wallet) => funded.has(`${token} ${wallet}`),
   });
   plan.traders = touched.map((after): TraderChange => ({ before: before(after.token, after.wallet), after }));
 }

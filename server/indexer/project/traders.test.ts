@@ -12,7 +12,7 @@ const token = '0x00000000000000000000000000000000000000aa';
 const creator = '0x00000000000000000000000000000000000000c0';
 const curve = '0x00000000000000000000000000000000000000cc';
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
-const params: LabelParams = { sniperBlocks: 3, bundlerWallets: 4 };
+const params: LabelParams = { sniperBlocks: 3, bundlerWallets: 4, fundingHops: 2, fundingWindowBlocks: 20 };
 const launchBlock = 100;
 const tokenOf = (address: string) => (address === token ? { creator, createdBlock: launchBlock } : undefined);
 
@@ -33,19 +33,27 @@ const trade = (
   block,
   timestamp: block * 2,
   transaction: transaction ?? `0xt${tx++}`,
+  transactionIndex: 0,
 });
-const received = (who: string, tokens: bigint, from = wallet(999)): TraderOp => ({
+const received = (who: string, tokens: bigint, from = wallet(999), transaction = '0xtransfer'): TraderOp => ({
   kind: 'in',
   token,
   wallet: who,
   tokens,
   from,
+  transaction,
 });
-const sent = (who: string, tokens: bigint): TraderOp => ({ kind: 'out', token, wallet: who, tokens });
+const sent = (who: string, tokens: bigint, transaction = '0xtransfer'): TraderOp => ({
+  kind: 'out',
+  token,
+  wallet: who,
+  tokens,
+  transaction,
+});
 /** A transfer between wallets, as transferOps pushes it. */
-const moved = (from: string, to: string, tokens: bigint): TraderOp[] => [
-  sent(from, tokens),
-  received(to, tokens, from),
+const moved = (from: string, to: string, tokens: bigint, transaction?: string): TraderOp[] => [
+  sent(from, tokens, transaction),
+  received(to, tokens, from, transaction),
 ];
 
 function run(
@@ -175,6 +183,101 @@ describe('labels', () => {
   });
 });
 
+describe('labels by effect: who took what a transaction bought', () => {
+  const bundle = (buyer: string, recipients: string[], block: number, transaction: string): TraderOp[] => [
+    trade(
+      'buy',
+      buyer,
+      100n * BigInt(recipients.length),
+      1000n * BigInt(recipients.length),
+      block,
+      transaction,
+    ),
+    ...recipients.flatMap((r) => moved(buyer, r, 100n, transaction)),
+  ];
+
+  it('a contract that buys and hands the tokens to several wallets makes each a bundler, at the cost paid', () => {
+    const contract = wallet(200);
+    const recipients = [wallet(201), wallet(202), wallet(203)];
+    const rows = new Map<string, TraderRow>();
+    const get = run(bundle(contract, recipients, 500, '0xfan'), rows);
+    for (const r of recipients)
+      expect(get(r), r).toMatchObject({
+        bundler: true,
+        sniper: false,
+        balance: 100n,
+        costBasis: 1000n,
+        buys: 0,
+      });
+    // It bought and kept nothing: no taker, no label; its row keeps the trade.
+    expect(get(contract)).toMatchObject({ bundler: false, buys: 1, balance: 0n, costBasis: 0n });
+    // Their sale realizes against the cost carried, not all of it as profit.
+    const sold = run([trade('sell', recipients[0] as string, 100n, 1500n, 501)], rows, () => 100n);
+    expect(sold(recipients[0] as string).realizedPnl).toBe(500n);
+  });
+
+  it('K − 1 recipients of a launch-block bundle are bundlers; the contract does not count toward K', () => {
+    const k = params.bundlerWallets;
+    const recipients = Array.from({ length: k - 1 }, (_, i) => wallet(210 + i));
+    const get = run(bundle(wallet(209), recipients, launchBlock, '0xlaunchfan'));
+    for (const r of recipients) expect(get(r), r).toMatchObject({ bundler: true, sniper: true });
+    expect(get(wallet(209))).toMatchObject({ bundler: false, sniper: false });
+  });
+
+  it('the launch block counts takers: K − 1 buyers and one wallet served by a router are K', () => {
+    const k = params.bundlerWallets;
+    const buyers = Array.from({ length: k - 1 }, (_, i) => wallet(220 + i));
+    const [router, served] = [wallet(230), wallet(231)];
+    const ops = [
+      ...buyers.map((b) => trade('buy', b, 1n, 1n, launchBlock)),
+      ...bundle(router, [served], launchBlock, '0xrouted'),
+    ];
+    const get = run(ops);
+    for (const w of [...buyers, served]) expect(get(w), w).toMatchObject({ bundler: true, sniper: true });
+    expect(get(router).bundler).toBe(false);
+    // One wallet served alone, after the launch block: no bundle; the cost still goes with it.
+    const alone = run(bundle(router, [served], 600, '0xlater'));
+    expect(alone(served)).toMatchObject({ bundler: false, sniper: false, costBasis: 1000n });
+  });
+
+  it('the creator in the launch block: a taker that never counts toward K nor gets a label', () => {
+    const k = params.bundlerWallets;
+    const others = Array.from({ length: k - 1 }, (_, i) => wallet(240 + i));
+    const get = run(bundle(wallet(239), [creator, ...others], launchBlock, '0xwithcreator'));
+    // The transaction rule counts the creator (it took tokens of a bundle), the label skips it.
+    for (const w of others) expect(get(w).bundler, w).toBe(true);
+    expect(get(creator)).toMatchObject({ bundler: false, sniper: false, isCreator: true, costBasis: 1000n });
+  });
+
+  it('a wallet that buys and sells in one transaction took nothing', () => {
+    const [a, b] = [wallet(250), wallet(251)];
+    const get = run([
+      trade('buy', a, 10n, 10n, launchBlock, '0xroundtrip'),
+      trade('sell', a, 10n, 9n, launchBlock, '0xroundtrip'),
+      trade('buy', b, 10n, 10n, launchBlock, '0xroundtrip'),
+    ]);
+    expect(get(a)).toMatchObject({ sniper: false, bundler: false });
+    expect(get(b)).toMatchObject({ sniper: true, bundler: false });
+  });
+
+  it('tokens handed on before the buy, or in another transaction, carry no cost', () => {
+    const [contract, early, later] = [wallet(260), wallet(261), wallet(262)];
+    const rows = new Map<string, TraderRow>();
+    const get = run(
+      [
+        ...moved(contract, early, 5n, '0xmixed'),
+        trade('buy', contract, 100n, 1000n, 700, '0xmixed'),
+        ...moved(contract, later, 50n, '0xafter'),
+      ],
+      rows,
+      (_t, w) => (w === contract ? 5n : 0n),
+    );
+    expect(get(early)).toBeUndefined();
+    expect(get(later)).toBeUndefined();
+    expect(get(contract)).toMatchObject({ balance: 50n, bundler: false });
+  });
+});
+
 describe('which wallets have a row', () => {
   it('a wallet that only receives and sends by transfer has none: its position is its balance', () => {
     const [a, b] = [wallet(90), wallet(91)];
@@ -272,12 +375,64 @@ describe("the creator's cluster: cost follows the tokens", () => {
   });
 });
 
+describe('funded by the creator: creator_linked at the first buy', () => {
+  const withFunded = (ops: TraderOp[], funded: Set<string>, rows = new Map<string, TraderRow>()) => {
+    const asked: string[] = [];
+    const touched = applyTraderOps(ops, tokenOf, params, {
+      stored: (t, w) => rows.get(`${t} ${w}`) ?? null,
+      heldBefore: () => 0n,
+      fundedAtFirstBuy: (t, w) => {
+        asked.push(w);
+        return funded.has(`${t} ${w}`);
+      },
+    });
+    for (const row of touched) rows.set(`${row.token} ${row.wallet}`, row);
+    return { get: (who: string) => rows.get(`${token} ${who}`) as TraderRow, asked };
+  };
+
+  it('is asked at a first buy only, never for the creator, and makes the wallet part of the cluster', () => {
+    const [funded, other] = [wallet(300), wallet(301)];
+    const rows = new Map<string, TraderRow>();
+    const first = withFunded(
+      [
+        trade('buy', creator, 10n, 100n),
+        trade('buy', funded, 10n, 100n),
+        trade('buy', funded, 10n, 100n),
+        trade('buy', other, 10n, 100n),
+      ],
+      new Set([`${token} ${funded}`]),
+      rows,
+    );
+    expect(first.asked).toEqual([funded, other]);
+    expect(first.get(funded).creatorLinked).toBe(true);
+    expect(first.get(other).creatorLinked).toBe(false);
+    // A later buy is no first buy: not asked, whatever the funding.
+    const later = withFunded([trade('buy', other, 10n, 100n, 300)], new Set([`${token} ${other}`]), rows);
+    expect(later.asked).toEqual([]);
+    expect(later.get(other).creatorLinked).toBe(false);
+    // Its tokens sent to the creator carry their cost (the cluster), and its sales count there.
+    const back = withFunded([...moved(funded, creator, 10n)], new Set(), rows);
+    expect(back.get(creator)).toMatchObject({ balance: 20n, costBasis: 200n });
+  });
+
+  it('a wallet both funded and receiving from the creator: one label, its cost carried', () => {
+    const both = wallet(302);
+    const { get } = withFunded(
+      [trade('buy', creator, 100n, 1000n), ...moved(creator, both, 50n), trade('buy', both, 10n, 300n)],
+      new Set([`${token} ${both}`]),
+    );
+    expect(get(both)).toMatchObject({ creatorLinked: true, balance: 60n, costBasis: 800n, buys: 1 });
+  });
+});
+
 describe('transferOps', () => {
   const pool = wallet(77);
   const parties = { curve, pool, contracts: new Set([wallet(0)]) };
   const opsOf = (from: string, to: string) => {
     const ops: TraderOp[] = [];
-    const leg = transferOps(parties, { token, from, to, value: 5n }, (op) => ops.push(op));
+    const leg = transferOps(parties, { token, from, to, value: 5n, transactionHash: '0xtransfer' }, (op) =>
+      ops.push(op),
+    );
     return { ops, leg };
   };
   it('turns wallet transfers into out then in, and mints into in', () => {

@@ -1,4 +1,4 @@
-import { setAt } from './row-book';
+import { takersOf } from './takers';
 
 /**
  * Traders, PnL and labels (docs/api.md "Traders, PnL and labels"): pure. The fold records, per
@@ -6,15 +6,24 @@ import { setAt } from './row-book';
  * those steps onto the stored rows with {@link applyTraderOps}. The definitions live here once.
  */
 
-/** Label parameters (config: SNIPER_BLOCKS, BUNDLER_WALLETS). */
+/** Label parameters (config: SNIPER_BLOCKS, BUNDLER_WALLETS, FUNDING_HOPS, FUNDING_WINDOW_BLOCKS). */
 export interface LabelParams {
-  /** A first buy in block launch + 0 … launch + N − 1 is a sniper's. */
+  /** A taker in block launch + 0 … launch + N − 1 is a sniper. */
   sniperBlocks: number;
-  /** At least K distinct wallets but the creator buying in the launch block make each a bundler. */
+  /** At least K distinct takers but the creator in the launch block make each a bundler. */
   bundlerWallets: number;
+  /** Longest chain of native transfers from the creator that funds a wallet (0: funding is not read). */
+  fundingHops: number;
+  /** Funding counts in the blocks from a first buy's block − this to the buy. */
+  fundingWindowBlocks: number;
 }
 
-export const defaultLabelParams: LabelParams = { sniperBlocks: 3, bundlerWallets: 4 };
+export const defaultLabelParams: LabelParams = {
+  sniperBlocks: 3,
+  bundlerWallets: 4,
+  fundingHops: 2,
+  fundingWindowBlocks: 300,
+};
 
 /**
  * One thing a wallet did to its position, in chain order. A trade's wallet is the chain's: the
@@ -32,13 +41,14 @@ export type TraderOp =
       block: number;
       timestamp: number;
       transaction: string;
+      transactionIndex: number;
     }
   /**
    * A transfer's legs: `out` of its sending wallet, then at once `in` of its receiving one (only
    * the side that is a wallet; `from` is the sender, wallet or not).
    */
-  | { kind: 'out'; token: string; wallet: string; tokens: bigint }
-  | { kind: 'in'; token: string; wallet: string; tokens: bigint; from: string };
+  | { kind: 'out'; token: string; wallet: string; tokens: bigint; transaction: string }
+  | { kind: 'in'; token: string; wallet: string; tokens: bigint; from: string; transaction: string };
 
 /** A `traders` row as the writer keeps it. */
 export interface TraderRow {
@@ -100,40 +110,17 @@ export interface TraderToken {
   createdBlock: number;
 }
 
-/**
- * Bundlers among one range's buys of each token: every buyer in the launch block when at least
- * K distinct wallets other than the creator bought there (its own launch buy is no bundle), and
- * every buyer of a transaction in which at least two distinct wallets bought. Both sets lie
- * within one range (a range is cut at block boundaries).
- */
-export function bundlersOf(
-  ops: readonly TraderOp[],
-  tokenOf: (token: string) => TraderToken | undefined,
-  params: LabelParams,
-): Set<string> {
-  const launchBuyers = new Map<string, Set<string>>();
-  const txBuyers = new Map<string, Set<string>>();
-  for (const op of ops) {
-    if (op.kind !== 'buy') continue;
-    const token = tokenOf(op.token);
-    if (token?.createdBlock === op.block && op.wallet !== token.creator)
-      setAt(launchBuyers, op.token).add(op.wallet);
-    setAt(txBuyers, `${op.token} ${op.transaction}`).add(op.wallet);
-  }
-  const bundlers = new Set<string>();
-  for (const [token, wallets] of launchBuyers)
-    if (wallets.size >= params.bundlerWallets) for (const w of wallets) bundlers.add(`${token} ${w}`);
-  for (const [key, wallets] of txBuyers)
-    if (wallets.size >= 2) for (const w of wallets) bundlers.add(`${key.split(' ')[0]} ${w}`);
-  return bundlers;
-}
-
 /** Where the ops of a range find each (token, wallet)'s row before it (null: none). */
 export interface TraderSources {
   /** The stored row (not changed here: it is copied on first touch). */
   stored(token: string, wallet: string): TraderRow | null;
   /** The wallet's token balance before the range: where a row that opens starts. */
   heldBefore(token: string, wallet: string): bigint;
+  /**
+   * Whether the creator funded the wallet shortly before its first buy (funding.ts); asked at
+   * a wallet's first buy only. Absent: no funding is known.
+   */
+  fundedAtFirstBuy?(token: string, wallet: string): boolean;
 }
 
 /** One token's wallets as a range's ops meet them. */
@@ -157,7 +144,7 @@ export function applyTraderOps(
   params: LabelParams,
   sources: TraderSources,
 ): TraderRow[] {
-  const bundlers = bundlersOf(ops, tokenOf, params);
+  const takers = takersOf(ops, tokenOf, params);
   const byToken = new Map<string, TokenWallets | null>();
   const touched: TraderRow[] = [];
   // Transfers of one token come in runs: its entry is looked up once per run.
@@ -203,10 +190,12 @@ export function applyTraderOps(
         continue;
       }
     } else if (op.kind === 'in') {
-      // Within the creator's cluster (the creator and the wallets it sent the token to) the
-      // cost goes with the tokens; from anyone else they cost nothing (docs/api.md says why).
+      // Within the creator's cluster (the creator and its linked wallets), and from a wallet
+      // that bought them in this very transaction, the cost goes with the tokens; from anyone
+      // else they cost nothing (docs/api.md says why).
       within =
         op.from === token.creator ||
+        takers.carried.has(op) ||
         (sent.cluster &&
           sent.wallet === op.from &&
           (op.wallet === token.creator || row?.creatorLinked === true));
@@ -223,6 +212,10 @@ export function applyTraderOps(
       touched.push(row);
     }
     if (op.kind === 'out') continue;
+    // The creator's own buys carry the `creator` label, not these (takersOf leaves it out).
+    const labels = takers.labels.get(op);
+    if (labels?.sniper) row.sniper = true;
+    if (labels?.bundler) row.bundler = true;
     if (op.kind === 'in') {
       row.balance += op.tokens;
       if (within && sent.wallet === op.from) row.costBasis += sent.cost;
@@ -230,9 +223,8 @@ export function applyTraderOps(
       continue;
     }
     if (op.kind === 'buy') {
-      // The creator's own buys carry the `creator` label, not these.
-      if (!row.isCreator && op.block - token.createdBlock < params.sniperBlocks) row.sniper = true;
-      if (!row.isCreator && bundlers.has(`${op.token} ${op.wallet}`)) row.bundler = true;
+      if (row.buys === 0 && !row.isCreator && sources.fundedAtFirstBuy?.(op.token, op.wallet))
+        row.creatorLinked = true;
       row.bought += op.tokens;
       row.quoteSpent += op.quote;
       row.costBasis += op.quote;
@@ -274,17 +266,17 @@ export interface TransferParties {
  */
 export function transferOps(
   parties: TransferParties,
-  transfer: { token: string; from: string; to: string; value: bigint },
+  transfer: { token: string; from: string; to: string; value: bigint; transactionHash: string },
   push: (op: TraderOp) => void,
 ): boolean {
-  const { from, to, token, value } = transfer;
+  const { from, to, token, value, transactionHash: transaction } = transfer;
   if (value === 0n || from === to) return false;
   const { curve, pool, contracts } = parties;
   const fromMarket = from === curve || from === pool;
   const toMarket = to === curve || to === pool;
   const fromWallet = !fromMarket && !contracts.has(from);
   const toWallet = !toMarket && !contracts.has(to);
-  if (fromWallet) push({ kind: 'out', token, wallet: from, tokens: value });
-  if (toWallet) push({ kind: 'in', token, wallet: to, tokens: value, from });
+  if (fromWallet) push({ kind: 'out', token, wallet: from, tokens: value, transaction });
+  if (toWallet) push({ kind: 'in', token, wallet: to, tokens: value, from, transaction });
   return (fromMarket && toWallet) || (toMarket && fromWallet);
 }

@@ -1,8 +1,8 @@
 import { getTableColumns, sql } from 'drizzle-orm';
-import { copyLines, stagedRelation, stagingTable } from '../../db/bulk';
+import { bulkInsert, copyLines, stagedRelation, stagingTable, textArray } from '../../db/bulk';
 import type { Database } from '../../db/client';
-import { traders } from '../../db/schema';
-import { columnNames, nonKeyNames, primaryKeyNames } from '../../db/table-columns';
+import { traders, traderTotals } from '../../db/schema';
+import { bulkColumns, columnNames, nonKeyNames, primaryKeyNames } from '../../db/table-columns';
 import type { BatchPlan } from './fold';
 import { journaledTables, recordBefore } from './journal';
 import type { TraderRow } from './traders';
@@ -127,4 +127,70 @@ export async function writeTraders(
     );
     // The staging table empties at commit (one trader write per transaction).
   }
+  await mergeTraderTotals(t, plan, seq);
+}
+
+const totalsColumns = bulkColumns(traderTotals);
+const totalsNames = Object.keys(totalsColumns).slice(1);
+
+/** A row's share of its token's totals, in the order of trader_totals' columns after the key. */
+function shareOf(r: TraderRow | null): bigint[] {
+  if (r === null) return [0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n];
+  const labelled = (flag: boolean) => (flag ? [1n, r.balance] : [0n, 0n]);
+  const cluster = r.isCreator || r.creatorLinked;
+  return [
+    ...labelled(r.sniper),
+    ...labelled(r.bundler),
+    ...labelled(r.creatorLinked),
+    cluster ? r.bought : 0n,
+    cluster ? r.sold : 0n,
+  ];
+}
+
+/**
+ * What the range's row changes add to each token's totals (after − before, per row): the risk
+ * summary's sums follow every labelled row without reading one. Tokens whose totals the range
+ * leaves as they were are not listed.
+ */
+export function totalsDeltas(plan: Pick<BatchPlan, 'traders'>): Map<string, bigint[]> {
+  const deltas = new Map<string, bigint[]>();
+  for (const { before, after } of plan.traders) {
+    const was = shareOf(before);
+    const now = shareOf(after);
+    let delta = deltas.get(after.token);
+    for (let i = 0; i < now.length; i++) {
+      const d = (now[i] as bigint) - (was[i] as bigint);
+      if (d === 0n) continue;
+      if (!delta) {
+        delta = [0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n];
+        deltas.set(after.token, delta);
+      }
+      delta[i] = (delta[i] as bigint) + d;
+    }
+  }
+  for (const [token, delta] of deltas) if (delta.every((d) => d === 0n)) deltas.delete(token);
+  return deltas;
+}
+
+/** Adds the range's deltas onto trader_totals (journaled first when a reorg may undo the write). */
+async function mergeTraderTotals(t: Database, plan: BatchPlan, seq: number | undefined): Promise<void> {
+  const deltas = totalsDeltas(plan);
+  if (deltas.size === 0) return;
+  if (seq !== undefined)
+    await recordBefore(
+      t,
+      seq,
+      journaledTables.traderTotals,
+      sql`(select unnest(${textArray([...deltas.keys()])}) as token_address) s`,
+    );
+  await bulkInsert(
+    t,
+    'trader_totals',
+    totalsColumns,
+    [...deltas].map(([token, delta]) => ({
+      token_address: token,
+      ...Object.fromEntries(totalsNames.map((name, i) => [name, delta[i]])),
+    })),
+    `on conflict (token_address) do update set ${totalsNames.map((c) => `"${c}" = trader_totals."${c}" + excluded."${c}"`).join(', ')}`,
+  );
 }

@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { normalizeSearchText, searchTermsFor } from '../../../shared/search-text';
 import { bulkInsert, copyLines, jsonRecordset, stagedRelation, textArray } from '../../db/bulk';
-import { advanceCheckpoint, type Checkpoint, readCheckpoint, withCheckpointLock } from '../../db/checkpoint';
+import {
+  advanceCheckpoint,
+  type Checkpoint,
+  readCheckpoint,
+  readIndexGeneration,
+  withCheckpointLock,
+} from '../../db/checkpoint';
 import type { Database } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import {
@@ -16,7 +22,8 @@ import {
 } from '../../db/schema';
 import { bulkColumns, columnNames } from '../../db/table-columns';
 import { enqueueWebhookEvents } from '../../webhooks/outbox';
-import { WriteConflictError } from '../errors';
+import { IndexSwappedError, WriteConflictError } from '../errors';
+import { storeLogChunk } from '../store/stored-logs';
 import type { BatchPlan, ProjectionContext } from './fold';
 import { beginJournaledWrite, journaledTables, pruneJournal, recordBefore } from './journal';
 import { refreshWindowMetrics, type WindowMove, windowCandidates } from './metrics';
@@ -44,6 +51,18 @@ const stateAssignments = Object.keys(tokenStateColumns)
   .map((column) => `"${column}" = x."${column}"`)
   .join(', ');
 
+export interface WriteOptions {
+  /** Record the before-images of what the write changes (blocks a reorg may still replace). */
+  journal?: boolean;
+  /** The write of the range before, still running (see writePlan). */
+  after?: Promise<WriteResult | undefined>;
+  /**
+   * The index the plan was folded from (readIndexGeneration): a write that finds another one
+   * under the checkpoint lock (a rebuild swapped in) throws IndexSwappedError, writing nothing.
+   */
+  generation?: string;
+}
+
 /**
  * Writes one folded range and moves the checkpoint, in one transaction. Appends go in by COPY;
  * balances, candles and creators are merged onto the stored rows by the database, so nothing
@@ -60,7 +79,7 @@ export async function writePlan(
   db: Database,
   context: ProjectionContext,
   plan: BatchPlan,
-  options: { journal?: boolean; after?: Promise<WriteResult | undefined> } = {},
+  options: WriteOptions = {},
 ): Promise<WriteResult> {
   const { after } = options;
   if (!after)
@@ -101,6 +120,7 @@ async function appendRows(t: Database, plan: BatchPlan, traders: boolean) {
   await copyLines(t, 'trades', tradeNames, plan.tradeLines);
   await copyLines(t, 'chain_events', eventNames, plan.eventLines);
   await copyLines(t, 'balance_history', historyNames, plan.historyLines);
+  if (plan.rawLogs) await storeLogChunk(t, plan.from, plan.to, plan.events, plan.rawLogs);
   if (traders) await appendNewTraders(t, plan);
 }
 
@@ -110,9 +130,11 @@ async function writeHolding(
   checkpoint: Checkpoint | undefined,
   context: ProjectionContext,
   plan: BatchPlan,
-  options: { journal?: boolean },
+  options: WriteOptions,
   appended: boolean,
 ): Promise<WriteResult> {
+  if (options.generation !== undefined && (await readIndexGeneration(t)) !== options.generation)
+    throw new IndexSwappedError('a rebuilt index was swapped in; continuing from its checkpoint');
   if (checkpoint && checkpoint.indexedThroughBlock >= plan.to) return { status: 'skipped' };
   const expectedFrom = checkpoint ? checkpoint.indexedThroughBlock + 1 : context.startBlock;
   if (plan.from !== expectedFrom)

@@ -3,7 +3,7 @@ import { type Address, encodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatedChain, type TestChain } from '../../../test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../../../test/database';
-import { dumpProjections, indexToHead } from '../../../test/indexer/harness';
+import { dumpIndexAndLogs, indexToHead } from '../../../test/indexer/harness';
 import { bondingCurveAbi, launchFactoryAbi } from '../../chain/abis';
 import { type DatabaseHandle, selectRows } from '../../db/client';
 import { ReorgTooDeepError } from './find-ancestor';
@@ -79,7 +79,7 @@ async function freshIndexDump() {
   const scratchHandle = await scratch.open();
   try {
     await indexToHead(scratchHandle.db, chain);
-    return await dumpProjections(scratchHandle.db);
+    return await dumpIndexAndLogs(scratchHandle.db);
   } finally {
     await scratchHandle.close();
     await scratch.drop();
@@ -142,7 +142,7 @@ describe(`reorgs (${backend})`, () => {
       const indexer = await indexToHead(handle.db, chain);
       expect(indexer.status.reorgs).toBe(1);
       const fresh = await freshIndexDump();
-      const incremental = await dumpProjections(handle.db);
+      const incremental = await dumpIndexAndLogs(handle.db);
       for (const table of Object.keys(fresh)) expect(incremental[table], table).toEqual(fresh[table]);
       if (depth === 20) {
         const graduatedAfter = Number(
@@ -185,11 +185,11 @@ describe(`reorgs (${backend})`, () => {
     });
     const indexer = await indexToHead(handle.db, chain);
     expect(indexer.status.reorgs).toBe(1);
-    expect(await dumpProjections(handle.db)).toEqual(await freshIndexDump());
+    expect(await dumpIndexAndLogs(handle.db)).toEqual(await freshIndexDump());
   });
 
   it('halts with a clear error on a reorg deeper than the finality depth, leaving the data untouched', async () => {
-    const before = await dumpProjections(handle.db);
+    const before = await dumpIndexAndLogs(handle.db);
     await chain.client.request({
       method: 'anvil_reorg' as never,
       params: [6, await replacementTransactions(6)] as never,
@@ -197,9 +197,9 @@ describe(`reorgs (${backend})`, () => {
     await expect(indexToHead(handle.db, chain, { chain: { finalityDepth: 3 } })).rejects.toThrow(
       ReorgTooDeepError,
     );
-    expect(await dumpProjections(handle.db)).toEqual(before);
+    expect(await dumpIndexAndLogs(handle.db)).toEqual(before);
     // With a sufficient depth the same index repairs itself.
     await indexToHead(handle.db, chain);
-    expect(await dumpProjections(handle.db)).toEqual(await freshIndexDump());
+    expect(await dumpIndexAndLogs(handle.db)).toEqual(await freshIndexDump());
   });
 });

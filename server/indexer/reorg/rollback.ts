@@ -5,6 +5,7 @@ import { type Database, selectRows } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import { retractWebhookEvents } from '../../webhooks/outbox';
 import { journaledTables, restoreBefore, writesAbove } from '../project/journal';
+import { dropLogChunksAbove } from '../store/stored-logs';
 import { ReorgTooDeepError } from './find-ancestor';
 
 export interface RollbackResult {
@@ -57,6 +58,7 @@ export async function rollbackTo(db: Database, ancestor: number): Promise<Rollba
     }
     await t.execute(sql`delete from projection_writes where seq >= ${undo.firstSeq}`);
     await t.execute(sql`delete from recent_blocks where number > ${target}`);
+    await dropLogChunksAbove(t, target);
     await retractWebhookEvents(t, target);
     await rewindCheckpoint(t, checkpoint.indexedThroughBlock, undo.target, target);
     await bumpReadVersion(t);

@@ -1,6 +1,7 @@
 import { type DecodedEvent, decodeLog, type RawLog } from '../decode/events';
 import type { RpcClient } from '../rpc/client';
 import { concatAnswers, type ResultStream } from '../rpc/result-stream';
+import { encodeLog } from '../store/log-chunk';
 import {
   type ActivityFilter,
   type AddressSets,
@@ -71,12 +72,17 @@ const blockOf = (log: RawLog) => Number.parseInt(log.blockNumber, 16);
 const chainOrder = (a: RawLog, b: RawLog) =>
   blockOf(a) - blockOf(b) || Number.parseInt(a.logIndex, 16) - Number.parseInt(b.logIndex, 16);
 
-/** Decodes `logs` onto `events`, skipping removed logs and those of no known event. */
+/**
+ * Decodes `logs` onto `events`, skipping removed logs and those of no known event. Each event
+ * carries its log's record for the event store, made now: the parsed log dies young.
+ */
 function decodeInto(events: DecodedEvent[], logs: readonly RawLog[]): void {
   for (const log of logs) {
     if (log.removed) continue;
     const event = decodeLog(log);
-    if (event) events.push(event);
+    if (!event) continue;
+    event.raw = encodeLog(log);
+    events.push(event);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { DecodedEvent } from '../decode/events';
+import type { FundingBlock } from '../project/funding';
 
 /**
  * The pure algebra of block ranges: how a fetched range is cut (at a block, into parts of about
@@ -27,6 +28,13 @@ export interface RangeData {
   pools: ReadonlyMap<string, string>;
   /** One of several parts a range was handed on in as its Transfers arrived (fetchRangeParts). */
   streamed?: boolean;
+  /**
+   * The schema whose stored chunks are exactly this range (store/stored-feed.ts); a part cut
+   * from it holds its own events only, and stores them as a chunk of its own.
+   */
+  storedIn?: string;
+  /** Blocks the funding check read for the stored writes of this range (a replay: store/stored-feed.ts). */
+  fundingBlocks?: readonly FundingBlock[];
 }
 
 /** The token whose pool emitted a Swap of `range`, or undefined for a pool the launchpad did not make. */

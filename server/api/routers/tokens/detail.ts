@@ -28,26 +28,17 @@ export const concentrationSql = frozenSql(sql`(
   from balances a where a.token_address = tokens.address and a.kind <> ${balanceKind.holder})`);
 
 /**
- * The risk summary from precomputed `traders` rows: only labelled wallets are read (a partial
- * index, traders_labelled_idx; they are launch-window buyers and the creator's recipients, not
- * every trader), each one's balance now by the balances key, and the creator's row by its key.
- * `dev_sold` is the creator's cluster's (its row and the creator_linked rows, a branch each so
- * that each keeps its index).
+ * The risk summary from the token's one `trader_totals` row, which the indexer keeps from its
+ * labelled `traders` rows (write-traders.ts): the same cost however many wallets carry a label.
+ * A token without one has no labelled wallet and a cluster that never traded: all zeros.
  */
-export const riskSql = frozenSql(sql`(
+export const riskSql = frozenSql(sql`coalesce((
   select json_build_array(
-    coalesce(div(sum(b.balance) filter (where x.sniper) * 10000, tokens.total_supply), 0),
-    count(*) filter (where x.sniper),
-    coalesce(div(sum(b.balance) filter (where x.bundler) * 10000, tokens.total_supply), 0),
-    count(*) filter (where x.bundler),
-    coalesce(div(sum(b.balance) filter (where x.creator_linked) * 10000, tokens.total_supply), 0),
-    count(*) filter (where x.creator_linked),
-    (select case when sum(c.bought) > 0 then div(least(sum(c.sold), sum(c.bought)) * 10000, sum(c.bought)) else 0 end
-       from (select bought, sold from traders where token_address = tokens.address and wallet = tokens.creator
-             union all
-             select bought, sold from traders where token_address = tokens.address and creator_linked) c))
-  from traders x left join balances b on b.token_address = x.token_address and b.wallet = x.wallet
-  where x.token_address = tokens.address and (x.sniper or x.bundler or x.creator_linked))`);
+    div(r.sniper_balance * 10000, tokens.total_supply), r.sniper_wallets,
+    div(r.bundler_balance * 10000, tokens.total_supply), r.bundler_wallets,
+    div(r.linked_balance * 10000, tokens.total_supply), r.linked_wallets,
+    case when r.cluster_bought > 0 then div(least(r.cluster_sold, r.cluster_bought) * 10000, r.cluster_bought) else 0 end)
+  from trader_totals r where r.token_address = tokens.address), json_build_array(0, 0, 0, 0, 0, 0, 0))`);
 
 /**
  * One token with every group of DESIGN.md section 6, written as JSON by PostgreSQL in one

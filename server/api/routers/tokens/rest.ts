@@ -1,4 +1,5 @@
 import { addressPageInput, balancesPageInput } from '../../../../shared/api/common';
+import { TOKENS_BATCH_MAX } from '../../../../shared/api/limits';
 import {
   activityInput,
   activityPage,
@@ -7,7 +8,6 @@ import {
   holdersPage,
   listTokensInput,
   pricing,
-  TOKENS_BATCH_MAX,
   tokenAddressInput,
   tokenDetail,
   tokenPage,
@@ -20,12 +20,12 @@ import { tradersInput, tradersPage } from '../../../../shared/api/traders';
 import type { ErrorCode } from '../../../errors';
 import { TRENDING_FORMULA } from '../../../tokens/trending';
 import { defineRestRoute, routeGroup } from '../../rest/define';
-import { listTraders } from '../../traders/read';
+import { listTraders, tradersExport } from '../../traders/read';
 import { getTokensBatch } from './batch';
 import { getTokenDetail } from './detail';
 import { listTokens, listTrending } from './list';
 import { getChart, listActivity } from './market';
-import { getPricing, listHolders, listTrades } from './serialized';
+import { getPricing, holdersExport, listHolders, listTrades, tradesExport } from './serialized';
 
 const untrusted = 'Names, images and links are supplied by creators and unverified.';
 const trendingDescription = `Tokens with indexed trading in the last 24 h, by trending score = ${TRENDING_FORMULA}, relative to the indexed head's time. \`view\` and \`search\` narrow the set and keep the order. Trending order is not an endorsement. ${untrusted}`;
@@ -109,6 +109,7 @@ export const tokenRoutes = routeGroup('tokens', {
     output: tradesPage,
     errors: tokenPageErrors,
     read: listTrades,
+    csv: tradesExport,
   }),
   listTokenActivity: defineRestRoute({
     path: '/api/v1/tokens/{address}/activity',
@@ -129,16 +130,18 @@ export const tokenRoutes = routeGroup('tokens', {
     output: holdersPage,
     errors: tokenPageErrors,
     read: listHolders,
+    csv: holdersExport,
   }),
   listTokenTraders: defineRestRoute({
     path: '/api/v1/tokens/{address}/traders',
     summary: 'Top traders',
     description:
-      'Wallets that traded the token (or paid a pool swap of it, or received it from its creator): tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position, first and last trade and labels (creator, sniper, bundler, creator_linked; docs/api.md "Traders, PnL and labels"), largest first by realized PnL, volume or holding. Kept by the indexer, never computed per request.',
+      'Wallets that traded the token (as the chain attributes it), or received it with its cost (within the cluster of its creator, or in the transaction that bought it): tokens and quote bought and sold, average-cost basis, realized PnL, unrealized PnL at the current price, position, first and last trade and labels (creator, sniper, bundler, creator_linked; docs/api.md "Traders, PnL and labels"), largest first by realized PnL, volume or holding. Kept by the indexer, never computed per request.',
     input: tradersInput,
     output: tradersPage,
     errors: tokenPageErrors,
     read: listTraders,
+    csv: tradersExport,
   }),
 });
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { AddressPageInput, BalancesPageInput } from '../../../../shared/api/common';
 import { holderItem, pricing, trade } from '../../../../shared/api/tokens';
 import { indexedThroughBlockSql } from '../../../db/checkpoint';
@@ -8,6 +9,7 @@ import { jsonSql } from '../../rest/json-sql';
 import { type SerializedAnswer, serializedAnswer } from '../../rest/serialized';
 import type { Context } from '../../trpc';
 import { rowByAddress, tokenNotFound, tokenPages } from '../json-reads';
+import { itemRenderings, type TokenList, tokenExport } from '../token-exports';
 
 /** Pricing, trades and holders, written as JSON by PostgreSQL (json-reads.ts). */
 
@@ -25,25 +27,24 @@ export const getPricing = rowByAddress(
   tokenNotFound,
 );
 
-const tradeJson = jsonSql(trade, {
-  block_timestamp: 'block_timestamp',
-  token_address: 'token_address',
-  trader: 'trader',
-  side: `case when side = 'sell' then 'sell' else 'buy' end`,
-  token_amount: 'token_amount',
-  reserve_amount: 'reserve_amount',
-  curve_value: 'curve_value',
-  protocol_fee: 'protocol_fee',
-  creator_fee: 'creator_fee',
-  source: `case when source = 'dex_v3' then 'dex_v3' else 'curve' end`,
-  block_number: 'block_number',
-  transaction_index: 'transaction_index',
-  transaction_hash: 'transaction_hash',
-  log_index: 'log_index',
-});
-
-const tradePages = tokenPages({
-  item: tradeJson,
+// Each list's item columns write its JSON page and its CSV export (token-exports.ts).
+const trades: TokenList<z.output<typeof chainPositionKey>, ''> = {
+  ...itemRenderings(trade, {
+    block_timestamp: 'block_timestamp',
+    token_address: 'token_address',
+    trader: 'trader',
+    side: `case when side = 'sell' then 'sell' else 'buy' end`,
+    token_amount: 'token_amount',
+    reserve_amount: 'reserve_amount',
+    curve_value: 'curve_value',
+    protocol_fee: 'protocol_fee',
+    creator_fee: 'creator_fee',
+    source: `case when source = 'dex_v3' then 'dex_v3' else 'curve' end`,
+    block_number: 'block_number',
+    transaction_index: 'transaction_index',
+    transaction_hash: 'transaction_hash',
+    log_index: 'log_index',
+  }),
   numbered: (
     param,
     after,
@@ -57,16 +58,21 @@ const tradePages = tokenPages({
   keys: () => ['x.block_number', 'x.log_index'],
   keySchema: chainPositionKey,
   cursorKey: ([block, log]) => [Number(block), Number(log)],
-});
+  stable: true,
+};
+
+const tradePages = tokenPages(trades);
+const tradesList = (input: AddressPageInput) => ({ list: `trades:${input.address}`, order: '' as const });
+export const tradesExport = tokenExport('trades', trades, tradesList);
 
 /** Trades in reverse chain order with the checkpoint they were read at, in one statement. */
 export async function listTrades(ctx: Context, input: AddressPageInput): Promise<SerializedAnswer> {
-  const { page, block } = await tradePages(ctx, input, `trades:${input.address}`, '');
+  const { page, block } = await tradePages(ctx, input, tradesList(input).list, '');
   return serializedAnswer(`{"indexed_through_block":${block},${page}}`, block);
 }
 
-const holderPages = tokenPages({
-  item: jsonSql(holderItem, {
+const holders: TokenList<z.output<typeof amountAndAddressKey>, ''> = {
+  ...itemRenderings(holderItem, {
     wallet: 'wallet',
     balance: 'balance',
     // Of the supply, in basis points rounded down.
@@ -101,11 +107,16 @@ const holderPages = tokenPages({
   },
   keys: () => ['x.balance::text', 'x.wallet'],
   keySchema: amountAndAddressKey,
-});
+  stable: false,
+};
+
+const holderPages = tokenPages(holders);
+const holdersList = (input: AddressPageInput) => ({ list: `holders:${input.address}`, order: '' as const });
+export const holdersExport = tokenExport('holders', holders, holdersList);
 
 /** Holders, largest balance first; at the end of `block` when given. */
 export async function listHolders(ctx: Context, input: BalancesPageInput): Promise<SerializedAnswer> {
-  const { page } = await holderPages(ctx, input, `holders:${input.address}`, '');
+  const { page } = await holderPages(ctx, input, holdersList(input).list, '');
   // The holders page does not say its block (its schema has no indexed_through_block).
   return serializedAnswer(`{${page}}`);
 }

@@ -1,5 +1,5 @@
 /**
- * `node --import ./test/openapi-typescript-hook.mjs node_modules/openapi-typescript/bin/cli.js …`
+ * `node --import ./scripts/openapi-typescript-hook.mjs node_modules/openapi-typescript/bin/cli.js …`
  *
  * openapi-typescript 7 prints its output through the TypeScript 5 compiler API. The project's
  * `typescript` is 7, the native compiler, which no longer ships that API, so only imports of

@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_targets" ADD COLUMN "batch_size" integer DEFAULT 1 NOT NULL;
