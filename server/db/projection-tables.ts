@@ -15,7 +15,6 @@ export const projectionTables = [
   'trades',
   'chain_events',
   'balances',
-  'balance_history',
   'candles',
   'creators',
   'traders',

@@ -29,6 +29,5 @@ export async function loadProjectionContext(rpc: RpcClient, chain: ChainConfig):
     startBlock: Number(chain.startBlock),
     finalityDepth: chain.finalityDepth,
     ...(chain.labels ? { labels: chain.labels } : {}),
-    ...(chain.historySegmentMinEvents ? { historySegmentMinEvents: chain.historySegmentMinEvents } : {}),
   };
 }

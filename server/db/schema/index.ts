@@ -1,4 +1,3 @@
-export * from './balances';
 export * from './chain';
 export * from './deferred-indexes';
 export * from './metadata';
