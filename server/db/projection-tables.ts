@@ -15,6 +15,7 @@ export const projectionTables = [
   'trades',
   'chain_events',
   'balances',
+  'balance_history',
   'candles',
   'creators',
   'traders',

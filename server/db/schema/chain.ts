@@ -56,6 +56,12 @@ export const indexerCheckpoint = pgTable('indexer_checkpoint', {
   blockHash: hex('block_hash').notNull(),
   blockTimestamp: unixSeconds('block_timestamp').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * The first block whose balances `balance_history` holds: 0 for an index built with it, the
+   * block after the checkpoint for an index migrated to it (migration 0019); earlier blocks are
+   * refused rather than answered from a history that does not reach them.
+   */
+  balanceHistoryFromBlock: blockNumber('balance_history_from_block').notNull().default(0),
 });
 
 export const CHECKPOINT_ID = 'main';
