@@ -14,8 +14,11 @@ export interface IndexedStack {
   proxy: FaultProxy | undefined;
   /** Resolves once the server's indexer has reached the chain head. */
   waitForIndex(): Promise<number>;
-  /** Stops the server (and its indexer) and starts it again on the same database and chain. */
-  restart(): Promise<void>;
+  /**
+   * Stops the server (and its indexer) and starts it again on the same database and chain;
+   * `whileDown` runs in between (chain activity the restarted indexer then reads in one range).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** The chain as the oracle reads it: every log of the deployment from its start block on. */
   readChainView(): Promise<ChainView>;
   stop(): Promise<void>;
@@ -62,8 +65,9 @@ export async function startIndexedStack(
     ledger,
     proxy,
     waitForIndex: () => waitForIndexedHead(stack.server, chain, 60_000),
-    restart: async () => {
+    restart: async (whileDown) => {
       await stack.server.stop();
+      await whileDown?.();
       stack.server = await startAppServer(env);
     },
     readChainView: () => readChainView(chain.client, chain.deployment.contracts, ledger.startBlock),

@@ -151,8 +151,10 @@ interface Walk {
 /**
  * One wallet's moves, cut at the walk's splits: its row after them, with what it did to the
  * token's holders added to the walk's totals and its closed intervals to `lines`. A wallet whose
- * balance and kind end the range where they started writes no lines: its cuts are written from
- * `balances` with the untouched wallets'. (No closures: this runs once per wallet a range moves.)
+ * moves cancel out within each block moved nothing: it writes no lines, and its cuts are written
+ * from `balances` with the untouched wallets'. One that moved and came back moved: its row
+ * reopens at its last move (`since`), though its balance and kind are what they were.
+ * (No closures: this runs once per wallet a range moves.)
  */
 function walkWallet(
   walk: Walk,

@@ -26,7 +26,9 @@ export async function writeBalances(t: Database, plan: BatchPlan, seq: number | 
     if (before === null) {
       if (after !== 0n) created.push(`${token}\t${wallet}\t${after}\t${kind}\t${since}`);
     } else if (after === 0n) removed.push(`${token}\t${wallet}\t${before.balance}`);
-    else if (after !== before.balance || kind !== before.kind)
+    // A balance that moved and came back within the range changed too: its row reopens at its
+    // last move (the fold closed the intervals in between).
+    else if (after !== before.balance || kind !== before.kind || since !== before.since)
       changed.push(`${token}\t${wallet}\t${before.balance}\t${after}\t${kind}\t${since}`);
   }
   if (seq !== undefined) {
