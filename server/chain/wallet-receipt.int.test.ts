@@ -40,13 +40,18 @@ function configHidingReceipts(hiddenFor: number) {
   return createConfig({ chains: [chain], transports: { [chain.id]: transport }, pollingInterval: 200 });
 }
 
-it('a receipt withheld past the block that mined it is still found, with no further block', async () => {
-  const config = configHidingReceipts(1_000);
-  const wallet = createWalletClient({
+/** The sender's wallet, sending through `config`'s RPC (so its hiding sees the send). */
+function senderOn(config: ReturnType<typeof configHidingReceipts>) {
+  return createWalletClient({
     account: sender,
     chain: config.chains[0],
     transport: custom(config.getClient().transport),
   });
+}
+
+it('a receipt withheld past the block that mined it is still found, with no further block', async () => {
+  const config = configHidingReceipts(1_000);
+  const wallet = senderOn(config);
   const hash = await wallet.sendTransaction({ to: sender.address, value: parseEther('1') });
 
   const receipt = await waitForReceipt(config, 31337, hash);
@@ -58,11 +63,7 @@ it('a receipt withheld past the block that mined it is still found, with no furt
 
 it('a reverted transaction resolves with its reverted receipt, for the caller to explain', async () => {
   const config = configHidingReceipts(0);
-  const wallet = createWalletClient({
-    account: sender,
-    chain: config.chains[0],
-    transport: custom(config.getClient().transport),
-  });
+  const wallet = senderOn(config);
   // Init code that reverts at once: a contract creation that fails on chain (gas set, so no estimate).
   const hash = await wallet.sendTransaction({ data: '0x60006000fd', gas: 100_000n });
   const receipt = await waitForReceipt(config, 31337, hash);
