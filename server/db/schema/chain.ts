@@ -56,6 +56,13 @@ export const indexerCheckpoint = pgTable('indexer_checkpoint', {
   blockHash: hex('block_hash').notNull(),
   blockTimestamp: unixSeconds('block_timestamp').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * The PROJECTION_VERSION (server/indexer/upgrade.ts) of the code that built this index from its
+   * start block: set when the index begins (its first checkpoint) and by a rebuild, never by
+   * following the chain, so an index folded by older rules stays marked as such. 0: an index
+   * from before the version was kept.
+   */
+  projectionVersion: integer('projection_version').notNull().default(0),
 });
 
 export const CHECKPOINT_ID = 'main';
