@@ -4,6 +4,7 @@ import type { DatabaseHandle } from './db';
 import { openDatabase } from './db/client';
 import { createIndexer, type Indexer } from './indexer/indexer';
 import { createRpcClient } from './indexer/rpc/client';
+import { rebuildIfOutdated } from './indexer/upgrade';
 import { schedulePurge } from './metadata/purge-drafts';
 import type { ObjectStore } from './objects/store';
 import { startWebhookWorker } from './webhooks/start';
@@ -27,6 +28,30 @@ export interface BackgroundResources {
 export async function startBackgroundWork(resources: BackgroundResources): Promise<{ indexer?: Indexer }> {
   const { config, logger, database: handle, objects, signal } = resources;
   const chain = config.chain;
+  // An index built by an older release is rebuilt (server/indexer/upgrade.ts). On PGlite first,
+  // before anything else uses the process's one session and before the server answers: readers
+  // wait for the rebuild instead of reading half of it. On PostgreSQL beside the live index.
+  if (config.embeddedIndexer && chain) {
+    const upgrade = rebuildIfOutdated(handle.db, {
+      database: handle.config,
+      chain,
+      rpc: createRpcClient({
+        url: chain.rpcUrl,
+        maxResponseBytes: chain.maxResponseBytes,
+        timeoutMs: chain.rpcTimeoutMs,
+      }),
+      logger: logger.child({ component: 'rebuild' }),
+      ...(handle.driver === 'pglite' ? { handle } : {}),
+    });
+    if (handle.driver === 'pglite') await upgrade;
+    else
+      upgrade.catch((error: unknown) =>
+        logger.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'upgrade rebuild failed',
+        ),
+      );
+  }
   // Uploads are written by the web processes, so they purge what expires: every process runs
   // the timer, one at a time purges (an advisory lock), the database decides what goes.
   if (config.drafts.purgeIntervalMs > 0) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../server/db/client';
+import { PROJECTION_VERSION } from '../server/db/projection-tables';
 import { CHECKPOINT_ID, indexerCheckpoint, tokenSearchTerms, tokens } from '../server/db/schema';
 import { normalizeSearchText, searchTermsFor } from '../shared/search-text';
 
@@ -82,6 +83,8 @@ export async function setCheckpoint(db: Database, block: number): Promise<void> 
       indexedThroughBlock: block,
       blockHash: fixtureHash('block', block),
       blockTimestamp: 1_700_000_000 + block,
+      // Fixture rows are what the current code would write: no start-up rebuild for them.
+      projectionVersion: PROJECTION_VERSION,
     })
     .onConflictDoUpdate({ target: indexerCheckpoint.id, set: { indexedThroughBlock: block } });
 }

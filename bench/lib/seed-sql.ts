@@ -14,6 +14,8 @@
  * tokens (199,999 is prime to 100 and 1,000).
  */
 
+import { PROJECTION_VERSION } from '../../server/db/projection-tables';
+
 /** Bumped whenever the generated data changes shape, so `npm run bench` reseeds older databases. */
 export const SEED_VERSION = 5;
 
@@ -264,11 +266,11 @@ export const insertTraders = `insert into traders (token_address, wallet, bought
                          max(block_number) as last_block, max(block_timestamp) as last_at
                     from trades group by token_address, trader) a) b`;
 
-/** The indexer's checkpoint at the head of the seeded trades. */
+/** The indexer's checkpoint at the head of the seeded trades, marked as the current code's rows. */
 export function insertCheckpoint(tradeCount: number): string {
   const head = headOf(tradeCount);
-  return `insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp)
-    values ('main', 31337, ${head.block}, ${hex(String(head.block), 64)}, ${head.timestamp})
+  return `insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, projection_version)
+    values ('main', 31337, ${head.block}, ${hex(String(head.block), 64)}, ${head.timestamp}, ${PROJECTION_VERSION})
     on conflict (id) do update set indexed_through_block = excluded.indexed_through_block,
       block_hash = excluded.block_hash, block_timestamp = excluded.block_timestamp`;
 }

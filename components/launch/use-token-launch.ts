@@ -4,8 +4,9 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useRef, useState } from 'react';
 import { type Address, type Hex, parseEventLogs } from 'viem';
 import { useConfig, useConnection } from 'wagmi';
-import { getConnection, signTypedData, switchChain, waitForTransactionReceipt } from 'wagmi/actions';
+import { getConnection, signTypedData, switchChain } from 'wagmi/actions';
 import { chainLabel } from '@/components/wallet/public-chain-context';
+import { waitForReceipt } from '@/components/wallet/wait-for-receipt';
 import { writeContractWithHeadroom } from '@/components/wallet/write-contract';
 import { launchFactoryAbi } from '@/contracts/generated/abis.generated';
 import type { PublicChain } from '@/shared/chain/public-chain';
@@ -77,7 +78,7 @@ export function useTokenLaunch(chain: PublicChain) {
           });
         },
         async waitForLaunch(hash) {
-          const receipt = await waitForTransactionReceipt(config, { hash, chainId: chain.chainId });
+          const receipt = await waitForReceipt(config, chain.chainId, hash);
           if (receipt.status !== 'success') throw new LaunchRevertedError(`transaction ${hash} reverted`);
           const launched = parseEventLogs({
             abi: launchFactoryAbi,

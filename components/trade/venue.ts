@@ -1,5 +1,5 @@
 import type { Config } from 'wagmi';
-import { waitForTransactionReceipt } from 'wagmi/actions';
+import { waitForReceipt } from '@/components/wallet/wait-for-receipt';
 
 export type Side = 'buy' | 'sell';
 
@@ -36,7 +36,7 @@ export interface Venue {
 
 /** Waits for a sent transaction; its block, or an error when it was mined but reverted. */
 export async function minedBlock(config: Config, chainId: number, hash: `0x${string}`): Promise<bigint> {
-  const receipt = await waitForTransactionReceipt(config, { hash, chainId });
+  const receipt = await waitForReceipt(config, chainId, hash);
   if (receipt.status !== 'success') throw new Error('The transaction was mined but reverted.');
   return receipt.blockNumber;
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Database, selectRows } from './client';
 import { frozenSql } from './frozen-sql';
 import { INDEX_CHANNEL } from './notify';
+import { PROJECTION_VERSION } from './projection-tables';
 import { CHECKPOINT_ID } from './schema';
 
 /** Anything that runs SQL: the database or a transaction of it. */
@@ -135,8 +136,10 @@ export async function advanceCheckpoint(
   fromBlock: number,
   head: Checkpoint,
 ): Promise<void> {
-  await t.execute(sql`insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, updated_at)
-    values (${CHECKPOINT_ID}, ${chainId}, ${head.indexedThroughBlock}, ${head.blockHash}, ${head.blockTimestamp}, now())
+  // The version is written when the index begins only: following the chain does not fold the
+  // blocks an older version folded again.
+  await t.execute(sql`insert into indexer_checkpoint (id, chain_id, indexed_through_block, block_hash, block_timestamp, updated_at, projection_version)
+    values (${CHECKPOINT_ID}, ${chainId}, ${head.indexedThroughBlock}, ${head.blockHash}, ${head.blockTimestamp}, now(), ${PROJECTION_VERSION})
     on conflict (id) do update set indexed_through_block = excluded.indexed_through_block, block_hash = excluded.block_hash,
       block_timestamp = excluded.block_timestamp, updated_at = excluded.updated_at`);
   await logIndexChange(t, {

@@ -5,6 +5,16 @@
  */
 
 /**
+ * The version of what the indexer writes. Bump it with every change to it that leaves an existing
+ * index wrong: a migration adding a projection (its table is empty for the blocks already
+ * indexed), a fold rule changed. An index whose checkpoint carries an older version is rebuilt
+ * when the indexer starts (server/indexer/upgrade.ts; docs/operations.md, "Upgrades").
+ * 1: the version of the first index to carry one (event store, trader totals, funding graph).
+ * 2: balance history (balance_history, balances.since_block, the tokens' segments; migration 0020).
+ */
+export const PROJECTION_VERSION = 2;
+
+/**
  * What the indexer derives from the chain, and its own bookkeeping of it (checkpoint, recent
  * hashes, undo journal, deferred indexes, the event store): a rebuild writes them anew in a
  * schema of their own and swaps them in whole, in one transaction.

@@ -12,6 +12,7 @@ import {
   seedListedToken,
   setExportCheckpoint,
 } from '../../../test/export-fixtures';
+import { type StallProxy, startStallProxy } from '../../../test/stall-proxy';
 
 const backends = await availableBackends();
 
@@ -146,6 +147,54 @@ describe.each(backends)('CSV export limits (%s)', (backend) => {
       expect(ms).toBeLessThan(9_000);
     });
   });
+
+  // A frozen server (a partition, a stuck disk) answers nothing and its own statement_timeout
+  // cannot fire: the export's session is cut with every other by the pool's heartbeat.
+  if (backend === 'postgres')
+    describe('when the database freezes mid-export', () => {
+      let proxy: StallProxy;
+      let server: AppServer;
+      beforeAll(async () => {
+        const url = new URL(database.env.DATABASE_URL as string);
+        proxy = await startStallProxy(Number(url.port || 5432));
+        url.port = String(proxy.port);
+        server = await startAppServer({
+          ...database.env,
+          DATABASE_URL: url.toString(),
+          EXPORT_DEADLINE_MS: '600000',
+        });
+      }, 120_000);
+      afterAll(async () => {
+        proxy?.resume();
+        await server?.stop();
+        await proxy?.close();
+      });
+
+      it('the download ends incomplete within the heartbeat deadline, not the export deadline; exports run again within seconds of the thaw', async () => {
+        const path = `${server.baseUrl}/api/v1/tokens/${bulk}/trades?format=csv`;
+        const download = await openExport(path, { hashOnly: true });
+        expect(download.response.statusCode).toBe(200);
+        await sleep(300);
+        proxy.stall();
+        const frozeAt = performance.now();
+        const body = await download.done;
+        // Heartbeat every 1 s, unanswered past 2 s: the chunk waiting on the frozen server fails.
+        expect(body.complete).toBe(false);
+        expect(body.lines).toBeLessThan(BULK_ROWS + 1);
+        expect(performance.now() - frozeAt).toBeLessThan(6_000);
+        proxy.resume();
+        const thawedAt = performance.now();
+        let status = 0;
+        while (status !== 200 && performance.now() - thawedAt < 10_000) {
+          status = (await fetch(path, { method: 'HEAD' })).status;
+          if (status !== 200) await sleep(100);
+        }
+        // The next heartbeat finds it answering: an export's session (once a reserved one, which
+        // a cut left dead in the pool, 503 for a minute) is the pool's again.
+        expect(status).toBe(200);
+        expect(performance.now() - thawedAt).toBeLessThan(5_000);
+      });
+    });
 
   describe('at scale', () => {
     const { server } = serverForTests(() => database, { EXPORT_DEADLINE_MS: '600000' });

@@ -1,4 +1,4 @@
-import type { ReservedSql, Sql } from 'postgres';
+import type { Sql } from 'postgres';
 import type { Database } from '../../db/client';
 import { AcquireTimeoutError } from '../../db/deadlines';
 
@@ -35,60 +35,58 @@ export interface ExportSessionDeadlines {
   statementMs: number;
 }
 
-/** Opens the session of an export reading `db`. */
+/**
+ * Opens the session of an export reading `db`: on PostgreSQL a transaction of the pool's own
+ * (`begin`), held open until `close`. Not a reserved session: a reserved connection that a frozen
+ * server's cut closed went back to the pool as if open when released, and exports waited for
+ * sessions (503 after the acquire deadline) for a minute after the server thawed, while reads
+ * recovered at once. A transaction's connection is the pool's to reconnect.
+ */
 export async function openExportSession(
   db: Database,
   deadlines: ExportSessionDeadlines,
 ): Promise<ExportSession> {
   const client = (db as unknown as { $client: Sql | object }).$client;
-  if (!('reserve' in client)) return { db, headDone: async () => {}, close: async () => {} };
-  const reserved = await reserveWithin(client, deadlines.acquireMs);
-  try {
-    await reserved.unsafe(
-      `begin isolation level repeatable read read only;
-       set local idle_in_transaction_session_timeout = ${Math.ceil(deadlines.idleMs)};
-       set local statement_timeout = ${Math.ceil(deadlines.headMs)}`,
-    );
-  } catch (error) {
-    reserved.release();
-    throw error;
-  }
-  return {
-    // What compiled reads ask of a database: its driver (`$client`), here the reserved session.
-    db: { $client: reserved } as unknown as Database,
-    headDone: async () => {
-      await reserved.unsafe(`set local statement_timeout = ${Math.ceil(deadlines.statementMs)}`);
-    },
-    close: async () => {
-      // Queued behind a statement still running (an export cut mid-chunk): the session goes back
-      // once it has answered (the statement timeout bounds it) and the transaction is gone.
-      await reserved.unsafe('rollback').catch(() => {});
-      reserved.release();
-    },
-  };
-}
-
-/** A reserved session of `client`'s pool, or a connection error once `acquireMs` passed without one. */
-function reserveWithin(client: Sql, acquireMs: number): Promise<ReservedSql> {
-  const reserving = client.reserve();
-  if (acquireMs <= 0) return reserving;
-  return new Promise((resolve, reject) => {
-    let late = false;
-    const timer = setTimeout(() => {
-      late = true;
-      reject(new AcquireTimeoutError(`no database session within ${acquireMs} ms`));
-    }, acquireMs);
-    reserving.then(
-      (reserved) => {
-        clearTimeout(timer);
-        // The wait was given up on: the session it got at last goes straight back.
-        if (late) reserved.release();
-        else resolve(reserved);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+  if (!('begin' in client)) return { db, headDone: async () => {}, close: async () => {} };
+  let end!: () => void;
+  const held = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  let late = false;
+  return new Promise<ExportSession>((resolve, reject) => {
+    const timer =
+      deadlines.acquireMs > 0
+        ? setTimeout(() => {
+            late = true;
+            reject(new AcquireTimeoutError(`no database session within ${deadlines.acquireMs} ms`));
+          }, deadlines.acquireMs)
+        : undefined;
+    const transaction = client.begin('isolation level repeatable read read only', async (tx) => {
+      clearTimeout(timer);
+      // The wait was given up on: the transaction it got at last ends at once.
+      if (late) return;
+      await tx.unsafe(
+        `set local idle_in_transaction_session_timeout = ${Math.ceil(deadlines.idleMs)};
+         set local statement_timeout = ${Math.ceil(deadlines.headMs)}`,
+      );
+      resolve({
+        // What compiled reads ask of a database: its driver (`$client`), here the transaction.
+        db: { $client: tx } as unknown as Database,
+        headDone: async () => {
+          await tx.unsafe(`set local statement_timeout = ${Math.ceil(deadlines.statementMs)}`);
+        },
+        close: async () => {
+          // Ends the transaction once a statement still running (an export cut mid-chunk) has
+          // answered (the statement timeout bounds it, the heartbeat a frozen server).
+          end();
+          await transaction.catch(() => {});
+        },
+      });
+      await held;
+    });
+    transaction.catch((error: unknown) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }

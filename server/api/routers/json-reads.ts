@@ -45,7 +45,7 @@ export type PageParam = 'address' | 'k0' | 'k1' | 'block';
 
 /**
  * A page at `block` reads balances the index holds: the block must be indexed, and not before the
- * index began keeping balance history (`balance_history_from_block`, migration 0019).
+ * index began keeping balance history (`balance_history_from_block`, migration 0020).
  * @throws AppError `invalid_parameter` naming the indexed block (or where history starts).
  */
 export function checkBalancesBlock(block: number | undefined, indexed: number, historyFrom: number): void {

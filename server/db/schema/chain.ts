@@ -57,8 +57,15 @@ export const indexerCheckpoint = pgTable('indexer_checkpoint', {
   blockTimestamp: unixSeconds('block_timestamp').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /**
+   * The PROJECTION_VERSION (server/indexer/upgrade.ts) of the code that built this index from its
+   * start block: set when the index begins (its first checkpoint) and by a rebuild, never by
+   * following the chain, so an index folded by older rules stays marked as such. 0: an index
+   * from before the version was kept.
+   */
+  projectionVersion: integer('projection_version').notNull().default(0),
+  /**
    * The first block whose balances `balance_history` holds: 0 for an index built with it, the
-   * block after the checkpoint for an index migrated to it (migration 0019); earlier blocks are
+   * block after the checkpoint for an index migrated to it (migration 0020); earlier blocks are
    * refused rather than answered from a history that does not reach them.
    */
   balanceHistoryFromBlock: blockNumber('balance_history_from_block').notNull().default(0),

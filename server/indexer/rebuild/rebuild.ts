@@ -4,6 +4,7 @@ import { type DatabaseHandle, openDatabase, selectRows } from '../../db/client';
 import { openPostgres } from '../../db/connector';
 import { rebuildDeferredIndexes } from '../../db/deferred-indexes';
 import { appliedMigrationCount, migrateDatabase } from '../../db/migrate';
+import { PROJECTION_VERSION } from '../../db/projection-tables';
 import { createIndexer, type IndexerOptions } from '../indexer';
 import type { IndexerLogger } from '../progress';
 import type { RpcClient } from '../rpc/client';
@@ -47,6 +48,12 @@ export interface RebuildOptions {
   onPhase?: (phase: 'replay' | 'catch-up' | 'swap', at: number) => void | Promise<void>;
   /** Swap attempts while the live indexer stays ahead or holds its locks. */
   swapAttempts?: number;
+  /**
+   * The process's open database, used instead of a handle of the rebuild's own and left open:
+   * embedded PGlite admits one per directory. Nothing else may use it while the rebuild runs (its
+   * one session reads the rebuild's schema first).
+   */
+  handle?: DatabaseHandle;
 }
 
 export interface RebuildReport {
@@ -64,12 +71,14 @@ const REBUILD_LOCK_ID = '7307157361213370002';
 export async function rebuildIndex(options: RebuildOptions): Promise<RebuildReport> {
   const { database, chain, rpc, logger } = options;
   const releaseLock = database.kind === 'postgres' ? await lockRebuild(database) : async () => {};
-  const handle = await openDatabase(database, { max: 4, applicationName: 'launchdex-rebuild' });
+  const handle =
+    options.handle ?? (await openDatabase(database, { max: 4, applicationName: 'launchdex-rebuild' }));
   let target: DatabaseHandle | undefined;
+  let live: string | undefined;
   try {
     await migrateDatabase(handle);
-    const live = await currentSchema(handle);
-    const mark = `rebuild of ${live} at ${await appliedMigrationCount(handle)} migrations`;
+    live = await currentSchema(handle);
+    const mark = `rebuild of ${live} at ${await appliedMigrationCount(handle)} migrations, projection version ${PROJECTION_VERSION}`;
     const found = await readSchemaMark(handle.db, REBUILD_SCHEMA);
     if (found !== undefined && found !== mark) {
       logger.warn({ found, mark }, 'dropping a rebuild schema made for other migrations');
@@ -176,7 +185,9 @@ export async function rebuildIndex(options: RebuildOptions): Promise<RebuildRepo
     return { replayed, caughtUp, swap };
   } finally {
     if (target && target !== handle) await target.close();
-    await handle.close();
+    if (!options.handle) await handle.close();
+    else if (handle.driver === 'pglite' && live !== undefined)
+      await handle.exec(`set search_path to ${quote(live)}`).catch(() => {});
     await releaseLock();
   }
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "indexer_checkpoint" ADD COLUMN "projection_version" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,174 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { startAppServer } from '../../test/app-server';
+import type { TestChain } from '../../test/chain';
+import { simulatedChainForTests } from '../../test/chain-hooks';
+import { availableBackends, type Backend, createTestDatabase, type TestDatabase } from '../../test/database';
+import { chainConfigFor, dumpIndexAndLogs, indexToHead, silentLogger } from '../../test/indexer/harness';
+import { spawnIndexerProcess } from '../../test/indexer-process';
+import type { Database, DatabaseHandle } from '../db/client';
+import { PROJECTION_VERSION } from '../db/projection-tables';
+import { createRpcClient } from './rpc/client';
+import { readProjectionState, rebuildIfOutdated } from './upgrade';
+
+const backends = await availableBackends();
+let chain: TestChain;
+
+simulatedChainForTests({ seed: 19, launches: 8, actions: 120 }, (started) => {
+  chain = started.chain;
+});
+
+/** What the indexer's start does (scripts/indexer.ts, server/startup.ts), on the process's handle. */
+function startUpgrade(handle: DatabaseHandle) {
+  const config = chainConfigFor(chain);
+  return rebuildIfOutdated(handle.db, {
+    database: handle.config,
+    chain: config,
+    rpc: createRpcClient({ url: config.rpcUrl }),
+    logger: silentLogger,
+    ...(handle.driver === 'pglite' ? { handle } : {}),
+  });
+}
+
+/** An index as an older release left it: folded by version 0, without the rows it never wrote. */
+async function asOlderReleaseLeftIt(db: Database) {
+  await db.execute(sql`update indexer_checkpoint set projection_version = 0`);
+  await db.execute(sql`delete from trader_totals`);
+  await db.execute(sql`update traders set sniper = false, bundler = false`);
+}
+
+/**
+ * A database of `backend` indexed to the head, then left as an older release would have left it;
+ * `body` gets it open, with the dump of the fresh index it must come back to. Dropped after.
+ */
+async function withOutdatedIndex(
+  backend: Backend,
+  body: (
+    database: TestDatabase,
+    open: { handle: DatabaseHandle },
+    fresh: Record<string, unknown[]>,
+  ) => Promise<void>,
+) {
+  const database = await createTestDatabase(backend);
+  const open = { handle: await database.open() };
+  try {
+    await indexToHead(open.handle.db, chain);
+    const fresh = await dumpIndexAndLogs(open.handle.db);
+    await asOlderReleaseLeftIt(open.handle.db);
+    expect(await dumpIndexAndLogs(open.handle.db)).not.toEqual(fresh);
+    await body(database, open, fresh);
+    expect(await dumpIndexAndLogs(open.handle.db)).toEqual(fresh);
+    expect((await readProjectionState(open.handle.db)).version).toBe(PROJECTION_VERSION);
+  } finally {
+    await open.handle.close().catch(() => {});
+    await database.drop();
+  }
+}
+
+/** Runs `during` with PGlite's directory closed to this process (a process of its own holds it). */
+async function asideOnPglite(
+  database: TestDatabase,
+  open: { handle: DatabaseHandle },
+  during: () => Promise<void>,
+) {
+  if (database.backend === 'pglite') await open.handle.close();
+  try {
+    await during();
+  } finally {
+    if (database.backend === 'pglite') open.handle = await database.open();
+  }
+}
+
+describe.each(backends)('an index built by an older projection version (%s)', (backend) => {
+  it('a database not indexed yet, or indexed by this version, is left alone', async () => {
+    const database = await createTestDatabase(backend);
+    const handle = await database.open();
+    try {
+      expect(await readProjectionState(handle.db)).toEqual({ version: null, storeFrom: null });
+      expect(await startUpgrade(handle)).toBeUndefined();
+      await indexToHead(handle.db, chain);
+      expect(await readProjectionState(handle.db)).toEqual({
+        version: PROJECTION_VERSION,
+        storeFrom: chain.deployment.startBlock,
+      });
+      expect(await startUpgrade(handle)).toBeUndefined();
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  }, 180_000);
+
+  it('is rebuilt from its event store: the rows the old version lacked are back, every table as a fresh index', async () => {
+    await withOutdatedIndex(backend, async (_database, open) => {
+      const report = await startUpgrade(open.handle);
+      expect(report?.replayed.events).toBeGreaterThan(0);
+    });
+  }, 180_000);
+
+  it('is rebuilt from the RPC when its event store does not reach back to the start block', async () => {
+    await withOutdatedIndex(backend, async (_database, open) => {
+      // An index that began before the event store did: its first chunks are missing.
+      await open.handle.db.execute(
+        sql`delete from raw_log_chunks where from_block = (select min(from_block) from raw_log_chunks)`,
+      );
+      const report = await startUpgrade(open.handle);
+      expect(report?.replayed.events).toBe(0);
+      expect(report?.caughtUp.events).toBeGreaterThan(0);
+    });
+  }, 180_000);
+
+  it('`npm run indexer` rebuilds it when it starts (beside the live indexer on PostgreSQL, before it on PGlite)', async () => {
+    await withOutdatedIndex(backend, (database, open) =>
+      asideOnPglite(database, open, async () => {
+        const child = spawnIndexerProcess(database, chain, { INDEXER_POLL_MS: '50' });
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        let output = '';
+        const swapped = await new Promise<boolean>((resolve) => {
+          child.stdout?.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            if (output.includes('swapped in the rebuilt index')) resolve(true);
+          });
+          child.once('exit', () => resolve(false));
+        });
+        child.kill('SIGTERM');
+        await exited;
+        expect(swapped, output).toBe(true);
+        expect(output).toContain(
+          `older than this code's ${PROJECTION_VERSION}: rebuilding it beside the live one from its event store`,
+        );
+      }),
+    );
+  }, 180_000);
+
+  it('the server with its embedded indexer rebuilds it; on PGlite before it answers', async () => {
+    await withOutdatedIndex(backend, (database, open) =>
+      asideOnPglite(database, open, async () => {
+        const server = await startAppServer({
+          ...database.env,
+          RPC_URL: chain.anvil.rpcUrl,
+          CHAIN_ID: '31337',
+          FACTORY_ADDRESS: chain.deployment.contracts.factory,
+          START_BLOCK: String(chain.deployment.startBlock),
+          INDEXER_MODE: 'embedded',
+          LOG_LEVEL: 'info',
+        });
+        try {
+          if (backend === 'pglite') {
+            // It answered: the rebuild ran before it did.
+            expect(server.output()).toContain('swapped in the rebuilt index');
+          } else {
+            // Beside the live index: it answers at once, the swap comes when the rebuild catches up.
+            for (
+              let i = 0;
+              i < 200 && (await readProjectionState(open.handle.db)).version !== PROJECTION_VERSION;
+              i++
+            )
+              await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        } finally {
+          await server.stop();
+        }
+      }),
+    );
+  }, 180_000);
+});

@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import { type Database, selectRows } from '../db/client';
+import { PROJECTION_VERSION } from '../db/projection-tables';
+import { type RebuildOptions, type RebuildReport, rebuildIndex } from './rebuild/rebuild';
+
+/** The version that built the index (null: no index yet) and the first block its event store holds. */
+export async function readProjectionState(
+  db: Database,
+): Promise<{ version: number | null; storeFrom: number | null }> {
+  const [row] = await selectRows<{ version: number | null; store_from: string | number | null }>(
+    db,
+    sql`select (select projection_version from indexer_checkpoint where id = 'main') as version,
+      (select min(from_block) from raw_log_chunks) as store_from`,
+  );
+  return {
+    version: row?.version ?? null,
+    storeFrom: row?.store_from === null || row?.store_from === undefined ? null : Number(row.store_from),
+  };
+}
+
+/**
+ * An upgrade's rebuild: when the index was built by an older PROJECTION_VERSION (a release that
+ * added a projection or changed a fold), every projection is computed anew beside it and swapped
+ * in (rebuild/rebuild.ts), so no reader keeps the old rules' rows. From the event store when it
+ * reaches back to the start block; otherwise (an index older than the store) the chain is read
+ * again from the RPC. Nothing happens for a current index or a database not indexed yet.
+ * @returns the rebuild's report, or undefined when nothing was outdated
+ * @example await rebuildIfOutdated(handle.db, { database, chain, rpc, logger });
+ */
+export async function rebuildIfOutdated(
+  db: Database,
+  options: Omit<RebuildOptions, 'fromRpc'>,
+): Promise<RebuildReport | undefined> {
+  const { version, storeFrom } = await readProjectionState(db);
+  if (version === null || version === PROJECTION_VERSION) return undefined;
+  const { logger, chain } = options;
+  if (version > PROJECTION_VERSION) {
+    logger.warn(
+      { built: version, code: PROJECTION_VERSION },
+      `the index was built by projection version ${version}, newer than this code's ${PROJECTION_VERSION}: following it as it is`,
+    );
+    return undefined;
+  }
+  const fromRpc = storeFrom === null || storeFrom > Number(chain.startBlock);
+  logger.warn(
+    { built: version, code: PROJECTION_VERSION, fromRpc },
+    `the index was built by projection version ${version}, older than this code's ${PROJECTION_VERSION}: rebuilding it beside the live one ${
+      fromRpc
+        ? `from the RPC (its event store ${storeFrom === null ? 'is empty' : `begins at block ${storeFrom}`}, not at the start block)`
+        : 'from its event store'
+    }`,
+  );
+  return rebuildIndex({ ...options, fromRpc });
+}
