@@ -98,7 +98,8 @@ export async function dumpProjections(db: Database): Promise<Record<string, unkn
     creators: 'select * from creators order by address',
     traders: 'select * from traders order by token_address, wallet',
     trader_totals: 'select * from trader_totals order by token_address',
-    checkpoint: 'select indexed_through_block, block_hash, block_timestamp from indexer_checkpoint',
+    checkpoint:
+      'select indexed_through_block, block_hash, block_timestamp, balance_history_from_block from indexer_checkpoint',
   };
   const dump: Record<string, unknown[]> = {};
   for (const [name, query] of Object.entries(tables)) {
