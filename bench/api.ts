@@ -205,9 +205,14 @@ async function benchApi(): Promise<void> {
   // An answer differing only in the read cache's copy is flagged too: the cached column must
   // serve what the read path computes.
   const shapes = new Map<string, string>();
-  for (const { label, path: pathAndQuery } of selected) {
+  for (const { label, path: pathAndQuery, targets } of selected) {
     const [mine, bare] = [await get(launchdex, pathAndQuery), await get(floor, pathAndQuery)];
     let shape = compare(mine, bare);
+    // Every URL a class drives is the floor's answer too.
+    for (const target of targets?.slice(1) ?? []) {
+      const other = compare(await get(launchdex, target), await get(floor, target));
+      if (other !== 'identical' && other !== 'same fields') shape = `${target}: ${other}`;
+    }
     if (cached) {
       const fromCache = [await get(cached, pathAndQuery), await get(cached, pathAndQuery)];
       if (fromCache.some((answer) => answer.body !== mine.body))
@@ -226,12 +231,13 @@ async function benchApi(): Promise<void> {
   // Every route once before any is measured: the first route measured otherwise pays for the
   // whole server's first compilations (its CPU per request came out ~2x its neighbours').
   console.log('▶ warming every route on every server');
-  for (const { path: pathAndQuery } of selected)
+  for (const { path: pathAndQuery, targets } of selected)
     for (const server of [launchdex, floor, ...(cached ? [cached] : [])])
-      await warm(server, pathAndQuery, warmup);
+      await warm(server, targets ?? pathAndQuery, warmup);
 
   const results: RouteResult[] = [];
-  for (const { label, path: pathAndQuery } of selected) {
+  for (const { label, path, targets } of selected) {
+    const pathAndQuery = targets ?? path;
     await warm(launchdex, pathAndQuery, warmup);
     await warm(floor, pathAndQuery, warmup);
     // Interleaved, so a neighbour's burst on this shared box falls on both servers alike.

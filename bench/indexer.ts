@@ -123,6 +123,9 @@ try {
     ...(process.env.BENCH_FUNDING_HOPS
       ? { labels: { ...defaultLabelParams, fundingHops: Number(process.env.BENCH_FUNDING_HOPS) } }
       : {}),
+    ...(process.env.BENCH_HISTORY_SEGMENT_MIN_EVENTS
+      ? { historySegmentMinEvents: Number(process.env.BENCH_HISTORY_SEGMENT_MIN_EVENTS) }
+      : {}),
   };
   const indexer = createIndexer({
     db: handle.db,
@@ -176,7 +179,13 @@ try {
     sql`select (select count(*) from chain_events where token_address = any(${benchTokens})) as events,
                (select count(*) from trades where token_address = any(${benchTokens})) as trades,
                (select count(*) from balances where token_address = any(${benchTokens})) as balances,
-               (select count(*) from candles where token_address = any(${benchTokens})) as candles`,
+               (select count(*) from candles where token_address = any(${benchTokens})) as candles,
+               (select count(*) from balance_history where token_address = any(${benchTokens})) as history`,
+  );
+  // What balance history costs on disk: its heap and indexes over its rows (bench tokens' only, unless on top of a seed).
+  const [stored] = await selectRows<{ rows: string; bytes: string }>(
+    handle.db,
+    sql`select count(*) as rows, pg_total_relation_size('balance_history') as bytes from balance_history`,
   );
   const c = counts[0] ?? {};
   const indexedEvents = Number(c.events);
@@ -187,6 +196,9 @@ try {
     `  ${Math.round(indexedEvents / seconds)} events/s · ${Math.round(blocks / seconds)} blocks/s · ${indexer.status.batches} batches · fetch ${(indexer.status.fetchMs / 1000).toFixed(2)}s · project ${(indexer.status.projectMs / 1000).toFixed(2)}s`,
   );
   console.log(`  ${(seconds / floorSeconds).toFixed(2)}× the RPC floor of this run`);
+  console.log(
+    `  balance history: ${c.history} rows; ${Number(stored?.bytes).toLocaleString('en')} bytes with its indexes, ${Math.round(Number(stored?.bytes) / Math.max(1, Number(stored?.rows)))} per row`,
+  );
   console.log(`  ${indexer.status.fundingBlocks} whole blocks read for the funding check`);
   const indexerCpu = process.cpuUsage(cpuBefore.indexer);
   const postgresCpu =

@@ -4,7 +4,8 @@
  * Fills an empty PostgreSQL database (migrated first) with synthetic but well-formed projections
  * at production scale: tokens with search terms and bound metadata, creators, trades skewed
  * towards popular tokens (one token gets 6 % of all trades), their decoded events with the
- * launches and graduations, candles of every interval, balances and traders (bench/lib/seed-sql.ts).
+ * launches and graduations, candles of every interval, balances, their history and traders
+ * (bench/lib/seed-sql.ts).
  * For query plans (docs/api.md) and read benchmarks, never for tests of correctness (those index
  * a real chain).
  *
@@ -20,8 +21,10 @@ import postgres from 'postgres';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
 import { createPartitionKeeper } from '../server/db/partitions';
+import { HISTORY_SEGMENT_MIN_EVENTS } from '../server/db/schema';
 import { requireDatabaseUrl } from './lib/database-url';
 import {
+  balanceHistoryStatements,
   candleLevels,
   headOf,
   insertBalances,
@@ -56,6 +59,7 @@ const tables = [
   'chain_events',
   'candles',
   'balances',
+  'balance_history',
   'traders',
 ];
 const started = performance.now();
@@ -190,6 +194,10 @@ await Promise.all([
   inOrder(candleLevels.map(({ seconds, sql: text }) => ({ label: `candles ${seconds} s`, text }))),
   inOrder([
     { label: 'balances', text: insertBalances },
+    ...balanceHistoryStatements(HISTORY_SEGMENT_MIN_EVENTS).map((text, step) => ({
+      label: `balance history (${step + 1})`,
+      text,
+    })),
     { label: 'traders', text: insertTraders },
     { label: 'search terms', text: insertSearchTerms },
     { label: 'bound metadata', text: insertDrafts },

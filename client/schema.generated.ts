@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * Top holders
-         * @description Wallets holding the token, largest balance first. The curve, the pool, the burn address and launchpad contracts are not holders.
+         * @description Wallets holding the token, largest balance first. The curve, the pool, the burn address and launchpad contracts are not holders (the pool from its graduation block on). With `block`, the holders at the end of that block, from the indexed balance history (docs/api.md, "Balances at a block").
          */
         get: operations["listTokenHolders"];
         put?: never;
@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * Wallet holdings
-         * @description Launched tokens the wallet holds (raw 18-decimal balance), with lifecycle, price and value (null for tokens excluded by moderation) and indexed metrics, by token address.
+         * @description Launched tokens the wallet holds (raw 18-decimal balance), with lifecycle, price and value (null for tokens excluded by moderation) and indexed metrics, by token address. With `block`, the tokens it held at the end of that block and their balances then, from the indexed balance history; the token, price, value and metrics are as they are now (docs/api.md, "Balances at a block").
          */
         get: operations["listWalletHoldings"];
         put?: never;
@@ -1760,6 +1760,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque; pass back `next_cursor` unchanged. */
                 cursor?: string;
+                /** @description The balances at the end of this block (at most the indexed block: `X-Indexed-Through-Block`); the latest when absent. A cursor belongs to the block it was issued at. */
+                block?: number;
                 /** @description `csv`: the whole list (not one page) as `text/csv`, as `Accept: text/csv` asks for it; `format` wins over Accept. */
                 format?: "json" | "csv";
                 /** @description The highest X-Indexed-Through-Block this client has seen: the answer is from a database indexed at least this far. */
@@ -2247,6 +2249,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque; pass back `next_cursor` unchanged. */
                 cursor?: string;
+                /** @description The balances at the end of this block (at most the indexed block: `X-Indexed-Through-Block`); the latest when absent. A cursor belongs to the block it was issued at. */
+                block?: number;
                 /** @description The highest X-Indexed-Through-Block this client has seen: the answer is from a database indexed at least this far. */
                 min_block?: number;
             };

@@ -29,6 +29,8 @@ export function spawnIndexerProcess(
       FACTORY_ADDRESS: chain.deployment.contracts.factory,
       START_BLOCK: String(chain.deployment.startBlock),
       LOG_LEVEL: 'info',
+      // As the in-process harness (test/indexer/harness.ts): segments start often on test chains.
+      HISTORY_SEGMENT_MIN_EVENTS: '4',
       ...env,
     },
     stdio: ['ignore', 'pipe', stdio.stderr],

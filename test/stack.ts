@@ -14,6 +14,11 @@ export interface IndexedStack {
   proxy: FaultProxy | undefined;
   /** Resolves once the server's indexer has reached the chain head. */
   waitForIndex(): Promise<number>;
+  /**
+   * Stops the server (and its indexer) and starts it again on the same database and chain;
+   * `whileDown` runs in between (chain activity the restarted indexer then reads in one range).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** The chain as the oracle reads it: every log of the deployment from its start block on. */
   readChainView(): Promise<ChainView>;
   stop(): Promise<void>;
@@ -27,7 +32,7 @@ export interface IndexedStack {
 export async function startIndexedStack(
   backend: Backend,
   fixture: SimulatedFixture,
-  env: Record<string, string> | ((chain: TestChain) => Record<string, string>) = {},
+  extraEnv: Record<string, string> | ((chain: TestChain) => Record<string, string>) = {},
   options: { proxy?: boolean } = {},
 ): Promise<IndexedStack> {
   const { chain, ledger } = await startSimulatedChain(fixture);
@@ -41,7 +46,7 @@ export async function startIndexedStack(
         staleHead: 0,
       })
     : undefined;
-  const server = await startAppServer({
+  const env = {
     ...database.env,
     RPC_URL: proxy?.url ?? chain.anvil.rpcUrl,
     CHAIN_ID: '31337',
@@ -49,25 +54,32 @@ export async function startIndexedStack(
     START_BLOCK: String(chain.deployment.startBlock),
     INDEXER_MODE: 'embedded',
     INDEXER_POLL_MS: '100',
-    ...(typeof env === 'function' ? env(chain) : env),
-  });
-  const waitForIndex = () => waitForIndexedHead(server, chain, 60_000);
-  await waitForIndex();
-  return {
+    // Segments of balance history start often on a test chain's few dozen holders (test/indexer/harness.ts).
+    HISTORY_SEGMENT_MIN_EVENTS: '4',
+    ...(typeof extraEnv === 'function' ? extraEnv(chain) : extraEnv),
+  };
+  const stack: IndexedStack = {
     chain,
     database,
-    server,
+    server: await startAppServer(env),
     ledger,
     proxy,
-    waitForIndex,
+    waitForIndex: () => waitForIndexedHead(stack.server, chain, 60_000),
+    restart: async (whileDown) => {
+      await stack.server.stop();
+      await whileDown?.();
+      stack.server = await startAppServer(env);
+    },
     readChainView: () => readChainView(chain.client, chain.deployment.contracts, ledger.startBlock),
     stop: async () => {
-      await server.stop();
+      await stack.server.stop();
       await proxy?.close();
       await database.drop();
       await chain.stop();
     },
   };
+  await stack.waitForIndex();
+  return stack;
 }
 
 /**

@@ -25,7 +25,14 @@ export async function setSeededRowsAside(admin: postgres.Sql) {
 export async function restoreSeededRows(admin: postgres.Sql) {
   const tokens = `(select address from tokens where creator = '${DEV}' and created_block >= ${GENESIS_NUMBER})`;
   await admin.begin(async (tx) => {
-    for (const table of ['balances', 'candles', 'token_search_terms', 'traders', 'trader_totals'])
+    for (const table of [
+      'balances',
+      'balance_history',
+      'candles',
+      'token_search_terms',
+      'traders',
+      'trader_totals',
+    ])
       await tx.unsafe(`delete from ${table} where token_address in ${tokens}`);
     for (const table of ['trades', 'chain_events'])
       await tx.unsafe(`delete from ${table} where block_number >= ${GENESIS_NUMBER}`);

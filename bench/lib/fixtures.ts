@@ -5,6 +5,8 @@ export interface RouteClass {
   label: string;
   /** The URL `npm run bench` drives over and over. */
   path: string;
+  /** URLs the main runs drive in turn instead of `path` alone (`path` first; each compared with the floor). */
+  targets?: readonly string[];
   /**
    * URLs of the same class over several tokens, creators, wallets or searches (the first is
    * `path`), so that after the read model moves the misses fall on different cache keys.
@@ -91,6 +93,15 @@ export async function routeClasses(json: JsonGet, db: Sql, tokenCount: number): 
     };
   };
   const single = (label: string, path: string): RouteClass => ({ label, path, mix: [path] });
+  // The busiest token's holders at blocks drawn evenly from its trading history (it trades in
+  // every block of the seed from block 5,000,000 on; seed-sql.ts), each read as often.
+  const head = (await json<{ indexed_through_block: number }>(`/api/v1/tokens/${busy}`))
+    .indexed_through_block;
+  const atBlocks = Array.from(
+    { length: 64 },
+    (_, i) => 5_000_000 + Math.floor(((i * 40_503) % 64) * ((head - 5_000_000) / 64)),
+  );
+  const holdersAt = atBlocks.map((block) => `/api/v1/tokens/${busy}/holders?block=${block}`);
   return [
     single('tokens, page 1 (newest)', '/api/v1/tokens'),
     single('tokens, page 501 (cursor)', `/api/v1/tokens?cursor=${cursor}`),
@@ -109,6 +120,12 @@ export async function routeClasses(json: JsonGet, db: Sql, tokenCount: number): 
     perToken('trades, busiest token', busy, '/trades'),
     perToken('activity, busiest token', busy, '/activity'),
     perToken('holders, busiest token', busy, '/holders'),
+    {
+      label: 'holders at a block, busiest',
+      path: holdersAt[0] as string,
+      targets: holdersAt,
+      mix: holdersAt.slice(0, 8),
+    },
     perToken('traders, busiest token', busy, '/traders'),
     {
       label: 'creator',

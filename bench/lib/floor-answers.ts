@@ -163,13 +163,20 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
     };
   }
 
-  /** A per-token page read through `from tokens t left join lateral`: no row means no token. */
+  /**
+   * A per-token page read through `from tokens t left join lateral`: no row means no token.
+   * Holders at `block` when given (a canonical block number; the benchmark asks indexed ones).
+   */
   async function tokenPage(
     statement: 'trades' | 'activity' | 'holders',
     address: string,
     limit: number,
+    block?: number,
   ): Promise<FloorAnswer> {
-    const rows = await run(statement, [address], limit + 1);
+    const rows =
+      block === undefined
+        ? await run(statement, [address], limit + 1)
+        : await run('holdersAt', [address, block], limit + 1);
     if (rows.length === 0) return notFound(`launched token at ${address}`);
     const found = rows.filter((r) => r.log_index !== null && r.log_index !== undefined);
     const position = (r: Row): CursorKey => [r.block_number as number, r.log_index as number];
@@ -190,10 +197,13 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
     const holders = rows.filter((r) => r.wallet !== null);
     return {
       status: 200,
-      value: page(holders, limit, holderItem, `holders:${address}`, (r) => [
-        r.balance as string,
-        r.wallet as string,
-      ]),
+      value: page(
+        holders,
+        limit,
+        holderItem,
+        `holders:${address}${block === undefined ? '' : `@${block}`}`,
+        (r) => [r.balance as string, r.wallet as string],
+      ),
     };
   }
 
@@ -236,8 +246,14 @@ export function createFloorAnswers(sql: Sql, cursorSecret: string) {
           return chart(address, query);
         case 'trades':
         case 'activity':
-        case 'holders':
           return tokenPage(sub, address, limit);
+        case 'holders': {
+          const block = query.get('block');
+          if (block === null) return tokenPage(sub, address, limit);
+          return /^(0|[1-9]\d{0,15})$/.test(block)
+            ? tokenPage(sub, address, limit, Number(block))
+            : failure(400, 'invalid_parameter', 'block must be a block number');
+        }
         case 'traders': {
           if (query.has('sort'))
             return failure(400, 'invalid_parameter', 'the floor sorts by realized PnL only');

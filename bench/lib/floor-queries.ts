@@ -147,6 +147,25 @@ export const floorStatements = {
       select wallet, balance from balances where token_address = t.address and kind = 0
        order by balance desc, wallet desc limit {limit}) b on true
     where t.address = $1`,
+  /**
+   * $1 token, $2 block: its holders at the end of the block, as Launchdex reads them (the
+   * segment of the token's balance history holding the block, walked in page order; in the
+   * current segment the balances rows opened by then too; docs/decisions.md, "Holders at any block").
+   */
+  holdersAt: `select ${indexedThroughBlock} as ib, b.wallet, b.balance, coalesce(div(b.balance * 10000, nullif(t.total_supply, 0))::int, 0) as share_bps
+    from tokens t left join lateral (
+      select wallet, balance from (
+        (select wallet, balance from balance_history
+          where $2 < ${indexedThroughBlock} and token_address = t.address and kind = 0 and from_block <= $2 and to_block > $2
+            and segment = case when $2 >= t.history_segment then t.history_segment
+              else (select max(segment) from balance_history s where s.token_address = t.address and s.kind = 0 and s.segment <= $2) end
+          order by balance desc, wallet desc limit {limit})
+        union all
+        (select wallet, balance from balances
+          where token_address = t.address and kind = 0 and since_block <= $2 and t.history_segment <= $2
+          order by balance desc, wallet desc limit {limit})) h
+       order by balance desc, wallet desc limit {limit}) b on true
+    where t.address = $1`,
   /** $1 creator */
   creator: `select address, tokens_launched, tokens_graduated, first_launch_at, last_launch_at, total_volume,
       ${indexedThroughBlock} as indexed_through_block

@@ -17,7 +17,7 @@
 import { PROJECTION_VERSION } from '../../server/db/projection-tables';
 
 /** Bumped whenever the generated data changes shape, so `npm run bench` reseeds older databases. */
-export const SEED_VERSION = 4;
+export const SEED_VERSION = 5;
 
 const hex = (value: string, width: number, pad = '0') => `'0x' || lpad(to_hex(${value}), ${width}, '${pad}')`;
 export const tokenAddressSql = (index: string) => hex(index, 40);
@@ -168,10 +168,76 @@ export const candleLevels: { seconds: number; sql: string }[] = [
 
 /**
  * Balances: every token a wallet traded, with the sum of its trade amounts (synthetic trades
- * have no order a running balance could honour; a sum keeps every balance positive).
+ * have no order a running balance could honour; a sum keeps every balance positive), changed
+ * last at its last trade.
  */
-export const insertBalances = `insert into balances (token_address, wallet, balance, kind)
-  select token_address, trader, sum(token_amount), 0 from trades group by token_address, trader`;
+export const insertBalances = `insert into balances (token_address, wallet, balance, kind, since_block)
+  select token_address, trader, sum(token_amount), 0, max(block_number) from trades group by token_address, trader`;
+
+/**
+ * Balance history as the indexer writes it (docs/indexer.md, "Balance history"), from the same
+ * running sums: every trade of a (token, wallet) closes the interval its previous trade opened;
+ * segments start where the indexer's rule starts them (each trade opens a holder row and, but
+ * the wallet's first, closes one; the countdown runs in chain order per token, once per block),
+ * and cut every interval open across them; the tokens' segment state is what the rule leaves.
+ * Statements in order; the work tables go at the end.
+ */
+export function balanceHistoryStatements(minimum: number): string[] {
+  return [
+    `create unlogged table seed_moves as
+      select token_address, trader, block_number, sum(token_amount) over w as balance,
+             lead(block_number) over w as next_block, row_number() over w = 1 as first
+        from trades window w as (partition by token_address, trader order by block_number, log_index)`,
+    `create unlogged table seed_segments (token_address text, start_block bigint, primary key (token_address, start_block))`,
+    `create unlogged table seed_state (token_address text primary key, segment bigint, countdown bigint)`,
+    `do $$
+      declare r record; token text := ''; countdown bigint; holders bigint; segment bigint;
+      begin
+        for r in select token_address, block_number, sum(case when first then 1 else 2 end) as events,
+                        sum(first::int) as arrivals
+                   from seed_moves group by token_address, block_number order by token_address, block_number loop
+          if r.token_address <> token then
+            if token <> '' then insert into seed_state values (token, segment, countdown); end if;
+            token := r.token_address; countdown := ${minimum}; holders := 0; segment := 0;
+          end if;
+          countdown := countdown - r.events;
+          holders := holders + r.arrivals;
+          if countdown <= 0 then
+            insert into seed_segments values (token, r.block_number);
+            segment := r.block_number;
+            countdown := greatest(${minimum}, holders);
+          end if;
+        end loop;
+        if token <> '' then insert into seed_state values (token, segment, countdown); end if;
+      end $$`,
+    // Tokens that never started a segment: their intervals as they are.
+    `insert into balance_history (token_address, wallet, from_block, to_block, balance, kind, segment)
+      select token_address, trader, block_number, next_block, balance, 0, 0 from seed_moves m
+       where next_block is not null
+         and not exists (select 1 from seed_segments s where s.token_address = m.token_address)`,
+    // The others: each interval (the open ones too) cut at the segment starts inside it; the open
+    // piece of an open interval is its balances row.
+    `insert into balance_history (token_address, wallet, from_block, to_block, balance, kind, segment)
+      select token_address, trader, cut, to_block, balance, 0, segment from (
+        select m.token_address, m.trader, m.balance, c.cut,
+               coalesce(lead(c.cut) over (partition by m.token_address, m.trader, m.block_number order by c.cut), m.next_block) as to_block,
+               case when c.cut = m.block_number
+                    then coalesce((select max(s.start_block) from seed_segments s
+                                    where s.token_address = m.token_address and s.start_block <= m.block_number), 0)
+                    else c.cut end as segment
+          from seed_moves m
+          cross join lateral (select m.block_number as cut
+                              union all
+                              select s.start_block from seed_segments s
+                               where s.token_address = m.token_address and s.start_block > m.block_number
+                                 and (m.next_block is null or s.start_block < m.next_block)) c
+         where exists (select 1 from seed_segments s where s.token_address = m.token_address)) pieces
+       where to_block is not null`,
+    `update tokens t set history_segment = x.segment, history_countdown = x.countdown
+       from seed_state x where t.address = x.token_address`,
+    'drop table seed_moves, seed_segments, seed_state',
+  ];
+}
 
 /**
  * Traders (docs/api.md "Traders, PnL and labels") from the same trades, so the traders and PnL

@@ -105,6 +105,10 @@ describe('parseConfig', () => {
     expect(problemsOf({ REPLICA_MAX_LAG_BLOCKS: '-1' }).map((p) => p.variable)).toEqual([
       'REPLICA_MAX_LAG_BLOCKS',
     ]);
+    for (const bad of ['0', '-1', '1.5', 'many'])
+      expect(problemsOf({ HISTORY_SEGMENT_MIN_EVENTS: bad }).map((p) => p.variable)).toEqual([
+        'HISTORY_SEGMENT_MIN_EVENTS',
+      ]);
   });
 
   it('treats empty strings as unset', () => {
@@ -183,6 +187,7 @@ describe('parseConfig', () => {
       rpcTimeoutMs: 15_000,
       pollIntervalMs: 500,
       deferIndexesBlocks: 1_000,
+      historySegmentMinEvents: 10_000,
     });
     expect(
       parseConfig(
@@ -193,10 +198,11 @@ describe('parseConfig', () => {
           START_BLOCK: '1',
           INDEXER_MAX_RESPONSE_MB: '16',
           INDEXER_DEFER_INDEXES_BLOCKS: '0',
+          HISTORY_SEGMENT_MIN_EVENTS: '8',
         },
         noFiles,
       ).chain,
-    ).toMatchObject({ maxResponseBytes: 16 * 2 ** 20, deferIndexesBlocks: 0 });
+    ).toMatchObject({ maxResponseBytes: 16 * 2 ** 20, deferIndexesBlocks: 0, historySegmentMinEvents: 8 });
   });
 
   it('reads the devnet deployment manifest when no RPC_URL is set', () => {

@@ -50,6 +50,7 @@ export function parseConfig(
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     pollIntervalMs: e.INDEXER_POLL_MS,
     deferIndexesBlocks: e.INDEXER_DEFER_INDEXES_BLOCKS,
+    historySegmentMinEvents: e.HISTORY_SEGMENT_MIN_EVENTS,
   };
   let chain: ChainConfig | undefined;
   if (e.RPC_URL) {

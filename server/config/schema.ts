@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ADDRESS_PATTERN } from '../../shared/address';
+import { HISTORY_SEGMENT_MIN_EVENTS } from '../db/schema/balances';
 import { DATABASE_DEADLINE_DEFAULTS, parseDatabaseUrl } from './database-url';
 
 const address = z
@@ -117,6 +118,7 @@ export const envSchema = z.object({
   FINALITY_DEPTH: nonNegativeInt(64),
   SNIPER_BLOCKS: intAtLeast(3, 1),
   BUNDLER_WALLETS: intAtLeast(4, 2),
+  HISTORY_SEGMENT_MIN_EVENTS: intAtLeast(HISTORY_SEGMENT_MIN_EVENTS, 1),
   FUNDING_HOPS: nonNegativeInt(2),
   FUNDING_WINDOW_BLOCKS: intAtLeast(300, 1),
   INDEXER_MODE: z

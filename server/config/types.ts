@@ -18,6 +18,8 @@ export interface ChainConfig {
   pollIntervalMs: number;
   /** An index from scratch this many blocks or more behind the head defers the traders' sort indexes (0: never). */
   deferIndexesBlocks?: number;
+  /** The fewest holder rows a token's balance history segment takes (docs/indexer.md, "Balance history"). */
+  historySegmentMinEvents?: number;
 }
 
 export type ObjectStoreConfig =

@@ -72,6 +72,14 @@ export const indexedThroughBlockSql = frozenSql(
   sql`coalesce((select indexed_through_block from indexer_checkpoint where id = ${CHECKPOINT_ID}), 0)`,
 );
 
+/**
+ * The first block `balance_history` holds, as a scalar subquery of the statement it belongs to
+ * (0 before the first indexed block: an index built with the history holds it all).
+ */
+export const balanceHistoryFromSql = frozenSql(
+  sql`coalesce((select balance_history_from_block from indexer_checkpoint where id = ${CHECKPOINT_ID}), 0)`,
+);
+
 /** The same subquery as a typed column for drizzle selects; 0 before the first indexed block. */
 export const indexedThroughBlockColumn = sql<number>`${indexedThroughBlockSql}`.mapWith(
   (value: string | number) => Number(value),
@@ -84,6 +92,15 @@ export async function readIndexedThroughBlock(db: Database): Promise<number> {
     sql`select ${indexedThroughBlockSql} as block`,
   );
   return Number(row?.block ?? 0);
+}
+
+/** `indexed_through_block` and the first block balance history holds, read together. */
+export async function readBalancesPosition(db: Database): Promise<{ ib: number; hf: number }[]> {
+  const rows = await selectRows<{ ib: string | number; hf: string | number }>(
+    db,
+    sql`select ${indexedThroughBlockSql} as ib, ${balanceHistoryFromSql} as hf`,
+  );
+  return rows.map((row) => ({ ib: Number(row.ib), hf: Number(row.hf) }));
 }
 
 /** The indexed head block's timestamp as a scalar subquery (null before the first block). */

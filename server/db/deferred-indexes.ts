@@ -4,14 +4,17 @@ import { type Database, selectRows } from './client';
 
 /**
  * The indexes an initial backfill drops and builds once at the head: the three sort indexes of
- * `traders` (token, value desc, wallet desc). Maintained row by row they cost a backfill more
- * than the rest of the traders projection (docs/indexer.md, docs/benchmarks.md); one sorted build
- * at the end costs a fraction of that. The primary key stays (upserts need it).
+ * `traders` (token, value desc, wallet desc) and the two read indexes of `balance_history`.
+ * Maintained row by row they cost a backfill more than the rest of their projection
+ * (docs/indexer.md, docs/benchmarks.md); one sorted build at the end costs a fraction of that.
+ * The primary key stays (upserts need it), and so does `balance_history_to_idx` (rollbacks read it).
  */
 export const backfillDeferredIndexes = [
   'traders_pnl_idx',
   'traders_volume_idx',
   'traders_balance_idx',
+  'balance_history_holders_idx',
+  'balance_history_wallet_idx',
 ] as const;
 
 /**

@@ -10,8 +10,9 @@
  * indexed), a fold rule changed. An index whose checkpoint carries an older version is rebuilt
  * when the indexer starts (server/indexer/upgrade.ts; docs/operations.md, "Upgrades").
  * 1: the version of the first index to carry one (event store, trader totals, funding graph).
+ * 2: balance history (balance_history, balances.since_block, the tokens' segments; migration 0020).
  */
-export const PROJECTION_VERSION = 1;
+export const PROJECTION_VERSION = 2;
 
 /**
  * What the indexer derives from the chain, and its own bookkeeping of it (checkpoint, recent
@@ -24,6 +25,7 @@ export const projectionTables = [
   'trades',
   'chain_events',
   'balances',
+  'balance_history',
   'candles',
   'creators',
   'traders',

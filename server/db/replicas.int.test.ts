@@ -209,6 +209,15 @@ describe.skipIf('missing' in tools)('reads on a hot standby never go backwards f
     expect(reads.reads().primary).toBe(onPrimary + 1);
     expect(reads.reads()[replica()]).toBe(replicaBefore);
     expect(second).toEqual(await createCaller(context).tokens.list(input));
+    // A read at a block needs a database indexed through it: block 150 is the primary's (the
+    // replica, at 100, would refuse it as past its index), block 100 may be the replica's.
+    const holders = `/api/v1/tokens/${fixtureToken(0).address}/holders`;
+    const beforeAt = reads.reads().primary ?? 0;
+    const at150 = await get(routed, `${holders}?block=150`);
+    expect(at150.status, at150.text).toBe(200);
+    expect(reads.reads().primary).toBe(beforeAt + 1);
+    expect((await get(routed, `${holders}?block=100`)).status).toBe(200);
+    expect((await get(routed, `${holders}?block=201`)).status).toBe(400);
   });
 
   it('the replica stopped mid-walk: every request is still answered, by the primary', async () => {

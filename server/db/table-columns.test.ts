@@ -4,12 +4,13 @@ import { bulkColumns, columnNames, nonKeyNames, primaryKeyNames } from './table-
 
 describe('column lists read from the schema', () => {
   it('names every column in the order of the schema, with the cast the bulk writers use', () => {
-    expect(columnNames(balances)).toEqual(['token_address', 'wallet', 'balance', 'kind']);
+    expect(columnNames(balances)).toEqual(['token_address', 'wallet', 'balance', 'kind', 'since_block']);
     expect(bulkColumns(balances)).toEqual({
       token_address: 'text',
       wallet: 'text',
       balance: 'numeric',
       kind: 'smallint',
+      since_block: 'bigint',
     });
     expect(columnNames(trades).slice(0, 6)).toEqual([
       'block_number',

@@ -29,5 +29,6 @@ export async function loadProjectionContext(rpc: RpcClient, chain: ChainConfig):
     startBlock: Number(chain.startBlock),
     finalityDepth: chain.finalityDepth,
     ...(chain.labels ? { labels: chain.labels } : {}),
+    ...(chain.historySegmentMinEvents ? { historySegmentMinEvents: chain.historySegmentMinEvents } : {}),
   };
 }

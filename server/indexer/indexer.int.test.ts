@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { TestChain } from '../../test/chain';
+import { fundedAddress, GENESIS, startTestChain, type TestChain } from '../../test/chain';
 import { simulatedChainForTests } from '../../test/chain-hooks';
 import { availableBackends } from '../../test/database';
 import { testDatabaseForTests } from '../../test/database-hooks';
@@ -223,6 +223,14 @@ describe('indexer batch size does not change the result', () => {
       await indexToHead(a.db, chain, { initialRange: 50_000, rangeSlices: 4 });
       await indexToHead(b.db, chain, { initialRange: 3, chain: { maxRange: 3 }, rangeSlices: 1 });
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
+      // Balance history was cut into segments (4 holder rows at least here, test/indexer/harness.ts):
+      // the small ranges wrote the cuts of wallets they did not move from `balances`, the big
+      // range wrote them all from the fold, and the rows are the same.
+      const [history] = await selectRows<{ segments: number }>(
+        b.db,
+        sql`select count(distinct (token_address, segment))::int as segments from balance_history`,
+      );
+      expect(history?.segments).toBeGreaterThan(30);
       // A client that cannot stream (requestOrStream is optional) refusing answers over 16 kB:
       // the ranges shrink until theirs fit (a single block is always read whole), and the result
       // is the same.
@@ -255,4 +263,42 @@ describe('indexer batch size does not change the result', () => {
       expect(await dumpProjections(b.db)).toEqual(await dumpProjections(a.db));
     });
   });
+});
+
+describe.each(backends)('a balance that leaves and comes back within one range (%s)', (backend) => {
+  it('closes the intervals in between and reopens the row at its last move, as ranges of one block do', async () => {
+    const chain = await startTestChain({ genesisTimestamp: GENESIS });
+    try {
+      await withTwoDatabases(backend, async (whole, blocks) => {
+        const [a, b] = [await fundedAddress(chain, 1), await fundedAddress(chain, 2)];
+        const { token } = await chain.actions.launch({
+          creator: chain.deployer,
+          name: 'Boomerang',
+          symbol: 'BACK',
+          supply: 10n ** 27n,
+          metadataHash: `0x${'42'.repeat(32)}`,
+        });
+        await chain.actions.buy({ trader: a, token, value: 10n ** 17n });
+        await indexToHead(whole.db, chain);
+        const held = await chain.actions.balanceOf(token, a);
+        // All of it out and back, then half of it out and back, each in a block of its own: a's
+        // balance after them is its balance before, its row's last change the last block.
+        await chain.actions.transfer({ from: a, token, to: b, amount: held });
+        await chain.actions.transfer({ from: b, token, to: a, amount: held });
+        await chain.actions.transfer({ from: a, token, to: b, amount: held / 2n });
+        const last = await chain.actions.transfer({ from: b, token, to: a, amount: held / 2n });
+        // The four transfers in one range, against ranges of one block each.
+        await indexToHead(whole.db, chain, { initialRange: 50_000 });
+        await indexToHead(blocks.db, chain, { initialRange: 1, chain: { maxRange: 1 } });
+        const [row] = await selectRows<{ since: string | number }>(
+          whole.db,
+          sql`select since_block as since from balances where token_address = ${token.toLowerCase()} and wallet = ${a.toLowerCase()}`,
+        );
+        expect(Number(row?.since)).toBe(Number(last.receipt.blockNumber));
+        expect(await dumpProjections(whole.db)).toEqual(await dumpProjections(blocks.db));
+      });
+    } finally {
+      await chain.stop();
+    }
+  }, 120_000);
 });

@@ -35,6 +35,11 @@ async function asOlderReleaseLeftIt(db: Database) {
   await db.execute(sql`update indexer_checkpoint set projection_version = 0`);
   await db.execute(sql`delete from trader_totals`);
   await db.execute(sql`update traders set sniper = false, bundler = false`);
+  // Version 1 kept no balance history: migration 0020 left its rows as below.
+  await db.execute(sql`delete from balance_history`);
+  await db.execute(sql`update balances set since_block = 0`);
+  await db.execute(sql`update tokens set history_segment = 0, history_countdown = 10000`);
+  await db.execute(sql`update indexer_checkpoint set balance_history_from_block = indexed_through_block + 1`);
 }
 
 /**
@@ -151,6 +156,8 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
           START_BLOCK: String(chain.deployment.startBlock),
           INDEXER_MODE: 'embedded',
           LOG_LEVEL: 'info',
+          // The fresh index's segments of balance history (test/indexer/harness.ts).
+          HISTORY_SEGMENT_MIN_EVENTS: '4',
         });
         try {
           if (backend === 'pglite') {

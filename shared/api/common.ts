@@ -127,6 +127,18 @@ export const addressPageInput = z.object({
 });
 export type AddressPageInput = z.output<typeof addressPageInput>;
 
+/**
+ * A page of balances (a token's holders, a wallet's holdings) as they stood at the end of
+ * `block`, answered from the indexed balance history; the latest when absent.
+ */
+export const balancesPageInput = addressPageInput.extend({
+  block: blockNumberParam(
+    'block',
+    'The balances at the end of this block (at most the indexed block: `X-Indexed-Through-Block`); the latest when absent. A cursor belongs to the block it was issued at.',
+  ),
+});
+export type BalancesPageInput = z.output<typeof balancesPageInput>;
+
 /** Page envelope: `next_cursor` is always present, null on the last page. */
 export function page<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), next_cursor: z.string().nullable() });

@@ -20,6 +20,9 @@ export function chainConfigFor(chain: TestChain, overrides: Partial<ChainConfig>
     finalityDepth: 64,
     maxRange: 50_000,
     pollIntervalMs: 50,
+    // Tokens of a test chain make a few dozen holder rows: segments of 4 make their balance
+    // history start segments (and cut wallets the range did not move) all the time.
+    historySegmentMinEvents: 4,
     ...overrides,
   };
 }
@@ -33,6 +36,7 @@ export function projectionContextFor(chain: TestChain): ProjectionContext {
     stable: chain.deployment.contracts.stable.toLowerCase(),
     startBlock: chain.deployment.startBlock,
     finalityDepth: 64,
+    historySegmentMinEvents: 4,
   };
 }
 
@@ -73,8 +77,8 @@ export async function indexToHead(
  */
 export async function clearIndex(db: Database): Promise<void> {
   await db.execute(sql`truncate indexer_checkpoint, recent_blocks, tokens, token_search_terms, trades,
-    chain_events, balances, candles, creators, traders, trader_totals, projection_writes, projection_journal,
-    index_changes, raw_log_chunks`);
+    chain_events, balances, balance_history, candles, creators, traders, trader_totals, projection_writes,
+    projection_journal, index_changes, raw_log_chunks`);
 }
 
 /**
@@ -89,11 +93,13 @@ export async function dumpProjections(db: Database): Promise<Record<string, unkn
     trades: 'select * from trades order by block_number, log_index',
     chain_events: 'select * from chain_events order by block_number, log_index',
     balances: 'select * from balances order by token_address, wallet',
+    balance_history: 'select * from balance_history order by token_address, wallet, from_block',
     candles: 'select * from candles order by token_address, interval_seconds, bucket_start',
     creators: 'select * from creators order by address',
     traders: 'select * from traders order by token_address, wallet',
     trader_totals: 'select * from trader_totals order by token_address',
-    checkpoint: 'select indexed_through_block, block_hash, block_timestamp from indexer_checkpoint',
+    checkpoint:
+      'select indexed_through_block, block_hash, block_timestamp, balance_history_from_block from indexer_checkpoint',
   };
   const dump: Record<string, unknown[]> = {};
   for (const [name, query] of Object.entries(tables)) {

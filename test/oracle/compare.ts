@@ -159,6 +159,41 @@ export async function compareWithOracle(
     await single(`/api/v1/tokens/batch?addresses=${asked.join(',')}`, oracle.batch(asked));
   }
 
+  // Balances at past blocks: each token's holders and some wallets' holdings at blocks drawn
+  // from the chain (a block that moved balances, any block since the first, the head), seeded by
+  // the head's hash so each chain gets its own; and a block past the index is refused.
+  const draw = seededDraw(oracle.head.hash);
+  const transferBlocks = oracle.transferBlocks();
+  const first = transferBlocks[0] as number;
+  const blocksToAsk = () => [
+    ...new Set([
+      transferBlocks[draw(transferBlocks.length)] as number,
+      first + draw(block - first + 1),
+      block,
+    ]),
+  ];
+  for (const token of oracle.tokenAddresses)
+    for (const at of blocksToAsk())
+      await list(`/api/v1/tokens/${token}/holders?block=${at}`, oracle.holdersAt(token, at));
+  for (const wallet of oracle.wallets.slice(0, options.maxWallets ?? Number.POSITIVE_INFINITY))
+    for (const at of blocksToAsk())
+      await list(`/api/v1/wallets/${wallet}/holdings?block=${at}`, oracle.holdingsAt(wallet, at));
+  for (const path of [
+    `/api/v1/tokens/${oracle.tokenAddresses[0]}/holders?block=${block + 1}`,
+    `/api/v1/wallets/${oracle.wallets[0]}/holdings?block=${block + 1}`,
+  ]) {
+    result.answers++;
+    result.requests++;
+    const { status, body } = await getJson(baseUrl, path);
+    const message = String((body?.error as Json | undefined)?.message ?? '');
+    if (status !== 400 || !message.includes(`indexed block ${block}`))
+      result.differences.push({
+        path,
+        message: `status ${status}, expected 400 naming block ${block}`,
+        actual: body,
+      });
+  }
+
   for (const creator of oracle.creators) {
     await single(`/api/v1/creators/${creator}`, oracle.creator(creator));
     await list(`/api/v1/creators/${creator}/tokens`, oracle.creatorTokens(creator));
@@ -168,6 +203,19 @@ export async function compareWithOracle(
     await list(`/api/v1/wallets/${wallet}/pnl`, oracle.walletPnl(wallet));
   }
   return result;
+}
+
+/** Draws integers in [0, n) from a generator seeded by `seed` (a hash): the same picks for the same chain. */
+function seededDraw(seed: string): (n: number) => number {
+  let state = Number.parseInt(seed.slice(2, 10), 16) >>> 0;
+  return (n) => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * n);
+  };
 }
 
 function firstDifference(actual: Json[], expected: Json[]): number | undefined {

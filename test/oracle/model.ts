@@ -1,4 +1,4 @@
-import { foldChain, type Token, WAD } from './chain-state';
+import { type ChainLedger, foldChain, type Token, WAD } from './chain-state';
 import type { ChainView, ViewLog } from './chain-view';
 import { type Binding, createMeasures, desc, type Json, normalizeSearch } from './measures';
 import { tokenAnswers } from './token-answers';
@@ -45,6 +45,41 @@ export function buildOracle(input: OracleInput) {
 
   const wallets = new Set<string>();
   for (const held of balances.values()) for (const wallet of held.keys()) wallets.add(wallet);
+
+  /** The ledger and measures at the end of a block: the chain's logs up to it, folded again. */
+  const states = new Map<number, { ledger: ChainLedger; measures: ReturnType<typeof createMeasures> }>();
+  const stateAt = (block: number) => {
+    let state = states.get(block);
+    if (!state) {
+      const then = { ...view, logs: view.logs.filter((log) => log.blockNumber <= block) };
+      const ledgerThen = foldChain(then);
+      state = { ledger: ledgerThen, measures: createMeasures(then, ledgerThen, bindings) };
+      states.set(block, state);
+    }
+    return state;
+  };
+
+  /** A wallet's holdings from `held` (token → wallet → balance), each token as it is now. */
+  const holdingsOf = (wallet: string, held: ChainLedger['balances']): Json[] =>
+    all
+      .filter((t) => (held.get(t.address)?.get(wallet) ?? 0n) > 0n)
+      .sort((a, b) => (a.address < b.address ? -1 : 1))
+      .map((t) => {
+        const balance = held.get(t.address)?.get(wallet) ?? 0n;
+        const price = excluded.has(t.address) ? null : t.price;
+        return {
+          token: listItem(t),
+          balance: String(balance),
+          lifecycle: graduated(t) ? 'graduated' : 'curve',
+          price: price === null ? null : String(price),
+          value: price === null ? null : String((balance * price) / WAD),
+          metrics: {
+            market_cap: String(marketCap(t)),
+            volume_24h: String(windowOf(t).volume),
+            holders: holdersOf(t).length,
+          },
+        };
+      });
 
   const POSITION = 2n ** 32n;
   const position = (log: ViewLog) => BigInt(log.blockNumber) * POSITION + BigInt(log.logIndex);
@@ -172,25 +207,37 @@ export function buildOracle(input: OracleInput) {
     },
 
     holdings(wallet: string): Json[] {
-      return all
-        .filter((t) => (balances.get(t.address)?.get(wallet) ?? 0n) > 0n)
-        .sort((a, b) => (a.address < b.address ? -1 : 1))
-        .map((t) => {
-          const balance = balances.get(t.address)?.get(wallet) ?? 0n;
-          const price = excluded.has(t.address) ? null : t.price;
-          return {
-            token: listItem(t),
-            balance: String(balance),
-            lifecycle: graduated(t) ? 'graduated' : 'curve',
-            price: price === null ? null : String(price),
-            value: price === null ? null : String((balance * price) / WAD),
-            metrics: {
-              market_cap: String(marketCap(t)),
-              volume_24h: String(windowOf(t).volume),
-              holders: holdersOf(t).length,
-            },
-          };
-        });
+      return holdingsOf(wallet, balances);
+    },
+
+    /**
+     * `/tokens/{address}/holders?block=N`: the holders at the end of block N, from the chain's
+     * logs up to it (the pool is a holder's address until its token graduates).
+     */
+    holdersAt(address: string, block: number): Json[] {
+      const then = stateAt(block);
+      const token = then.ledger.tokens.get(address);
+      if (!token) return [];
+      return then.measures.holdersOf(token).map(([wallet, balance]) => ({
+        wallet,
+        balance: String(balance),
+        share_bps: Number((balance * 10_000n) / token.totalSupply),
+      }));
+    },
+
+    /** `/wallets/{address}/holdings?block=N`: balances at the end of block N, the rest as it is now. */
+    holdingsAt(wallet: string, block: number): Json[] {
+      return holdingsOf(wallet, stateAt(block).ledger.balances);
+    },
+
+    /** Blocks worth asking about: every block with a Transfer, the first one's parent, the head. */
+    transferBlocks(): number[] {
+      const blocks = new Set<number>();
+      for (const log of view.logs) if (log.eventName === 'Transfer') blocks.add(log.blockNumber);
+      const sorted = [...blocks].sort((a, b) => a - b);
+      return sorted.length === 0
+        ? [view.head.number]
+        : [(sorted[0] as number) - 1, ...sorted, view.head.number];
     },
 
     ...tokenAnswers(view, ledger, measures, { excluded, bindings, traders }),

@@ -232,6 +232,41 @@ describe.each(backends)('CSV exports (%s)', (backend) => {
       await csv.arrayBuffer();
     });
 
+    it('holders at a block have no export: block with CSV is 400 invalid_parameter, its JSON page answers', async () => {
+      const path = `/api/v1/tokens/${token}/holders`;
+      const csvRequests: [string, RequestInit][] = [
+        ['?format=csv&block=4000000', {}],
+        ['?block=4000000', { headers: { accept: 'text/csv' } }],
+        ['?format=csv&block=1', { method: 'HEAD' }],
+      ];
+      for (const [query, init] of csvRequests) {
+        const response = await fetch(`${base}${path}${query}`, init);
+        expect(response.status, query).toBe(400);
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        if (init.method === 'HEAD') continue;
+        const body = (await response.json()) as {
+          error: { code: string; message: string; details: { field: string }[] };
+        };
+        expect(body.error.code).toBe('invalid_parameter');
+        expect(body.error.message).toBe('block cannot be combined with the CSV export');
+        expect(body.error.details[0]?.field).toBe('block');
+      }
+      // format=json wins over Accept: the page at the block, the latest holders' first page.
+      const json = await fetch(`${base}${path}?format=json&block=4000000&limit=5`, {
+        headers: { accept: 'text/csv' },
+      });
+      expect(json.status).toBe(200);
+      const page = (await json.json()) as { items: unknown[] };
+      const now = (await (await fetch(`${base}${path}?limit=5`)).json()) as { items: unknown[] };
+      expect(page.items).toHaveLength(5);
+      expect(page.items).toEqual(now.items);
+      // A list without balances at a block ignores `block` as any unknown parameter.
+      const trades = await fetch(`${base}/api/v1/tokens/${token}/trades?format=csv&block=1`);
+      expect(trades.status).toBe(200);
+      expect(trades.headers.get('x-export-rows')).toBe(String(LISTED_ROWS));
+      await trades.arrayBuffer();
+    });
+
     it('HEAD answers the export headers without a body; errors before the first byte keep the JSON envelope', async () => {
       const path = `/api/v1/tokens/${token}/traders?format=csv`;
       const head = await openExport(`${base}${path}`, { method: 'HEAD' });

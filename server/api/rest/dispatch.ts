@@ -210,10 +210,18 @@ export function createRestDispatcher(
         );
       const parsed = route.parse(input);
       const asked = parseMinBlock(minBlock, query);
-      // A cursor carries the block of the page that issued it: the walk never goes back.
-      const seen = routing?.replicated ? highestBlock(asked, cursorBlock(query.get('cursor'))) : asked;
+      // A cursor carries the block of the page that issued it: the walk never goes back. A read
+      // at a block (`block`) needs a database indexed through it: a lagging replica would refuse it.
+      const seen = routing?.replicated
+        ? highestBlock(highestBlock(asked, cursorBlock(query.get('cursor'))), atBlock(parsed))
+        : asked;
       if (route.csv !== undefined) {
         if (asksForCsv((parsed as { format?: string }).format, request.accept)) {
+          // An export walks the list as it stands now; balances at a block have none (docs/api.md).
+          if (atBlock(parsed) !== undefined)
+            throw new AppError('invalid_parameter', 'block cannot be combined with the CSV export', [
+              { field: 'block', message: 'omit block, or ask for JSON (format=json)' },
+            ]);
           // Its own latency label: an export's head counts up to EXPORT_MAX_ROWS rows.
           served.template = `${route.path}.csv`;
           served.outcome = 'uncached';
@@ -370,6 +378,12 @@ interface Served {
   started: number;
   /** Its route also exports CSV, chosen by Accept too: its JSON answers say Vary. */
   vary: boolean;
+}
+
+/** The block a read's parsed input asks its answer at (balances at a block), if any. */
+function atBlock(parsed: unknown): number | undefined {
+  const block = (parsed as { block?: unknown }).block;
+  return typeof block === 'number' ? block : undefined;
 }
 
 /** No share to wait for: the release does nothing. */

@@ -79,7 +79,7 @@ export function tokenExport<Key extends readonly [CursorValue, CursorValue], Ord
     return sql`(select (x.n - 1) / ${sql.raw(String(PIECE_ROWS))} as piece,
                        string_agg(${list.csv}, '' order by x.n) as body, count(*) as n,
                        ${last(k0)} as last_k0, ${last(k1)} as last_k1
-                  from ${list.numbered(param, after, rows, order)} x group by 1)`;
+                  from ${list.numbered(param, after, rows, order, false)} x group by 1)`;
   };
   // Columns: a chunk's piece, body, n, last_k0, last_k1 (chunkOf), then the head's own.
   const heads = compiledRawReads<PageParam, string>((param, variant) => {
@@ -95,7 +95,7 @@ export function tokenExport<Key extends readonly [CursorValue, CursorValue], Ord
           from (select 1) one
           left join tokens tk on tk.address = ${param('address')}
           left join lateral (select count(*) as total, ${cut(k0)} as cut_k0, ${cut(k1)} as cut_k1
-                               from ${list.numbered(at, after, rows + 1, order)} x) h on true
+                               from ${list.numbered(at, after, rows + 1, order, false)} x) h on true
           left join lateral ${
             Number(first) > 0
               ? chunkSql(at, after, Number(first), order)
@@ -134,7 +134,8 @@ export function tokenExport<Key extends readonly [CursorValue, CursorValue], Ord
       const key = decodeCursorIfAny(parsed.cursor, cursorList, list.keySchema, ctx.cursorSecret);
       const pieces = await heads(
         db,
-        { address: parsed.address, k0: key?.[0] ?? null, k1: key?.[1] ?? null },
+        // No `block`: an export is the list as it stands (the dispatcher refuses one at a block).
+        { address: parsed.address, k0: key?.[0] ?? null, k1: key?.[1] ?? null, block: null },
         `${order}|${key ? 'after' : 'first'}|${rows.limit}|${rows.first}`,
       );
       const [, , , , , ib = null, seq = null, token = null, counted = null, cutK0 = null, cutK1 = null] =

@@ -63,6 +63,12 @@ export const indexerCheckpoint = pgTable('indexer_checkpoint', {
    * from before the version was kept.
    */
   projectionVersion: integer('projection_version').notNull().default(0),
+  /**
+   * The first block whose balances `balance_history` holds: 0 for an index built with it, the
+   * block after the checkpoint for an index migrated to it (migration 0020); earlier blocks are
+   * refused rather than answered from a history that does not reach them.
+   */
+  balanceHistoryFromBlock: blockNumber('balance_history_from_block').notNull().default(0),
 });
 
 export const CHECKPOINT_ID = 'main';

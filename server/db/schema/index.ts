@@ -1,3 +1,4 @@
+export * from './balances';
 export * from './chain';
 export * from './deferred-indexes';
 export * from './metadata';

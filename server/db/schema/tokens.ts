@@ -11,6 +11,7 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 import { lifecycles, tradeSources } from '../../../shared/api/enums';
+import { HISTORY_SEGMENT_MIN_EVENTS } from './balances';
 import { blockNumber, hex, uint256, unixSeconds } from './columns';
 
 /**
@@ -75,6 +76,10 @@ export const tokens = pgTable(
     holders: integer('holders').notNull().default(0),
     lastTradeAt: unixSeconds('last_trade_at'),
     lastTradeSource: text('last_trade_source', { enum: tradeSources }),
+    /** The block the token's current balance history segment starts at (schema/balances.ts). */
+    historySegment: blockNumber('history_segment').notNull().default(0),
+    /** Holder rows the current segment may still open or close before the next one starts. */
+    historyCountdown: integer('history_countdown').notNull().default(HISTORY_SEGMENT_MIN_EVENTS),
 
     excluded: boolean('excluded').notNull().default(false),
     draftId: text('draft_id'),

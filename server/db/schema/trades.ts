@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { tradeSides, tradeSources } from '../../../shared/api/enums';
 import { blockNumber, hex, logProvenance, uint256, unixSeconds } from './columns';
 
@@ -70,33 +69,4 @@ export const candles = pgTable(
     lastLogIndex: integer('last_log_index').notNull(),
   },
   (t) => [primaryKey({ columns: [t.tokenAddress, t.intervalSeconds, t.bucketStart] })],
-);
-
-/** Current balance per (token, wallet); zero balances are deleted so holder counts are row counts. */
-/**
- * What a `balances` row's `kind` says about its wallet: only `holder` rows count as holders. The
- * indexer classifies each row as it writes it; the API reads the kinds (a token's distribution).
- */
-export const balanceKind = { holder: 0, curve: 1, pool: 2, burn: 3, launchpad: 4 } as const;
-
-export const balances = pgTable(
-  'balances',
-  {
-    tokenAddress: hex('token_address').notNull(),
-    wallet: hex('wallet').notNull(),
-    balance: uint256('balance').notNull(),
-    /** Curve, pool and burn addresses hold tokens too; they are not holders. */
-    kind: smallint('kind').notNull().default(balanceKind.holder),
-  },
-  (t) => [
-    primaryKey({ columns: [t.tokenAddress, t.wallet] }),
-    index('balances_wallet_idx').on(t.wallet, t.tokenAddress),
-    // Top holders: only holder rows, in the order the API pages them.
-    index('balances_holders_idx')
-      .on(t.tokenAddress, t.balance.desc().nullsFirst(), t.wallet.desc().nullsFirst())
-      .where(sql`${t.kind} = 0`),
-    // The curve, pool, burn and launchpad rows of a token (a handful), for its supply shares:
-    // without it a detail read sums them by walking every holder row of the token.
-    index('balances_accounts_idx').on(t.tokenAddress, t.kind).where(sql`${t.kind} <> 0`),
-  ],
 );

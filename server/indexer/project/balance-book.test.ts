@@ -7,9 +7,15 @@ import { ZERO_ADDRESS } from './state';
 const tokenA = '0x00000000000000000000000000000000000000aa';
 const tokenB = '0x00000000000000000000000000000000000000bb';
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
-const holder = (balance: bigint) => ({ balance, kind: balanceKind.holder });
+const holder = (balance: bigint) => ({ balance, kind: balanceKind.holder, since: 1 });
 const launchOf = (token: string) => ({ event: { token } });
-const change = (token: string, n: number, after: bigint) => ({ token, wallet: wallet(n), after, kind: 0 });
+const change = (token: string, n: number, after: bigint) => ({
+  token,
+  wallet: wallet(n),
+  after,
+  kind: 0,
+  since: 1,
+});
 
 function transfer(token: string, from: string, to: string): DecodedEvent {
   return {

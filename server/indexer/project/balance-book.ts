@@ -9,6 +9,8 @@ import { ZERO_ADDRESS } from './state';
 export interface StoredBalance {
   balance: bigint;
   kind: number;
+  /** `since_block`: the block of the row's last change. */
+  since: number;
 }
 
 /** What the fold reads: the stored row of a (token, wallet) before the range, or null for none. */
@@ -74,7 +76,11 @@ export function createBalanceBook(maxEntries: number) {
     load(keys: readonly BalanceKey[], read: readonly (BalanceKey & StoredBalance)[]) {
       rows.load(
         keys,
-        read.map(({ token, wallet, balance, kind }) => ({ token, wallet, row: { balance, kind } })),
+        read.map(({ token, wallet, balance, kind, since }) => ({
+          token,
+          wallet,
+          row: { balance, kind, since },
+        })),
       );
     },
 
@@ -82,7 +88,7 @@ export function createBalanceBook(maxEntries: number) {
     remember(
       plan: {
         launches: readonly { event: { token: string } }[];
-        balances: readonly { token: string; wallet: string; after: bigint; kind: number }[];
+        balances: readonly { token: string; wallet: string; after: bigint; kind: number; since: number }[];
       },
       seq: number,
     ) {
@@ -90,8 +96,8 @@ export function createBalanceBook(maxEntries: number) {
         plan.launches.map(({ event }) => event.token),
         seq,
       );
-      for (const { token, wallet, after, kind } of plan.balances)
-        rows.remember(token, wallet, after === 0n ? null : { balance: after, kind }, seq);
+      for (const { token, wallet, after, kind, since } of plan.balances)
+        rows.remember(token, wallet, after === 0n ? null : { balance: after, kind, since }, seq);
     },
 
     /** Drops the least recently changed tokens whose plans are all committed, down to the bound. */
@@ -140,9 +146,15 @@ export async function loadTraderBalances(
 
 async function readBalances(db: Database, book: BalanceBook, keys: readonly BalanceKey[]): Promise<number> {
   if (keys.length === 0) return 0;
-  const rows = await selectRows<{ token: string; wallet: string; balance: string; kind: number }>(
+  const rows = await selectRows<{
+    token: string;
+    wallet: string;
+    balance: string;
+    kind: number;
+    since: string | number;
+  }>(
     db,
-    sql`select b.token_address as token, b.wallet, b.balance::text as balance, b.kind
+    sql`select b.token_address as token, b.wallet, b.balance::text as balance, b.kind, b.since_block as since
           from unnest(${textArray(keys.map((k) => k.token))}, ${textArray(keys.map((k) => k.wallet))}) as k(token, wallet)
           join balances b on b.token_address = k.token and b.wallet = k.wallet`,
   );
@@ -153,6 +165,7 @@ async function readBalances(db: Database, book: BalanceBook, keys: readonly Bala
       wallet: row.wallet,
       balance: BigInt(row.balance),
       kind: row.kind,
+      since: Number(row.since),
     })),
   );
   return keys.length;

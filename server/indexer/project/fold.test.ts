@@ -64,7 +64,7 @@ describe('foldRange', () => {
       [bob]: [null, 5n * ether, balanceKind.holder],
     });
     // The curve's row is not a holder's.
-    expect(plan.holderChanges).toEqual(new Map([[token, 2]]));
+    expect(state.holders).toBe(2);
     // Both trades fall in one 1-week bucket; 12 s blocks put them in different minutes.
     const weekly = plan.candles.filter((c) => c.intervalSeconds === 604_800);
     expect(weekly).toHaveLength(1);
@@ -94,14 +94,14 @@ describe('foldRange', () => {
     book.load(
       wallets.map((wallet) => ({ token, wallet })),
       [
-        { token, wallet: alice, balance: 10n, kind: balanceKind.holder },
-        { token, wallet: carol, balance: 4n, kind: balanceKind.holder },
+        { token, wallet: alice, balance: 10n, kind: balanceKind.holder, since: 5 },
+        { token, wallet: carol, balance: 4n, kind: balanceKind.holder, since: 5 },
         // Tokens sent to the pool's address before it was a pool: a holder's row until now.
-        { token, wallet: pool, balance: 1n, kind: balanceKind.holder },
-        { token, wallet: curve, balance: 100n, kind: balanceKind.curve },
+        { token, wallet: pool, balance: 1n, kind: balanceKind.holder, since: 5 },
+        { token, wallet: curve, balance: 100n, kind: balanceKind.curve, since: 5 },
       ],
     );
-    const state = { ...tokenFromLaunch(launch(1)), poolAddress: pool };
+    const state = { ...tokenFromLaunch(launch(1)), poolAddress: pool, holders: 3 };
     const plan = foldRange(
       rangeOf(40, 41, [
         transfer(40, alice, bob, 10n),
@@ -123,11 +123,12 @@ describe('foldRange', () => {
       [pool]: [1n, 1n, balanceKind.pool],
     });
     // Alice left and the pool's row stopped counting; Bob arrived.
-    expect(plan.holderChanges).toEqual(new Map([[token, -1]]));
+    expect(plan.states.get(token)?.holders).toBe(2);
+    expect(state.holders).toBe(3);
     book.remember(plan, 1);
     expect(book.view.get(token, alice)).toBeNull();
-    expect(book.view.get(token, bob)).toEqual({ balance: 10n, kind: balanceKind.holder });
-    expect(book.view.get(token, pool)).toEqual({ balance: 1n, kind: balanceKind.pool });
+    expect(book.view.get(token, bob)).toEqual({ balance: 10n, kind: balanceKind.holder, since: 40 });
+    expect(book.view.get(token, pool)).toEqual({ balance: 1n, kind: balanceKind.pool, since: 41 });
   });
 
   it('asks the book about every wallet a transfer of a token it did not launch moves', () => {
@@ -168,7 +169,7 @@ describe('foldRange', () => {
     const book = createBalanceBook(Number.POSITIVE_INFINITY);
     book.load(
       [payer, recipient, pool].map((wallet) => ({ token, wallet })),
-      [{ token, wallet: pool, balance: 100n * ether, kind: balanceKind.pool }],
+      [{ token, wallet: pool, balance: 100n * ether, kind: balanceKind.pool, since: 5 }],
     );
     // The token is token0 (below the stablecoin's address): amount0 is the pool's token delta.
     const swap = (blockNumber: number, amount0: bigint): DecodedEvent => ({

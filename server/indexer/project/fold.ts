@@ -1,7 +1,14 @@
-import { balanceKind, candleIntervals } from '../../db/schema';
+import { balanceKind, candleIntervals, HISTORY_SEGMENT_MIN_EVENTS } from '../../db/schema';
 import type { DecodedEvent, DecodedEventOf } from '../decode/events';
 import { type BlockHeader, type RangeData, tokenOfPool } from '../sync/range-algebra';
-import type { BalanceView, StoredBalance } from './balance-book';
+import type { BalanceView } from './balance-book';
+import {
+  addStep,
+  type BalanceChange,
+  type BalanceSteps,
+  firstStep,
+  foldTokenHistory,
+} from './balance-history';
 import { copyEscape, eventDataJson, lineBlocks, provenanceText } from './copy-text';
 import {
   applyCurveTrade,
@@ -27,6 +34,8 @@ export interface ProjectionContext {
   finalityDepth: number;
   /** Trader label parameters (defaultLabelParams when absent). */
   labels?: LabelParams;
+  /** The fewest holder rows a balance history segment takes (HISTORY_SEGMENT_MIN_EVENTS when absent). */
+  historySegmentMinEvents?: number;
   /**
    * The sort indexes of `traders` are deferred (a backfill: db/deferred-indexes.ts), so new rows
    * need not arrive in their order.
@@ -69,11 +78,13 @@ export interface BatchPlan {
   eventLines: string[];
   /**
    * Every (token, wallet) the range's Transfers move: the stored row before the range (null:
-   * none) and the balance after, classified with the token's post-range state.
+   * none) and the row after (balance-history.ts).
    */
   balances: BalanceChange[];
-  /** Holders gained minus holders lost per token (a holder: a kind-0 row above zero). */
-  holderChanges: Map<string, number>;
+  /** The balance intervals the range closed, as `balance_history` COPY lines (blocks of lines, as tradeLines). */
+  historyLines: string[];
+  /** Tokens whose history started segments in the range: where it was, and the new starts (balance-history.ts). */
+  historySplits: { token: string; from: number; blocks: number[] }[];
   /** This range's trades aggregated per bucket; merged onto stored candles by the writer. */
   candles: Candle[];
   creators: Map<string, CreatorDelta>;
@@ -98,15 +109,7 @@ export interface TraderChange {
   after: TraderRow;
 }
 
-export interface BalanceChange {
-  token: string;
-  wallet: string;
-  before: StoredBalance | null;
-  after: bigint;
-  kind: number;
-}
-
-const isHolder = (balance: bigint, kind: number) => kind === balanceKind.holder && balance > 0n;
+export type { BalanceChange } from './balance-history';
 
 const intervals = Object.values(candleIntervals);
 /** Tokens that existed before the range and that it touches: the states the fold needs. */
@@ -160,7 +163,8 @@ export function foldRange(
     tradeLines: [],
     eventLines: [],
     balances: [],
-    holderChanges: new Map(),
+    historyLines: [],
+    historySplits: [],
     candles: [],
     creators: new Map(),
     tradedTokens: [],
@@ -170,6 +174,7 @@ export function foldRange(
     tradersInIndexOrder: context.traderIndexesDeferred !== true,
   };
   const pushOp = (op: TraderOp) => plan.traderOps.push(op);
+  const segmentMin = context.historySegmentMinEvents ?? HISTORY_SEGMENT_MIN_EVENTS;
   // Per token, its last Transfer between a market and a wallet: the op it pushed.
   const legs = new Map<string, { index: number; transaction: string }>();
   // Mints come from the zero address; burn and launchpad addresses are not wallets.
@@ -193,14 +198,16 @@ export function foldRange(
     }
     return delta;
   };
-  const balanceDeltas = new Map<string, Map<string, bigint>>();
-  const addBalance = (token: string, wallet: string, delta: bigint) => {
-    let wallets = balanceDeltas.get(token);
+  const balanceSteps = new Map<string, Map<string, BalanceSteps>>();
+  const addBalance = (token: string, wallet: string, block: number, delta: bigint) => {
+    let wallets = balanceSteps.get(token);
     if (!wallets) {
       wallets = new Map();
-      balanceDeltas.set(token, wallets);
+      balanceSteps.set(token, wallets);
     }
-    wallets.set(wallet, (wallets.get(wallet) ?? 0n) + delta);
+    const steps = wallets.get(wallet);
+    if (steps) addStep(steps, block, delta);
+    else wallets.set(wallet, firstStep(block, delta));
   };
   // Trades arrive in chain order, so each (token, interval) only ever extends its latest bucket.
   const openCandles = new Map<string, Candle[]>();
@@ -279,7 +286,7 @@ export function foldRange(
   // launches must be known before their own transaction's earlier logs are folded.
   for (const event of range.events) {
     if (event.type !== 'launch') continue;
-    plan.states.set(event.token, tokenFromLaunch(event));
+    plan.states.set(event.token, { ...tokenFromLaunch(event), historyCountdown: segmentMin });
     plan.launches.push({ event, createdAt: headOf(event.blockNumber).timestamp });
   }
 
@@ -306,6 +313,8 @@ export function foldRange(
       const state = stateOf(event.token);
       if (!state) continue;
       applyGraduation(state, event, timestamp);
+      // The pool's row turns from a holder's into the pool's here, whatever moved it.
+      addBalance(event.token, event.pool, event.blockNumber, 0n);
       creatorDelta(state.creator).graduated += 1;
       plan.newPools.push({ pool: event.pool, token: event.token });
       tokenAddress = event.token;
@@ -314,8 +323,8 @@ export function foldRange(
       if (!state) continue;
       if (transferOps({ curve: state.curve, pool: state.poolAddress, contracts }, event, pushOp))
         legs.set(event.token, { index: plan.traderOps.length - 1, transaction: event.transactionHash });
-      if (event.from !== ZERO_ADDRESS) addBalance(event.token, event.from, -event.value);
-      addBalance(event.token, event.to, event.value);
+      if (event.from !== ZERO_ADDRESS) addBalance(event.token, event.from, event.blockNumber, -event.value);
+      addBalance(event.token, event.to, event.blockNumber, event.value);
       tokenAddress = event.token;
     } else {
       const state = stateOf(tokenOfPool(range, event.pool));
@@ -332,29 +341,34 @@ export function foldRange(
   plan.eventLines = eventLines.done();
 
   const launched = new Set(plan.launches.map(({ event }) => event.token));
-  for (const [token, wallets] of balanceDeltas) {
+  const historyLines = lineBlocks();
+  for (const [token, wallets] of balanceSteps) {
     const state = plan.states.get(token) as TokenState;
     const fresh = launched.has(token);
-    let holders = 0;
-    for (const [wallet, delta] of wallets) {
-      // A zero net change still goes to the writer: the wallet's kind may change (a new pool).
-      const kind =
-        wallet === state.curve
-          ? balanceKind.curve
-          : wallet === state.poolAddress
-            ? balanceKind.pool
-            : wallet === BURN_ADDRESS
-              ? balanceKind.burn
-              : wallet === context.graduator || wallet === context.factory
-                ? balanceKind.launchpad
-                : balanceKind.holder;
-      const before = fresh ? null : stored.get(token, wallet);
-      const after = (before?.balance ?? 0n) + delta;
-      plan.balances.push({ token, wallet, before, after, kind });
-      holders +=
-        Number(isHolder(after, kind)) - Number(before !== null && isHolder(before.balance, before.kind));
-    }
-    if (holders !== 0) plan.holderChanges.set(token, holders);
+    // The pool is the pool's from its graduation block on; before, whoever sent it tokens made it a holder.
+    const kindAt = (wallet: string, block: number) =>
+      wallet === state.curve
+        ? balanceKind.curve
+        : wallet === state.poolAddress && (state.graduatedBlock === null || block >= state.graduatedBlock)
+          ? balanceKind.pool
+          : wallet === BURN_ADDRESS
+            ? balanceKind.burn
+            : wallet === context.graduator || wallet === context.factory
+              ? balanceKind.launchpad
+              : balanceKind.holder;
+    const history = foldTokenHistory(
+      token,
+      wallets,
+      (wallet) => (fresh ? null : stored.get(token, wallet)),
+      kindAt,
+      state,
+      segmentMin,
+    );
+    for (const change of history.changes) plan.balances.push(change);
+    for (const line of history.lines) historyLines.push(line);
+    if (history.splits.length > 0)
+      plan.historySplits.push({ token, from: history.segmentBefore, blocks: history.splits });
   }
+  plan.historyLines = historyLines.done();
   return plan;
 }

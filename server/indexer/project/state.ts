@@ -5,6 +5,7 @@ import {
   poolPrice,
 } from '../../../shared/chain/curve-math';
 import { WAD } from '../../../shared/units';
+import { HISTORY_SEGMENT_MIN_EVENTS } from '../../db/schema';
 import type { DecodedEventOf } from '../decode/events';
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -40,7 +41,11 @@ export interface TokenState {
   totalVolume: bigint;
   lastTradeAt: number | null;
   lastTradeSource: 'curve' | 'dex_v3' | null;
+  /** Wallets with a holder row (a kind-0 balance above zero), kept by the fold. */
   holders: number;
+  /** Where the token's balance history segment starts, and what it may take before the next (balance-history.ts). */
+  historySegment: number;
+  historyCountdown: number;
 }
 
 /** Tokens in circulation: sold off the curve while it trades; all but the burned after graduation. */
@@ -86,6 +91,8 @@ export function tokenFromLaunch(event: DecodedEventOf<'launch'>): TokenState {
     lastTradeAt: null,
     lastTradeSource: null,
     holders: 0,
+    historySegment: 0,
+    historyCountdown: HISTORY_SEGMENT_MIN_EVENTS,
   };
   revalue(token, curvePrice(event.virtualTokenReserve, event.virtualReserve));
   return token;

@@ -40,6 +40,8 @@ const stateColumn = {
   lastTradeAt: tokens.lastTradeAt,
   lastTradeSource: tokens.lastTradeSource,
   holders: tokens.holders,
+  historySegment: tokens.historySegment,
+  historyCountdown: tokens.historyCountdown,
 } satisfies { [K in keyof TokenState]: PgColumn };
 
 /** Set at launch, never changed by a later range: not rewritten. */

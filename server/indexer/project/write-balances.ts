@@ -1,33 +1,35 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type ColumnType, copyLines, jsonRecordset, stagedRelation, textArray } from '../../db/bulk';
+import { type ColumnType, copyLines, jsonRecordset, stagedRelation } from '../../db/bulk';
 import { type Database, selectRows } from '../../db/client';
-import { balances } from '../../db/schema';
+import { balanceHistory, balances } from '../../db/schema';
 import { columnNames } from '../../db/table-columns';
 import { WriteConflictError } from '../errors';
 import type { BatchPlan } from './fold';
 import { journaledTables, recordBefore } from './journal';
 
 const balanceNames = columnNames(balances);
+const historyNames = columnNames(balanceHistory);
 
 /**
  * Writes the range's balance changes. The fold knows each row before and after (balance-book.ts),
  * so nothing is read back: new rows are appended by COPY, changed rows set and emptied rows
- * deleted (holder counts are row counts), and holder counts move by the fold's difference.
- * Sets and deletes only match a row still holding the balance the fold started from: a book out
- * of step with the database fails the write, and the indexer clears it and reads again (a new
- * row that exists fails on the primary key). A wallet's kind only changes when it becomes a
- * token's pool, at graduation: the holder counts of graduating tokens are recounted.
+ * deleted (holder counts, kept by the fold, are row counts). Sets and deletes only match a row
+ * still holding the balance the fold started from: a book out of step with the database fails
+ * the write, and the indexer clears it and reads again (a new row that exists fails on the
+ * primary key). Then the history cuts of the wallets the range did not move (below).
  */
 export async function writeBalances(t: Database, plan: BatchPlan, seq: number | undefined) {
   const created: string[] = [];
   const changed: string[] = [];
   const removed: string[] = [];
-  for (const { token, wallet, before, after, kind } of plan.balances) {
+  for (const { token, wallet, before, after, kind, since } of plan.balances) {
     if (before === null) {
-      if (after !== 0n) created.push(`${token}\t${wallet}\t${after}\t${kind}`);
+      if (after !== 0n) created.push(`${token}\t${wallet}\t${after}\t${kind}\t${since}`);
     } else if (after === 0n) removed.push(`${token}\t${wallet}\t${before.balance}`);
-    else if (after !== before.balance || kind !== before.kind)
-      changed.push(`${token}\t${wallet}\t${before.balance}\t${after}\t${kind}`);
+    // A balance that moved and came back within the range changed too: its row reopens at its
+    // last move (the fold closed the intervals in between).
+    else if (after !== before.balance || kind !== before.kind || since !== before.since)
+      changed.push(`${token}\t${wallet}\t${before.balance}\t${after}\t${kind}\t${since}`);
   }
   if (seq !== undefined) {
     const keys = await stagedRelation(
@@ -44,7 +46,7 @@ export async function writeBalances(t: Database, plan: BatchPlan, seq: number | 
     await expectRows(
       t,
       changed.length,
-      sql`update balances b set balance = s.after, kind = s.kind from ${source}
+      sql`update balances b set balance = s.after, kind = s.kind, since_block = s.since from ${source}
            where b.token_address = s.token_address and b.wallet = s.wallet and b.balance = s.before`,
     );
   }
@@ -57,17 +59,28 @@ export async function writeBalances(t: Database, plan: BatchPlan, seq: number | 
            where b.token_address = s.token_address and b.wallet = s.wallet and b.balance = s.before`,
     );
   }
-  if (plan.holderChanges.size > 0) {
-    const rows = [...plan.holderChanges].map(([address, change]) => ({ address, change }));
-    await t.execute(sql`update tokens t set holders = t.holders + x.change
-      from ${jsonRecordset(rows, { address: 'text', change: 'integer' })} where t.address = x.address`);
+  if (plan.historySplits.length > 0) await cutUnmoved(t, plan);
+}
+
+/**
+ * A segment start cuts every interval open across it (balance-history.ts). The fold cut those of
+ * the wallets the range moved; the others are the token's rows the range left as they were (their
+ * `since_block` before its first block), cut here at each start, in the same rows the fold would
+ * have written.
+ */
+async function cutUnmoved(t: Database, plan: BatchPlan) {
+  const starts: { token: string; previous: number; start: number }[] = [];
+  for (const { token, from, blocks } of plan.historySplits) {
+    let previous = from;
+    for (const start of blocks) {
+      starts.push({ token, previous, start });
+      previous = start;
+    }
   }
-  const graduated = plan.newPools.map(({ token }) => token);
-  if (graduated.length > 0) {
-    await t.execute(sql`update tokens t set holders = (select count(*) from balances b
-        where b.token_address = t.address and b.kind = 0 and b.balance > 0)
-      where t.address = any(${textArray(graduated)})`);
-  }
+  await t.execute(sql`insert into balance_history (${sql.raw(historyNames.map((c) => `"${c}"`).join(', '))})
+    select b.token_address, b.wallet, greatest(b.since_block, x.previous), x.start, b.balance, b.kind, x.previous
+      from ${jsonRecordset(starts, { token: 'text', previous: 'bigint', start: 'bigint' })}
+      join balances b on b.token_address = x.token and b.since_block < ${plan.from}`);
 }
 
 const balanceChangeColumns = {
@@ -76,6 +89,7 @@ const balanceChangeColumns = {
   before: 'numeric',
   after: 'numeric',
   kind: 'smallint',
+  since: 'bigint',
 } satisfies Record<string, ColumnType>;
 const balanceRemovalColumns = {
   token_address: 'text',

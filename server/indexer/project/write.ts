@@ -11,6 +11,7 @@ import {
 import type { Database } from '../../db/client';
 import { bumpReadVersion } from '../../db/read-version';
 import {
+  balanceHistory,
   candles,
   chainEvents,
   creators,
@@ -41,12 +42,12 @@ export type WriteResult =
 // Column lists read from the schema: the fold writes COPY lines in the schema's column order.
 const tradeNames = columnNames(trades);
 const eventNames = columnNames(chainEvents);
+const historyNames = columnNames(balanceHistory);
 const candleColumns = bulkColumns(candles);
 const creatorColumns = bulkColumns(creators);
 const recentBlockColumns = bulkColumns(recentBlocks);
-/** Holder counts move with the balances, in SQL (the fold does not read balances). */
 const stateAssignments = Object.keys(tokenStateColumns)
-  .filter((column) => column !== 'address' && column !== 'holders')
+  .filter((column) => column !== 'address')
   .map((column) => `"${column}" = x."${column}"`)
   .join(', ');
 
@@ -118,6 +119,7 @@ async function appendRows(t: Database, plan: BatchPlan, traders: boolean) {
   // happened anyway the primary key would fail the batch loudly.
   await copyLines(t, 'trades', tradeNames, plan.tradeLines);
   await copyLines(t, 'chain_events', eventNames, plan.eventLines);
+  await copyLines(t, 'balance_history', historyNames, plan.historyLines);
   if (plan.rawLogs) await storeLogChunk(t, plan.from, plan.to, plan.events, plan.rawLogs);
   if (traders) await appendNewTraders(t, plan);
 }

@@ -63,12 +63,9 @@ export async function swapIn(
           from wanted w
          where w.address = t.address and (t.excluded, t.draft_id, t.has_links) is distinct from (w.excluded, w.draft_id, w.has_links)`),
       );
-      // The writes appended first (trades, chain events) first: a write that appended waits for nothing else of ours.
-      const order = [
-        'trades',
-        'chain_events',
-        ...projectionTables.filter((n) => n !== 'trades' && n !== 'chain_events'),
-      ];
+      // The writes appended first (trades, chain events, balance intervals) first: a write that appended waits for nothing else of ours.
+      const appended = ['trades', 'chain_events', 'balance_history'];
+      const order = [...appended, ...projectionTables.filter((n) => !appended.includes(n))];
       await t.execute(
         sql.raw(`lock table ${order.map((n) => `${L}.${quote(n)}`).join(', ')} in access exclusive mode`),
       );

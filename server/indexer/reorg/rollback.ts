@@ -45,6 +45,9 @@ export async function rollbackTo(db: Database, ancestor: number): Promise<Rollba
     ).map((row) => row.address);
     await t.execute(sql`delete from trades where block_number > ${target}`);
     await t.execute(sql`delete from chain_events where block_number > ${target}`);
+    // Intervals the undone writes closed (at a block of theirs); those they opened are the
+    // `balances` rows the journal restores below.
+    await t.execute(sql`delete from balance_history where to_block > ${target}`);
     for (const table of Object.values(journaledTables)) await restoreBefore(t, undo.firstSeq, table);
     // Tokens launched by the undone writes: their other rows went with the journal above.
     if (removedTokens.length > 0) {

@@ -1,4 +1,4 @@
-import { addressPageInput } from '../../../../shared/api/common';
+import { addressPageInput, balancesPageInput } from '../../../../shared/api/common';
 import { TOKENS_BATCH_MAX } from '../../../../shared/api/limits';
 import {
   activityInput,
@@ -125,8 +125,8 @@ export const tokenRoutes = routeGroup('tokens', {
     path: '/api/v1/tokens/{address}/holders',
     summary: 'Top holders',
     description:
-      'Wallets holding the token, largest balance first. The curve, the pool, the burn address and launchpad contracts are not holders.',
-    input: addressPageInput,
+      'Wallets holding the token, largest balance first. The curve, the pool, the burn address and launchpad contracts are not holders (the pool from its graduation block on). With `block`, the holders at the end of that block, from the indexed balance history (docs/api.md, "Balances at a block").',
+    input: balancesPageInput,
     output: holdersPage,
     errors: tokenPageErrors,
     read: listHolders,

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AddressPageInput } from '../../../../shared/api/common';
+import type { AddressPageInput, BalancesPageInput } from '../../../../shared/api/common';
 import { holderItem, pricing, trade } from '../../../../shared/api/tokens';
+import { indexedThroughBlockSql } from '../../../db/checkpoint';
 import { rowLimit } from '../../../db/row-limit';
 import { amountAndAddressKey, chainPositionKey } from '../../cursor-keys';
 import { jsonSql } from '../../rest/json-sql';
@@ -77,14 +78,33 @@ const holders: TokenList<z.output<typeof amountAndAddressKey>, ''> = {
     // Of the supply, in basis points rounded down.
     share_bps: 'case when tk.total_supply = 0 then 0 else div(balance * 10000, tk.total_supply) end',
   }),
-  numbered: (
-    param,
-    after,
-    rows,
-  ) => sql`(select wallet, balance, row_number() over (order by balance desc, wallet desc) as n
-          from (select wallet, balance from balances where token_address = ${param('address')} and kind = 0
-                   ${after ? sql`and (balance, wallet) < (${param('k0')}::numeric, ${param('k1')})` : sql``}
-                 order by balance desc, wallet desc limit ${rowLimit(rows)}) page)`,
+  numbered: (param, after, rows, _order, atBlock) => {
+    const from = after ? sql`and (balance, wallet) < (${param('k0')}::numeric, ${param('k1')})` : sql``;
+    const limit = rowLimit(rows);
+    if (!atBlock)
+      return sql`(select wallet, balance, row_number() over (order by balance desc, wallet desc) as n
+          from (select wallet, balance from balances where token_address = ${param('address')} and kind = 0 ${from}
+                 order by balance desc, wallet desc limit ${limit}) page)`;
+    // At a block (docs/decisions.md, "Holders at any block"): the closed intervals of the token's
+    // history segment holding the block that span it, and, in the current segment, the open ones
+    // (`balances` rows) opened by then; each walked in page order, merged. No interval closes
+    // after the indexed block: at it, the segment is not walked at all.
+    const block = param('block');
+    return sql`(select wallet, balance, row_number() over (order by balance desc, wallet desc) as n
+          from ((select wallet, balance from balance_history
+                   where ${block} < ${indexedThroughBlockSql} and token_address = ${param('address')} and kind = 0
+                     and segment = case when ${block} >= tk.history_segment then tk.history_segment
+                       else (select max(s.segment) from balance_history s
+                              where s.token_address = ${param('address')} and s.kind = 0 and s.segment <= ${block}) end
+                     and from_block <= ${block} and to_block > ${block} ${from}
+                   order by balance desc, wallet desc limit ${limit})
+                union all
+                (select wallet, balance from balances
+                   where token_address = ${param('address')} and kind = 0 and since_block <= ${block}
+                     and tk.history_segment <= ${block} ${from}
+                   order by balance desc, wallet desc limit ${limit})
+                order by balance desc, wallet desc limit ${limit}) page)`;
+  },
   keys: () => ['x.balance::text', 'x.wallet'],
   keySchema: amountAndAddressKey,
   stable: false,
@@ -94,8 +114,8 @@ const holderPages = tokenPages(holders);
 const holdersList = (input: AddressPageInput) => ({ list: `holders:${input.address}`, order: '' as const });
 export const holdersExport = tokenExport('holders', holders, holdersList);
 
-/** Holders, largest balance first. */
-export async function listHolders(ctx: Context, input: AddressPageInput): Promise<SerializedAnswer> {
+/** Holders, largest balance first; at the end of `block` when given. */
+export async function listHolders(ctx: Context, input: BalancesPageInput): Promise<SerializedAnswer> {
   const { page } = await holderPages(ctx, input, holdersList(input).list, '');
   // The holders page does not say its block (its schema has no indexed_through_block).
   return serializedAnswer(`{${page}}`);

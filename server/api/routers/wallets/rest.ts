@@ -1,4 +1,4 @@
-import { addressPageInput } from '../../../../shared/api/common';
+import { addressPageInput, balancesPageInput } from '../../../../shared/api/common';
 import { walletPnlPage } from '../../../../shared/api/traders';
 import { holdingsPage } from '../../../../shared/api/wallets';
 import type { ErrorCode } from '../../../errors';
@@ -14,8 +14,8 @@ export const walletRoutes = routeGroup('wallets', {
     path: '/api/v1/wallets/{address}/holdings',
     summary: 'Wallet holdings',
     description:
-      'Launched tokens the wallet holds (raw 18-decimal balance), with lifecycle, price and value (null for tokens excluded by moderation) and indexed metrics, by token address.',
-    input: addressPageInput,
+      'Launched tokens the wallet holds (raw 18-decimal balance), with lifecycle, price and value (null for tokens excluded by moderation) and indexed metrics, by token address. With `block`, the tokens it held at the end of that block and their balances then, from the indexed balance history; the token, price, value and metrics are as they are now (docs/api.md, "Balances at a block").',
+    input: balancesPageInput,
     errors: walletPageErrors,
     output: holdingsPage,
     read: listHoldings,
