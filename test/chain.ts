@@ -17,6 +17,16 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
+/** The environment that points a server or indexer process at `chain`'s launchpad. */
+export function chainEnv(chain: TestChain): Record<string, string> {
+  return {
+    RPC_URL: chain.anvil.rpcUrl,
+    CHAIN_ID: '31337',
+    FACTORY_ADDRESS: chain.deployment.contracts.factory,
+    START_BLOCK: String(chain.deployment.startBlock),
+  };
+}
+
 /** anvil's first default account; deploys everything in tests. */
 export const DEPLOYER: Address = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { INDEXER_NODE_FLAGS } from '../server/indexer/heap';
-import type { TestChain } from './chain';
+import { chainEnv, type TestChain } from './chain';
 import type { TestDatabase } from './database';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -24,10 +24,7 @@ export function spawnIndexerProcess(
       HOME: process.env.HOME ?? '',
       NODE_ENV: 'production',
       ...database.env,
-      RPC_URL: chain.anvil.rpcUrl,
-      CHAIN_ID: '31337',
-      FACTORY_ADDRESS: chain.deployment.contracts.factory,
-      START_BLOCK: String(chain.deployment.startBlock),
+      ...chainEnv(chain),
       LOG_LEVEL: 'info',
       // As the in-process harness (test/indexer/harness.ts): segments start often on test chains.
       HISTORY_SEGMENT_MIN_EVENTS: '4',

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { startAppServer } from '../../test/app-server';
-import type { TestChain } from '../../test/chain';
+import { chainEnv, type TestChain } from '../../test/chain';
 import { simulatedChainForTests } from '../../test/chain-hooks';
 import { availableBackends, type Backend, createTestDatabase, type TestDatabase } from '../../test/database';
 import { chainConfigFor, dumpIndexAndLogs, indexToHead, silentLogger } from '../../test/indexer/harness';
@@ -150,10 +150,7 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
       asideOnPglite(database, open, async () => {
         const server = await startAppServer({
           ...database.env,
-          RPC_URL: chain.anvil.rpcUrl,
-          CHAIN_ID: '31337',
-          FACTORY_ADDRESS: chain.deployment.contracts.factory,
-          START_BLOCK: String(chain.deployment.startBlock),
+          ...chainEnv(chain),
           INDEXER_MODE: 'embedded',
           LOG_LEVEL: 'info',
           // The fresh index's segments of balance history (test/indexer/harness.ts).

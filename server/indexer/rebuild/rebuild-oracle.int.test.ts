@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from '../../../test/app-server';
-import { fundedAddress, startSimulatedChain, type TestChain } from '../../../test/chain';
+import { chainEnv, fundedAddress, startSimulatedChain, type TestChain } from '../../../test/chain';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../../../test/database';
 import { chainConfigFor, silentLogger } from '../../../test/indexer/harness';
 import { readChainView } from '../../../test/oracle/chain-view';
@@ -27,10 +27,7 @@ describe.each(backends)('a rebuilt index under the running server (%s)', (backen
   let server: AppServer;
   const env = () => ({
     ...database.env,
-    RPC_URL: chain.anvil.rpcUrl,
-    CHAIN_ID: '31337',
-    FACTORY_ADDRESS: chain.deployment.contracts.factory,
-    START_BLOCK: String(chain.deployment.startBlock),
+    ...chainEnv(chain),
     INDEXER_MODE: 'embedded',
     INDEXER_POLL_MS: '100',
     // Every read from the database: a cached answer would hide which tables served it.
