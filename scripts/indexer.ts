@@ -17,7 +17,7 @@ import { createIndexer } from '../server/indexer/indexer';
 import { acquireLeadership, type Leadership } from '../server/indexer/leader';
 import { rebuildIndex } from '../server/indexer/rebuild/rebuild';
 import { createRpcClient } from '../server/indexer/rpc/client';
-import { rebuildIfOutdated } from '../server/indexer/upgrade';
+import { rebuildAtStart } from '../server/indexer/upgrade';
 import { createLogger } from '../server/logger';
 import { createChainHead } from '../server/observability/chain-head';
 import { createMetrics } from '../server/observability/metrics';
@@ -85,19 +85,7 @@ const rpc = createRpcClient({
 // An index built by an older release is rebuilt: beside the live one on PostgreSQL (the indexer
 // below keeps following the chain, readers keep reading it until the swap), before it on PGlite
 // (one session per directory).
-const upgrade = () =>
-  rebuildIfOutdated(handle.db, {
-    database: config.database,
-    chain,
-    rpc,
-    logger: logger.child({ component: 'rebuild' }),
-    ...(handle.driver === 'pglite' ? { handle } : {}),
-  });
-if (handle.driver === 'pglite') await upgrade();
-else
-  void upgrade().catch((error: unknown) =>
-    logger.error({ err: error instanceof Error ? error.message : String(error) }, 'upgrade rebuild failed'),
-  );
+await rebuildAtStart(handle, { chain, rpc, logger: logger.child({ component: 'rebuild' }) });
 let indexer = createIndexer({ db: handle.db, rpc, chain, logger });
 if (config.metricsPort > 0) {
   const metrics = createMetrics({

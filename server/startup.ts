@@ -4,7 +4,7 @@ import type { DatabaseHandle } from './db';
 import { openDatabase } from './db/client';
 import { createIndexer, type Indexer } from './indexer/indexer';
 import { createRpcClient } from './indexer/rpc/client';
-import { rebuildIfOutdated } from './indexer/upgrade';
+import { rebuildAtStart } from './indexer/upgrade';
 import { schedulePurge } from './metadata/purge-drafts';
 import type { ObjectStore } from './objects/store';
 import { startWebhookWorker } from './webhooks/start';
@@ -32,8 +32,7 @@ export async function startBackgroundWork(resources: BackgroundResources): Promi
   // before anything else uses the process's one session and before the server answers: readers
   // wait for the rebuild instead of reading half of it. On PostgreSQL beside the live index.
   if (config.embeddedIndexer && chain) {
-    const upgrade = rebuildIfOutdated(handle.db, {
-      database: handle.config,
+    await rebuildAtStart(handle, {
       chain,
       rpc: createRpcClient({
         url: chain.rpcUrl,
@@ -41,16 +40,7 @@ export async function startBackgroundWork(resources: BackgroundResources): Promi
         timeoutMs: chain.rpcTimeoutMs,
       }),
       logger: logger.child({ component: 'rebuild' }),
-      ...(handle.driver === 'pglite' ? { handle } : {}),
     });
-    if (handle.driver === 'pglite') await upgrade;
-    else
-      upgrade.catch((error: unknown) =>
-        logger.error(
-          { err: error instanceof Error ? error.message : String(error) },
-          'upgrade rebuild failed',
-        ),
-      );
   }
   // Uploads are written by the web processes, so they purge what expires: every process runs
   // the timer, one at a time purges (an advisory lock), the database decides what goes.

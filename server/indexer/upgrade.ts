@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Database, selectRows } from '../db/client';
+import { type Database, type DatabaseHandle, selectRows } from '../db/client';
 import { PROJECTION_VERSION } from '../db/projection-tables';
 import { type RebuildOptions, type RebuildReport, rebuildIndex } from './rebuild/rebuild';
 
@@ -51,4 +51,29 @@ export async function rebuildIfOutdated(
     }`,
   );
   return rebuildIndex({ ...options, fromRpc });
+}
+
+/**
+ * What an indexer's start does with an outdated index (scripts/indexer.ts, server/startup.ts): on
+ * PGlite the rebuild takes the process's one session, so it is awaited before anything else uses
+ * it (a failure fails the start); on PostgreSQL it runs beside the live index, and a failure is
+ * logged while the live indexer goes on following the old index.
+ */
+export async function rebuildAtStart(
+  handle: DatabaseHandle,
+  options: Omit<RebuildOptions, 'fromRpc' | 'handle' | 'database'>,
+): Promise<void> {
+  const rebuild = rebuildIfOutdated(handle.db, {
+    ...options,
+    database: handle.config,
+    ...(handle.driver === 'pglite' ? { handle } : {}),
+  });
+  if (handle.driver === 'pglite') await rebuild;
+  else
+    rebuild.catch((error: unknown) =>
+      options.logger.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        'upgrade rebuild failed',
+      ),
+    );
 }
