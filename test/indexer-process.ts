@@ -33,3 +33,18 @@ export function spawnIndexerProcess(
     stdio: ['ignore', 'pipe', stdio.stderr],
   });
 }
+
+/**
+ * Waits until `child`'s stdout (its log lines) shows `text`, or it exits first: `shown`, and the
+ * output so far. Start-up time varies with machine load, so a test's clock starts at a line.
+ */
+export function outputShows(child: ChildProcess, text: string): Promise<{ shown: boolean; output: string }> {
+  return new Promise((resolve) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(text)) resolve({ shown: true, output });
+    });
+    child.once('exit', () => resolve({ shown: false, output }));
+  });
+}

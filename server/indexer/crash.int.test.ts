@@ -4,7 +4,7 @@ import type { TestChain } from '../../test/chain';
 import { simulatedChainForTests } from '../../test/chain-hooks';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../../test/database';
 import { dumpProjections, indexToHead } from '../../test/indexer/harness';
-import { spawnIndexerProcess } from '../../test/indexer-process';
+import { outputShows, spawnIndexerProcess } from '../../test/indexer-process';
 import { createRandom } from '../chain/simulator/random';
 import { readCheckpoint } from '../db/checkpoint';
 import { backfillDeferredIndexes, deferredIndexNames } from '../db/deferred-indexes';
@@ -43,14 +43,7 @@ describe(`indexer crash safety (${backend})`, () => {
         const child = spawnIndexer(database);
         const exited = new Promise((resolve) => child.once('exit', resolve));
         // Start-up time varies with machine load; the clock starts once the indexer runs.
-        await new Promise<void>((resolve) => {
-          let output = '';
-          child.stdout?.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            if (output.includes('indexer starting')) resolve();
-          });
-          child.once('exit', () => resolve());
-        });
+        await outputShows(child, 'indexer starting');
         await new Promise((resolve) => setTimeout(resolve, random.int(200, 1_200)));
         child.kill('SIGKILL');
         await exited;

@@ -5,7 +5,7 @@ import { chainEnv, type TestChain } from '../../test/chain';
 import { simulatedChainForTests } from '../../test/chain-hooks';
 import { availableBackends, type Backend, createTestDatabase, type TestDatabase } from '../../test/database';
 import { chainConfigFor, dumpIndexAndLogs, indexToHead, silentLogger } from '../../test/indexer/harness';
-import { spawnIndexerProcess } from '../../test/indexer-process';
+import { outputShows, spawnIndexerProcess } from '../../test/indexer-process';
 import type { Database, DatabaseHandle } from '../db/client';
 import { PROJECTION_VERSION } from '../db/projection-tables';
 import { createRpcClient } from './rpc/client';
@@ -127,14 +127,7 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
       asideOnPglite(database, open, async () => {
         const child = spawnIndexerProcess(database, chain, { INDEXER_POLL_MS: '50' });
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        let output = '';
-        const swapped = await new Promise<boolean>((resolve) => {
-          child.stdout?.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            if (output.includes('swapped in the rebuilt index')) resolve(true);
-          });
-          child.once('exit', () => resolve(false));
-        });
+        const { shown: swapped, output } = await outputShows(child, 'swapped in the rebuilt index');
         child.kill('SIGTERM');
         await exited;
         expect(swapped, output).toBe(true);

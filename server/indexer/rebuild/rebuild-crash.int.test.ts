@@ -5,7 +5,7 @@ import type { TestChain } from '../../../test/chain';
 import { simulatedChainForTests } from '../../../test/chain-hooks';
 import { availableBackends, createTestDatabase, type TestDatabase } from '../../../test/database';
 import { dumpIndexAndLogs, indexToHead } from '../../../test/indexer/harness';
-import { spawnIndexerProcess } from '../../../test/indexer-process';
+import { outputShows, spawnIndexerProcess } from '../../../test/indexer-process';
 import { createRandom } from '../../chain/simulator/random';
 import { type DatabaseHandle, selectRows } from '../../db/client';
 import { REBUILD_SCHEMA } from './schema';
@@ -62,14 +62,7 @@ describe(`rebuild crash safety (${backend})`, () => {
         const child = spawnRebuild(database);
         const exited = new Promise((resolve) => child.once('exit', resolve));
         // Start-up time varies with machine load; the clock starts once the rebuild logs.
-        await new Promise<void>((resolve) => {
-          let output = '';
-          child.stdout?.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            if (output.includes('"component":"rebuild"')) resolve();
-          });
-          child.once('exit', () => resolve());
-        });
+        await outputShows(child, '"component":"rebuild"');
         await new Promise((resolve) => setTimeout(resolve, random.int(0, 700)));
         child.kill('SIGKILL');
         await exited;
