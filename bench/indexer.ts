@@ -11,6 +11,8 @@
  *   npm run bench:indexer -- [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--scale 1]
  *     [--rebuild] [--keep] [--on-top-of postgres://…/launchdex_bench] [--events-per-write N]
  *
+ * `BENCH_REPLAY_PROFILE=file.cpuprofile` writes a V8 CPU profile of the replay; `BENCH_KEEP_DB=1` leaves the
+ * run's database behind (to look at its rows).
  * `BENCH_FUNDING_HOPS=0` runs it without the funding check (trader labels' whole-block reads).
  * `--database-url`: the PostgreSQL server (any database on it) where the run creates, and then
  * drops, its own database. `--on-top-of`: index instead into an existing database that already
@@ -19,6 +21,8 @@
  * database's checkpoint aside and puts it back afterwards, removing everything it indexed. `--keep`: after the run, leave the benchmark anvil up and print what a
  * peer indexer needs to index exactly the same logs (RPC URL, chain id, factory, start block).
  */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -34,6 +38,7 @@ import { createRpcClient } from '../server/indexer/rpc/client';
 import { webhookEventTypes } from '../server/webhooks/outbox';
 import { addWebhookTarget } from '../server/webhooks/targets';
 import { DEV, GENESIS_NUMBER, measureFloor, openBenchChain } from './indexer-lib/chain';
+import { measureDatabaseFloor } from './indexer-lib/database-floor';
 import { restoreSeededRows, setSeededRowsAside } from './indexer-lib/seeded-rows';
 import { forkingServerCpuSeconds, parentPid, treeCpuSeconds } from './lib/process-cpu';
 
@@ -234,6 +239,8 @@ try {
     let replayCpu = cpuNow();
     // The read API's indexes of the large tables are built once, sorted, before the swap: part of the replay's cost.
     let indexBuildMs = 0;
+    // BENCH_REPLAY_PROFILE=file.cpuprofile: a V8 CPU profile of the replay alone (open it in Chrome's DevTools).
+    let replayProfile: { stop(): Promise<void> } | undefined;
     let buildStarted = 0;
     const rebuilt = await rebuildIndex({
       database: { kind: 'postgres', url: url.toString() },
@@ -246,15 +253,20 @@ try {
           else if (typeof fields.index === 'string') indexBuildMs = performance.now() - buildStarted;
         },
       },
-      onPhase(phase) {
+      async onPhase(phase) {
         if (phase === 'catch-up') {
+          await replayProfile?.stop();
           const now = cpuNow();
           const indexerCpu = process.cpuUsage(replayCpu.indexer);
           console.log(
             `  replay CPU: indexer ${((indexerCpu.user + indexerCpu.system) / 1e6).toFixed(2)}s · PostgreSQL ${now.postgres === undefined || replayCpu.postgres === undefined ? '?' : (now.postgres - replayCpu.postgres).toFixed(2)}s`,
           );
         }
-        if (phase === 'replay') replayCpu = cpuNow();
+        if (phase === 'replay') {
+          replayCpu = cpuNow();
+          if (process.env.BENCH_REPLAY_PROFILE)
+            replayProfile = await startCpuProfile(process.env.BENCH_REPLAY_PROFILE);
+        }
       },
     });
     const { replayed, caughtUp } = rebuilt;
@@ -268,6 +280,21 @@ try {
     console.log(
       `  then ${caughtUp.events} events from the RPC to the head and the swap in ${caughtUp.seconds.toFixed(2)}s; the store holds ${(storedBytes / storedLogs).toFixed(0)} B per event`,
     );
+    // The replay's other floor: how fast PostgreSQL alone takes the rows it writes (database-floor.ts).
+    const floorCpu = cpuNow();
+    const dbFloor = await measureDatabaseFloor(url.toString());
+    const floorPostgres =
+      floorCpu.postgres === undefined ? undefined : (cpuNow().postgres ?? 0) - floorCpu.postgres;
+    const floorRate = indexedEvents / dbFloor.seconds;
+    console.log(
+      `▶ database floor: every row of the index's projections (${dbFloor.rows} rows, ${(dbFloor.bytes / 2 ** 20).toFixed(1)} MiB of COPY text) COPYed bare on one connection in ${dbFloor.seconds.toFixed(2)}s (PostgreSQL CPU ${floorPostgres?.toFixed(2) ?? '?'}s): ${Math.round(floorRate)} events/s; the replay ran at ${(replayed.events / replayed.seconds / floorRate).toFixed(2)}× it`,
+    );
+    console.log(
+      `  slowest: ${dbFloor.tables
+        .slice(0, 4)
+        .map((t) => `${t.table} ${t.rows} rows ${t.seconds.toFixed(2)}s`)
+        .join(' · ')}`,
+    );
   }
   console.log(
     `\n| ${new Date().toISOString().slice(0, 10)} | ${cpus()[0]?.model.trim()} ×${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB | PostgreSQL ${version?.server_version.split(' ')[0]} | ${indexedEvents} events / ${blocks} blocks | ${seconds.toFixed(2)} s | ${Math.round(indexedEvents / seconds)} events/s | ${Math.round(blocks / seconds)} blocks/s |`,
@@ -277,8 +304,25 @@ try {
   clearInterval(rssSampler);
   if (onTopOf) await restoreSeededRows(admin);
   await handle.close();
-  if (!onTopOf) await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  if (!onTopOf && !process.env.BENCH_KEEP_DB)
+    await admin.unsafe(`drop database if exists ${dbName} with (force)`);
   await admin.end();
   if (values.keep) await keepForPeer();
   await anvil.stop();
+}
+
+async function startCpuProfile(file: string): Promise<{ stop(): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`  replay CPU profile: ${file}`);
+    },
+  };
 }

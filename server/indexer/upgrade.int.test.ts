@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { startAppServer } from '../../test/app-server';
+import { freePort, startAppServer } from '../../test/app-server';
 import { chainEnv, type TestChain } from '../../test/chain';
 import { simulatedChainForTests } from '../../test/chain-hooks';
 import { availableBackends, type Backend, createTestDatabase, type TestDatabase } from '../../test/database';
@@ -167,5 +167,46 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
         }
       }),
     );
+  }, 180_000);
+
+  it('a start whose rebuild cannot run (its RPC does not answer) logs it and serves the old index', async () => {
+    const database = await createTestDatabase(backend);
+    const open = { handle: await database.open() };
+    try {
+      await indexToHead(open.handle.db, chain);
+      await asOlderReleaseLeftIt(open.handle.db);
+      const old = await dumpIndexAndLogs(open.handle.db);
+      await asideOnPglite(database, open, async () => {
+        const server = await startAppServer({
+          ...database.env,
+          ...chainEnv(chain),
+          // Nothing listens there.
+          RPC_URL: `http://127.0.0.1:${await freePort()}`,
+          INDEXER_MODE: 'embedded',
+          LOG_LEVEL: 'info',
+        });
+        try {
+          for (let i = 0; i < 300 && !server.output().includes('upgrade rebuild failed'); i++)
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(server.output()).toContain(
+            'upgrade rebuild failed; following the old index until the next start',
+          );
+          // It asked the node once rather than waiting out the client's retries.
+          expect(server.output()).toContain('RPC failed after 1 attempts');
+          const response = await fetch(`${server.baseUrl}/api/v1/tokens?limit=100`);
+          expect(response.status).toBe(200);
+          const { items } = (await response.json()) as { items: unknown[] };
+          expect(items).toHaveLength(8);
+        } finally {
+          await server.stop();
+        }
+      });
+      // Untouched: the old index as it was, still marked for the next start's rebuild.
+      expect(await dumpIndexAndLogs(open.handle.db)).toEqual(old);
+      expect((await readProjectionState(open.handle.db)).version).toBe(0);
+    } finally {
+      await open.handle.close().catch(() => {});
+      await database.drop();
+    }
   }, 180_000);
 });

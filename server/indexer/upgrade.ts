@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Database, type DatabaseHandle, selectRows } from '../db/client';
 import { PROJECTION_VERSION } from '../db/projection-tables';
 import { type RebuildOptions, type RebuildReport, rebuildIndex } from './rebuild/rebuild';
+import { createRpcClient } from './rpc/client';
 
 /** The version that built the index (null: no index yet) and the first block its event store holds. */
 export async function readProjectionState(
@@ -56,24 +57,36 @@ export async function rebuildIfOutdated(
 /**
  * What an indexer's start does with an outdated index (scripts/indexer.ts, server/startup.ts): on
  * PGlite the rebuild takes the process's one session, so it is awaited before anything else uses
- * it (a failure fails the start); on PostgreSQL it runs beside the live index, and a failure is
- * logged while the live indexer goes on following the old index.
+ * it; on PostgreSQL it runs beside the live index. Either way a failure (an RPC down for the
+ * catch-up, a full disk) is logged and the live indexer goes on following the old index: a start
+ * that refused to serve until the rebuild succeeds would turn a slow upgrade into an outage. The
+ * next start tries again, resuming the rebuild schema it left.
  */
 export async function rebuildAtStart(
   handle: DatabaseHandle,
   options: Omit<RebuildOptions, 'fromRpc' | 'handle' | 'database'>,
 ): Promise<void> {
-  const rebuild = rebuildIfOutdated(handle.db, {
-    ...options,
-    database: handle.config,
-    ...(handle.driver === 'pglite' ? { handle } : {}),
-  });
+  const rebuild = (async () => {
+    const { version } = await readProjectionState(handle.db);
+    if (version !== null && version < PROJECTION_VERSION) {
+      // A rebuild cannot end without its catch-up, which on a node that is down would fail only
+      // after the RPC client's retries (about a minute; on PGlite, a minute without answers): ask once first.
+      const { rpcUrl, rpcTimeoutMs } = options.chain;
+      await createRpcClient({ url: rpcUrl, timeoutMs: rpcTimeoutMs, maxRetries: 0 }).request(
+        'eth_blockNumber',
+        [],
+      );
+    }
+    return rebuildIfOutdated(handle.db, {
+      ...options,
+      database: handle.config,
+      ...(handle.driver === 'pglite' ? { handle } : {}),
+    });
+  })().catch((error: unknown) =>
+    options.logger.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      'upgrade rebuild failed; following the old index until the next start',
+    ),
+  );
   if (handle.driver === 'pglite') await rebuild;
-  else
-    rebuild.catch((error: unknown) =>
-      options.logger.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        'upgrade rebuild failed',
-      ),
-    );
 }
