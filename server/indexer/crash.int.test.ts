@@ -39,17 +39,22 @@ describe(`indexer crash safety (${backend})`, () => {
     const head = Number(await chain.client.getBlockNumber());
     const checkpoints: number[] = [];
     try {
+      // A kill that found nothing committed doubles the next one's wait: on a loaded machine the
+      // first commit can take longer than the whole of the shortest waits.
+      let stalls = 0;
       for (let kill = 0; kill < 5; kill++) {
         const child = spawnIndexer(database);
         const exited = new Promise((resolve) => child.once('exit', resolve));
         // Start-up time varies with machine load; the clock starts once the indexer runs.
         await outputShows(child, 'indexer starting');
-        await new Promise((resolve) => setTimeout(resolve, random.int(200, 1_200)));
+        await new Promise((resolve) => setTimeout(resolve, random.int(200, 1_200) * 2 ** stalls));
         child.kill('SIGKILL');
         await exited;
         const handle = await database.open();
-        checkpoints.push((await readCheckpoint(handle.db))?.indexedThroughBlock ?? 0);
+        const checkpoint = (await readCheckpoint(handle.db))?.indexedThroughBlock ?? 0;
         await handle.close();
+        if (checkpoint === (checkpoints.at(-1) ?? 0)) stalls++;
+        checkpoints.push(checkpoint);
       }
       // The kills really interrupted a backfill in progress: progress was made and kept, not finished.
       expect(
