@@ -207,10 +207,14 @@ export async function startReplicatedPostgres(
   /** The postmaster and its children (backends, walreceiver, ...), by the postmaster's pid file. */
   const signalServer = async (dir: string, signal: 'STOP' | 'CONT') => {
     const postmaster = readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]?.trim() ?? '';
+    // The postmaster is stopped before its children are listed: a backend it forked between the
+    // listing and its own stop would go on answering (a heartbeat that never misses a beat).
+    if (signal === 'STOP') process.kill(Number(postmaster), 'SIGSTOP');
     const { stdout } = await run('pgrep', ['-P', postmaster]).catch(() => ({ stdout: '' }));
-    const pids = [postmaster, ...stdout.split('\n').filter(Boolean)];
-    // The postmaster first on a stop (no new backends), last on a continue.
-    for (const pid of signal === 'STOP' ? pids : pids.reverse()) {
+    const children = stdout.split('\n').filter(Boolean);
+    // The postmaster last on a continue: its children are running before it forks new ones.
+    const pids = signal === 'STOP' ? children : [...children, postmaster];
+    for (const pid of pids) {
       try {
         process.kill(Number(pid), `SIG${signal}`);
       } catch (error) {

@@ -410,7 +410,9 @@ describe.skipIf('missing' in tools)('a multi-host pool whose primary froze', () 
       const before = committed.length;
       // A partition: the primary's sockets stay open and nothing answers; the standby is promoted.
       await pg.freeze('primary');
-      await until(() => writer.connector?.frozen() != null, 2_000, 'the frozen primary noticed');
+      // The heartbeat's deadline is 600 ms; the rest is margin for a loaded box (CI ran this test
+      // 5× slower than alone and missed a 2 s wait once).
+      await until(() => writer.connector?.frozen() != null, 5_000, 'the frozen primary noticed');
       await promote();
       expect(committed.length).toBeGreaterThan(before);
     } finally {
