@@ -9,15 +9,15 @@ import { createRebuildSchema, dropSchema, quote } from '../../server/indexer/reb
 
 /**
  * The database floor of a replay, the twin of the RPC floor: PostgreSQL taking every row of the
- * index's projections bare. One `COPY … FROM STDIN` per projection table, on one connection, into empty copies
- * made as a rebuild makes them (keys kept, the read API's indexes deferred), of rows read out
- * beforehand: no fold, no staging, no merge. No replay can write its rows in less of the
- * database's CPU than this, whatever the indexer does.
+ * index's projections bare. One `COPY … FROM` a server-side file per projection table, on one
+ * connection, into empty copies made as a rebuild makes them (keys kept, the read API's indexes
+ * deferred), of rows written out to those files beforehand: no fold, no staging, no merge. No
+ * replay can write its rows in less of the database's CPU than this, whatever the indexer does.
  */
 export interface DatabaseFloor {
   seconds: number;
   rows: number;
-  /** COPY text sent. */
+  /** COPY text read, in the files' bytes. */
   bytes: number;
   /** The tables that took longest, slowest first. */
   tables: { table: string; rows: number; seconds: number }[];
