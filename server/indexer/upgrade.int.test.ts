@@ -6,6 +6,7 @@ import { simulatedChainForTests } from '../../test/chain-hooks';
 import { availableBackends, type Backend, createTestDatabase, type TestDatabase } from '../../test/database';
 import { chainConfigFor, dumpIndexAndLogs, indexToHead, silentLogger } from '../../test/indexer/harness';
 import { outputShows, spawnIndexerProcess } from '../../test/indexer-process';
+import { type FaultProxy, startFaultProxy } from '../../test/rpc-fault-proxy';
 import type { Database, DatabaseHandle } from '../db/client';
 import { PROJECTION_VERSION } from '../db/projection-tables';
 import { createRpcClient } from './rpc/client';
@@ -169,44 +170,75 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
     );
   }, 180_000);
 
-  it('a start whose rebuild cannot run (its RPC does not answer) logs it and serves the old index', async () => {
-    const database = await createTestDatabase(backend);
-    const open = { handle: await database.open() };
-    try {
-      await indexToHead(open.handle.db, chain);
-      await asOlderReleaseLeftIt(open.handle.db);
-      const old = await dumpIndexAndLogs(open.handle.db);
-      await asideOnPglite(database, open, async () => {
-        const server = await startAppServer({
-          ...database.env,
-          ...chainEnv(chain),
-          // Nothing listens there.
-          RPC_URL: `http://127.0.0.1:${await freePort()}`,
-          INDEXER_MODE: 'embedded',
-          LOG_LEVEL: 'info',
+  // A node that refuses connections, and one that accepts them and never answers (a partition, a
+  // stuck process: only the client's deadline ends the wait).
+  it.each(['refuses', 'never answers'] as const)(
+    'a start whose RPC %s serves the old index (on PGlite after asking the node once)',
+    async (fault) => {
+      const database = await createTestDatabase(backend);
+      const open = { handle: await database.open() };
+      let frozen: FaultProxy | undefined;
+      try {
+        await indexToHead(open.handle.db, chain);
+        await asOlderReleaseLeftIt(open.handle.db);
+        const old = await dumpIndexAndLogs(open.handle.db);
+        frozen =
+          fault === 'never answers'
+            ? await startFaultProxy(chain.anvil.rpcUrl, {
+                rateLimit: 0,
+                serverError: 0,
+                hang: 1,
+                reset: 0,
+                staleHead: 0,
+              })
+            : undefined;
+        await asideOnPglite(database, open, async () => {
+          const server = await startAppServer({
+            ...database.env,
+            ...chainEnv(chain),
+            // Refused: nothing listens there.
+            RPC_URL: (frozen as FaultProxy | undefined)?.url ?? `http://127.0.0.1:${await freePort()}`,
+            RPC_TIMEOUT_MS: '1500',
+            INDEXER_MODE: 'embedded',
+            LOG_LEVEL: 'info',
+          });
+          try {
+            if (backend === 'pglite') {
+              // The start waits for the rebuild: it asked the node once rather than waiting out
+              // the client's retries (about a minute without answers).
+              expect(server.output()).toContain(
+                fault === 'refuses'
+                  ? 'RPC failed after 1 attempts'
+                  : 'RPC failed after 1 attempts: TimeoutError',
+              );
+              expect(server.output()).toContain(
+                'upgrade rebuild failed; following the old index until the next start',
+              );
+            } else {
+              // Beside the live index the rebuild rides out the node's silence with the client's
+              // retries (a blip must not defer an upgrade to the next start); the old index serves.
+              for (let i = 0; i < 300 && !server.output().includes('rebuilding it beside the live one'); i++)
+                await new Promise((resolve) => setTimeout(resolve, 100));
+              expect(server.output()).toContain('rebuilding it beside the live one from its event store');
+              expect(server.output()).not.toContain('RPC failed after 1 attempts');
+            }
+            const response = await fetch(`${server.baseUrl}/api/v1/tokens?limit=100`);
+            expect(response.status).toBe(200);
+            const { items } = (await response.json()) as { items: unknown[] };
+            expect(items).toHaveLength(8);
+          } finally {
+            await server.stop();
+          }
         });
-        try {
-          for (let i = 0; i < 300 && !server.output().includes('upgrade rebuild failed'); i++)
-            await new Promise((resolve) => setTimeout(resolve, 100));
-          expect(server.output()).toContain(
-            'upgrade rebuild failed; following the old index until the next start',
-          );
-          // It asked the node once rather than waiting out the client's retries.
-          expect(server.output()).toContain('RPC failed after 1 attempts');
-          const response = await fetch(`${server.baseUrl}/api/v1/tokens?limit=100`);
-          expect(response.status).toBe(200);
-          const { items } = (await response.json()) as { items: unknown[] };
-          expect(items).toHaveLength(8);
-        } finally {
-          await server.stop();
-        }
-      });
-      // Untouched: the old index as it was, still marked for the next start's rebuild.
-      expect(await dumpIndexAndLogs(open.handle.db)).toEqual(old);
-      expect((await readProjectionState(open.handle.db)).version).toBe(0);
-    } finally {
-      await open.handle.close().catch(() => {});
-      await database.drop();
-    }
-  }, 180_000);
+        // Untouched: the old index as it was, still marked for the next start's rebuild.
+        expect(await dumpIndexAndLogs(open.handle.db)).toEqual(old);
+        expect((await readProjectionState(open.handle.db)).version).toBe(0);
+      } finally {
+        await frozen?.close();
+        await open.handle.close().catch(() => {});
+        await database.drop();
+      }
+    },
+    180_000,
+  );
 });

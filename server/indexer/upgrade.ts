@@ -30,7 +30,15 @@ export async function readProjectionState(
  */
 export async function rebuildIfOutdated(
   db: Database,
-  options: Omit<RebuildOptions, 'fromRpc'>,
+  options: Omit<RebuildOptions, 'fromRpc'> & {
+    /**
+     * Ask the node once (no retries) before rebuilding: a rebuild cannot end without its
+     * catch-up, which on a node that is down fails only after the RPC client's retries (about a
+     * minute). For a start that waits for the rebuild (PGlite); beside a live index the retries
+     * are what rides out a blip.
+     */
+    askRpcFirst?: boolean;
+  },
 ): Promise<RebuildReport | undefined> {
   const { version, storeFrom } = await readProjectionState(db);
   if (version === null || version === PROJECTION_VERSION) return undefined;
@@ -42,6 +50,11 @@ export async function rebuildIfOutdated(
     );
     return undefined;
   }
+  if (options.askRpcFirst)
+    await createRpcClient({ url: chain.rpcUrl, timeoutMs: chain.rpcTimeoutMs, maxRetries: 0 }).request(
+      'eth_blockNumber',
+      [],
+    );
   const fromRpc = storeFrom === null || storeFrom > Number(chain.startBlock);
   logger.warn(
     { built: version, code: PROJECTION_VERSION, fromRpc },
@@ -66,27 +79,16 @@ export async function rebuildAtStart(
   handle: DatabaseHandle,
   options: Omit<RebuildOptions, 'fromRpc' | 'handle' | 'database'>,
 ): Promise<void> {
-  const rebuild = (async () => {
-    const { version } = await readProjectionState(handle.db);
-    if (version !== null && version < PROJECTION_VERSION) {
-      // A rebuild cannot end without its catch-up, which on a node that is down would fail only
-      // after the RPC client's retries (about a minute; on PGlite, a minute without answers): ask once first.
-      const { rpcUrl, rpcTimeoutMs } = options.chain;
-      await createRpcClient({ url: rpcUrl, timeoutMs: rpcTimeoutMs, maxRetries: 0 }).request(
-        'eth_blockNumber',
-        [],
-      );
-    }
-    return rebuildIfOutdated(handle.db, {
-      ...options,
-      database: handle.config,
-      ...(handle.driver === 'pglite' ? { handle } : {}),
-    });
-  })().catch((error: unknown) =>
+  const pglite = handle.driver === 'pglite';
+  const rebuild = rebuildIfOutdated(handle.db, {
+    ...options,
+    database: handle.config,
+    ...(pglite ? { handle, askRpcFirst: true } : {}),
+  }).catch((error: unknown) =>
     options.logger.error(
       { err: error instanceof Error ? error.message : String(error) },
       'upgrade rebuild failed; following the old index until the next start',
     ),
   );
-  if (handle.driver === 'pglite') await rebuild;
+  if (pglite) await rebuild;
 }
