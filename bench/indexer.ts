@@ -11,7 +11,8 @@
  *   npm run bench:indexer -- [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--scale 1]
  *     [--rebuild] [--keep] [--on-top-of postgres://…/launchdex_bench] [--events-per-write N]
  *
- * `BENCH_REPLAY_PROFILE=file.cpuprofile` writes a V8 CPU profile of the replay; `BENCH_KEEP_DB=1` leaves the
+ * `BENCH_REPLAY_PROFILE=file.cpuprofile` writes a V8 CPU profile of the replay (`BENCH_BACKFILL_PROFILE`: of the
+ * backfill); `BENCH_KEEP_DB=1` leaves the
  * run's database behind (to look at its rows).
  * `BENCH_FUNDING_HOPS=0` runs it without the funding check (trader labels' whole-block reads).
  * `--database-url`: the PostgreSQL server (any database on it) where the run creates, and then
@@ -166,8 +167,13 @@ try {
     postgres: postmaster === undefined ? undefined : forkingServerCpuSeconds(postmaster),
   });
   const cpuBefore = cpuNow();
+  // BENCH_BACKFILL_PROFILE=file.cpuprofile: the same for the backfill.
+  const backfillProfile = process.env.BENCH_BACKFILL_PROFILE
+    ? await startCpuProfile(process.env.BENCH_BACKFILL_PROFILE)
+    : undefined;
   const started = performance.now();
   await indexer.syncToHead();
+  await backfillProfile?.stop();
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuNow();
   const blocks = head - deployment.startBlock + 1;
@@ -322,7 +328,7 @@ async function startCpuProfile(file: string): Promise<{ stop(): Promise<void> }>
       const { profile } = await session.post('Profiler.stop');
       await writeFile(file, JSON.stringify(profile));
       session.disconnect();
-      console.log(`  replay CPU profile: ${file}`);
+      console.log(`  CPU profile: ${file}`);
     },
   };
 }
