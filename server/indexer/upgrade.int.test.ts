@@ -198,18 +198,18 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
             ...chainEnv(chain),
             // Refused: nothing listens there.
             RPC_URL: (frozen as FaultProxy | undefined)?.url ?? `http://127.0.0.1:${await freePort()}`,
-            RPC_TIMEOUT_MS: '1500',
             INDEXER_MODE: 'embedded',
             LOG_LEVEL: 'info',
           });
           try {
             if (backend === 'pglite') {
               // The start waits for the rebuild: it asked the node once rather than waiting out
-              // the client's retries (about a minute without answers).
+              // the client's retries (about a minute without answers), a frozen one for 5 s rather
+              // than RPC_TIMEOUT_MS (15 s by default).
               expect(server.output()).toContain(
                 fault === 'refuses'
                   ? 'RPC failed after 1 attempts'
-                  : 'RPC failed after 1 attempts: TimeoutError',
+                  : 'RPC failed after 1 attempts: TimeoutError: no answer within 5000 ms',
               );
               expect(server.output()).toContain(
                 'upgrade rebuild failed; following the old index until the next start',

@@ -20,6 +20,12 @@ export async function readProjectionState(
 }
 
 /**
+ * How long the question before a start's rebuild waits: eth_blockNumber answers in milliseconds on
+ * a live node, and the start (PGlite: the server's first answer) waits for it. RPC_TIMEOUT_MS, if lower.
+ */
+const ASK_TIMEOUT_MS = 5_000;
+
+/**
  * An upgrade's rebuild: when the index was built by an older PROJECTION_VERSION (a release that
  * added a projection or changed a fold), every projection is computed anew beside it and swapped
  * in (rebuild/rebuild.ts), so no reader keeps the old rules' rows. From the event store when it
@@ -51,10 +57,11 @@ export async function rebuildIfOutdated(
     return undefined;
   }
   if (options.askRpcFirst)
-    await createRpcClient({ url: chain.rpcUrl, timeoutMs: chain.rpcTimeoutMs, maxRetries: 0 }).request(
-      'eth_blockNumber',
-      [],
-    );
+    await createRpcClient({
+      url: chain.rpcUrl,
+      timeoutMs: Math.min(chain.rpcTimeoutMs ?? ASK_TIMEOUT_MS, ASK_TIMEOUT_MS),
+      maxRetries: 0,
+    }).request('eth_blockNumber', []);
   const fromRpc = storeFrom === null || storeFrom > Number(chain.startBlock);
   logger.warn(
     { built: version, code: PROJECTION_VERSION, fromRpc },
