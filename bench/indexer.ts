@@ -25,6 +25,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { cpus, totalmem } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
@@ -133,15 +134,15 @@ try {
       ? { historySegmentMinEvents: Number(process.env.BENCH_HISTORY_SEGMENT_MIN_EVENTS) }
       : {}),
   };
+  // Events per projection transaction, in the backfill and the replay (the indexer's default otherwise).
+  const eventsPerWrite = Number(values['events-per-write'] ?? process.env.BENCH_EVENTS_PER_WRITE ?? 0);
   const indexer = createIndexer({
     db: handle.db,
     rpc,
     chain,
     logger,
     progressIntervalMs: 1_000,
-    ...(process.env.BENCH_EVENTS_PER_WRITE
-      ? { eventsPerWrite: Number(process.env.BENCH_EVENTS_PER_WRITE) }
-      : {}),
+    ...(eventsPerWrite ? { eventsPerWrite } : {}),
     ...(process.env.BENCH_TARGET_LOGS ? { targetLogsPerBatch: Number(process.env.BENCH_TARGET_LOGS) } : {}),
     ...(process.env.BENCH_RANGE_SLICES ? { rangeSlices: Number(process.env.BENCH_RANGE_SLICES) } : {}),
   });
@@ -163,6 +164,8 @@ try {
   const anvilPid = anvil.process.pid;
   const cpuNow = () => ({
     indexer: process.cpuUsage(),
+    // The indexer's thread (its event loop's busy time): the process's CPU also counts V8's GC helpers.
+    thread: performance.eventLoopUtilization(),
     anvil: anvilPid === undefined ? 0 : treeCpuSeconds(anvilPid),
     postgres: postmaster === undefined ? undefined : forkingServerCpuSeconds(postmaster),
   });
@@ -217,7 +220,7 @@ try {
       ? 'PostgreSQL not on this machine'
       : `PostgreSQL ${(cpuAfter.postgres - cpuBefore.postgres).toFixed(2)}s`;
   console.log(
-    `  CPU during the run: indexer ${((indexerCpu.user + indexerCpu.system) / 1e6).toFixed(2)}s · anvil ${(cpuAfter.anvil - cpuBefore.anvil).toFixed(2)}s · ${postgresCpu} (${cpus().length} cores × ${seconds.toFixed(2)}s = ${(cpus().length * seconds).toFixed(2)}s)`,
+    `  CPU during the run: indexer ${((indexerCpu.user + indexerCpu.system) / 1e6).toFixed(2)}s (its thread busy ${threadBusy(cpuBefore.thread)}) · anvil ${(cpuAfter.anvil - cpuBefore.anvil).toFixed(2)}s · ${postgresCpu} (${cpus().length} cores × ${seconds.toFixed(2)}s = ${(cpus().length * seconds).toFixed(2)}s)`,
   );
   const [store] = await selectRows<{
     bytes: string;
@@ -252,6 +255,7 @@ try {
       database: { kind: 'postgres', url: url.toString() },
       chain,
       rpc,
+      ...(eventsPerWrite ? { indexer: { eventsPerWrite } } : {}),
       logger: {
         ...logger,
         info: (fields: Record<string, unknown>, message: string) => {
@@ -265,7 +269,7 @@ try {
           const now = cpuNow();
           const indexerCpu = process.cpuUsage(replayCpu.indexer);
           console.log(
-            `  replay CPU: indexer ${((indexerCpu.user + indexerCpu.system) / 1e6).toFixed(2)}s · PostgreSQL ${now.postgres === undefined || replayCpu.postgres === undefined ? '?' : (now.postgres - replayCpu.postgres).toFixed(2)}s`,
+            `  replay CPU: indexer ${((indexerCpu.user + indexerCpu.system) / 1e6).toFixed(2)}s (its thread busy ${threadBusy(replayCpu.thread)}) · PostgreSQL ${now.postgres === undefined || replayCpu.postgres === undefined ? '?' : (now.postgres - replayCpu.postgres).toFixed(2)}s`,
           );
         }
         if (phase === 'replay') {
@@ -315,6 +319,12 @@ try {
   await admin.end();
   if (values.keep) await keepForPeer();
   await anvil.stop();
+}
+
+/** The event loop's busy time since `since`, and its share of the wall time. */
+function threadBusy(since: ReturnType<typeof performance.eventLoopUtilization>): string {
+  const { active, utilization } = performance.eventLoopUtilization(since);
+  return `${(active / 1000).toFixed(2)}s, ${Math.round(utilization * 100)} %`;
 }
 
 async function startCpuProfile(file: string): Promise<{ stop(): Promise<void> }> {
