@@ -197,7 +197,7 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
             ...database.env,
             ...chainEnv(chain),
             // Refused: nothing listens there.
-            RPC_URL: (frozen as FaultProxy | undefined)?.url ?? `http://127.0.0.1:${await freePort()}`,
+            RPC_URL: frozen?.url ?? `http://127.0.0.1:${await freePort()}`,
             INDEXER_MODE: 'embedded',
             LOG_LEVEL: 'info',
           });

@@ -56,7 +56,8 @@ export async function rebuildIfOutdated(
     );
     return undefined;
   }
-  if (options.askRpcFirst)
+  const { askRpcFirst, ...rebuild } = options;
+  if (askRpcFirst)
     await createRpcClient({
       url: chain.rpcUrl,
       timeoutMs: Math.min(chain.rpcTimeoutMs ?? ASK_TIMEOUT_MS, ASK_TIMEOUT_MS),
@@ -71,7 +72,7 @@ export async function rebuildIfOutdated(
         : 'from its event store'
     }`,
   );
-  return rebuildIndex({ ...options, fromRpc });
+  return rebuildIndex({ ...rebuild, fromRpc });
 }
 
 /**
