@@ -6,6 +6,7 @@ import {
 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { bondingCurveAbi, devSwapRouterAbi } from '@/contracts/generated/abis.generated';
+import { TransactionDroppedError } from '../wallet/wait-for-receipt';
 import { describeTradeError } from './trade-errors';
 
 /** A revert as viem reports a failed writeContract: the decoded error inside the execution error. */
@@ -41,5 +42,13 @@ describe('describeTradeError', () => {
       'declined the request',
     );
     expect(describeTradeError(new Error('something else'), 'the devnet')).toBe('something else');
+  });
+
+  it('says a trade the network dropped may have been replaced from the wallet', () => {
+    expect(
+      describeTradeError(new TransactionDroppedError(`0x${'cd'.repeat(32)}`, 60_000), 'the devnet'),
+    ).toMatch(
+      /^The network has not known this transaction for 60 s: it was dropped, or replaced from your wallet/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { createWalletClient, custom, defineChain, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConfig } from 'wagmi';
-import { waitForReceipt } from '../../components/wallet/wait-for-receipt';
+import { TransactionDroppedError, waitForReceipt } from '../../components/wallet/wait-for-receipt';
 import { freePort } from '../../test/app-server';
 import { type AnvilProcess, startAnvil } from './anvil';
 
@@ -68,4 +68,45 @@ it('a reverted transaction resolves with its reverted receipt, for the caller to
   const hash = await wallet.sendTransaction({ data: '0x60006000fd', gas: 100_000n });
   const receipt = await waitForReceipt(config, 31337, hash);
   expect(receipt).toMatchObject({ transactionHash: hash, status: 'reverted' });
+}, 30_000);
+
+/** Runs `body` with anvil mining only when asked (`evm_mine`): sent transactions stay pending. */
+async function withoutAutomine(body: () => Promise<void>) {
+  const admin = http(anvil.rpcUrl)({ retryCount: 0 });
+  await admin.request({ method: 'evm_setAutomine', params: [false] } as never);
+  try {
+    await body();
+  } finally {
+    await admin.request({ method: 'evm_setAutomine', params: [true] } as never);
+  }
+}
+
+it('a transaction the node drops from its pool ends the wait with TransactionDroppedError, not "Waiting…" for good', async () => {
+  await withoutAutomine(async () => {
+    const config = configHidingReceipts(0);
+    const wallet = senderOn(config);
+    const hash = await wallet.sendTransaction({ to: sender.address, value: parseEther('1') });
+    // Evicted as a node under pressure does, or as a wallet's cancel leaves the original.
+    await config.getClient().request({ method: 'anvil_dropTransaction', params: [hash] } as never);
+    const started = Date.now();
+    const waited = waitForReceipt(config, 31337, hash, { droppedAfterMs: 1_000 });
+    await expect(waited).rejects.toBeInstanceOf(TransactionDroppedError);
+    await expect(waited).rejects.toThrow(/dropped, or replaced from your wallet/);
+    // Given up after the node did not know it for the window, not at the first miss.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+}, 30_000);
+
+it('a transaction pending for longer than that window is still waited for while the node knows it', async () => {
+  await withoutAutomine(async () => {
+    const config = configHidingReceipts(0);
+    const wallet = senderOn(config);
+    const hash = await wallet.sendTransaction({ to: sender.address, value: parseEther('1') });
+    const waited = waitForReceipt(config, 31337, hash, { droppedAfterMs: 500 });
+    // Four windows pending in the node's pool, then mined.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await config.getClient().request({ method: 'evm_mine', params: [] } as never);
+    await expect(waited).resolves.toMatchObject({ transactionHash: hash, status: 'success' });
+  });
 }, 30_000);
