@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChainNotConfiguredError } from 'wagmi';
 import { ApiError } from '../../shared/launch/launch-api';
 import { IndexWaitExceededError } from '../../shared/launch/launch-flow';
-import { TransactionDroppedError } from '../wallet/wait-for-receipt';
+import { TransactionLostError } from '../wallet/wait-for-receipt';
 import { describeLaunchFailure } from './launch-errors';
 
 const describeIn = (error: unknown, step: Parameters<typeof describeLaunchFailure>[1] = 'confirm') =>
@@ -35,7 +35,7 @@ describe('describeLaunchFailure: every failure in plain words', () => {
   });
 
   it('a launch transaction the network dropped: check the wallet before sending it again', () => {
-    expect(describeIn(new TransactionDroppedError(`0x${'ab'.repeat(32)}`, 60_000), 'confirm')).toBe(
+    expect(describeIn(new TransactionLostError(`0x${'ab'.repeat(32)}`, 60_000, 'dropped'), 'confirm')).toBe(
       "The network has not known this transaction for 60 s: it was dropped, or replaced from your wallet (a speed-up or a cancel). Check your wallet's activity before sending it again.",
     );
   });

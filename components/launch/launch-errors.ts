@@ -1,4 +1,4 @@
-import { TransactionDroppedError } from '@/components/wallet/wait-for-receipt';
+import { TransactionLostError } from '@/components/wallet/wait-for-receipt';
 import { describeWalletError } from '@/components/wallet/wallet-errors';
 import { ApiError } from '../../shared/launch/launch-api';
 import {
@@ -20,7 +20,7 @@ export function describeLaunchFailure(
 ): string {
   if (error instanceof IndexWaitExceededError)
     return 'Your token is launched, but the index has not caught up with it yet. Press “Try again” to finalize later: nothing is launched twice.';
-  if (error instanceof TransactionDroppedError) return error.message;
+  if (error instanceof TransactionLostError) return error.message;
   if (error instanceof LaunchRevertedError)
     return 'The launch transaction was mined but reverted, so no token was created. Check the form and try again.';
   if (error instanceof ApiError) {

@@ -6,7 +6,7 @@ import {
 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { bondingCurveAbi, devSwapRouterAbi } from '@/contracts/generated/abis.generated';
-import { TransactionDroppedError } from '../wallet/wait-for-receipt';
+import { TransactionLostError } from '../wallet/wait-for-receipt';
 import { describeTradeError } from './trade-errors';
 
 /** A revert as viem reports a failed writeContract: the decoded error inside the execution error. */
@@ -46,7 +46,7 @@ describe('describeTradeError', () => {
 
   it('says a trade the network dropped may have been replaced from the wallet', () => {
     expect(
-      describeTradeError(new TransactionDroppedError(`0x${'cd'.repeat(32)}`, 60_000), 'the devnet'),
+      describeTradeError(new TransactionLostError(`0x${'cd'.repeat(32)}`, 60_000, 'dropped'), 'the devnet'),
     ).toMatch(
       /^The network has not known this transaction for 60 s: it was dropped, or replaced from your wallet/,
     );

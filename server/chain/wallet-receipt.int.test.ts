@@ -2,7 +2,7 @@ import { createWalletClient, custom, defineChain, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConfig } from 'wagmi';
-import { TransactionDroppedError, waitForReceipt } from '../../components/wallet/wait-for-receipt';
+import { TransactionLostError, waitForReceipt } from '../../components/wallet/wait-for-receipt';
 import { freePort } from '../../test/app-server';
 import { type AnvilProcess, startAnvil } from './anvil';
 
@@ -81,7 +81,7 @@ async function withoutAutomine(body: () => Promise<void>) {
   }
 }
 
-it('a transaction the node drops from its pool ends the wait with TransactionDroppedError, not "Waiting…" for good', async () => {
+it('a transaction the node drops from its pool ends the wait with TransactionLostError, not "Waiting…" for good', async () => {
   await withoutAutomine(async () => {
     const config = configHidingReceipts(0);
     const wallet = senderOn(config);
@@ -90,7 +90,8 @@ it('a transaction the node drops from its pool ends the wait with TransactionDro
     await config.getClient().request({ method: 'anvil_dropTransaction', params: [hash] } as never);
     const started = Date.now();
     const waited = waitForReceipt(config, 31337, hash, { droppedAfterMs: 1_000 });
-    await expect(waited).rejects.toBeInstanceOf(TransactionDroppedError);
+    await expect(waited).rejects.toBeInstanceOf(TransactionLostError);
+    await expect(waited).rejects.toMatchObject({ reason: 'dropped' });
     await expect(waited).rejects.toThrow(/dropped, or replaced from your wallet/);
     // Given up after the node did not know it for the window, not at the first miss.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
@@ -108,5 +109,25 @@ it('a transaction pending for longer than that window is still waited for while 
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     await config.getClient().request({ method: 'evm_mine', params: [] } as never);
     await expect(waited).resolves.toMatchObject({ transactionHash: hash, status: 'success' });
+  });
+}, 30_000);
+
+it("a node that freezes (open sockets, no answers) ends the wait at the deadline, not at its requests' timeouts", async () => {
+  await withoutAutomine(async () => {
+    const config = configHidingReceipts(0);
+    const wallet = senderOn(config);
+    const hash = await wallet.sendTransaction({ to: sender.address, value: parseEther('1') });
+    const pid = anvil.process.pid as number;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const waited = waitForReceipt(config, 31337, hash, { droppedAfterMs: 1_000 });
+      await expect(waited).rejects.toMatchObject({ name: 'TransactionLostError', reason: 'no answer' });
+      await expect(waited).rejects.toThrow(/has not answered for 1 s.*may still be mined/);
+      // The requests in flight hang until viem's 10 s timeout; the wait did not wait for them.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
   });
 }, 30_000);
