@@ -66,6 +66,14 @@ if (missingFlags.length > 0)
 if (values.postgres) console.log('▶ --postgres is now --database-url (the same flag as `npm run bench`)');
 const serverUrl = values['database-url'] ?? values.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const scale = Number(values.scale);
+if (!(scale > 0)) throw new Error(`--scale takes a positive number, not ${values.scale}`);
+// Events per projection transaction, in the backfill and the replay (the indexer's default otherwise).
+const eventsPerWriteText = values['events-per-write'] ?? process.env.BENCH_EVENTS_PER_WRITE;
+const eventsPerWrite = eventsPerWriteText === undefined ? 0 : Number(eventsPerWriteText);
+if (!Number.isSafeInteger(eventsPerWrite) || eventsPerWrite < 0)
+  throw new Error(
+    `--events-per-write (or BENCH_EVENTS_PER_WRITE) takes a whole number of events, not ${eventsPerWriteText}`,
+  );
 const { anvil, deployment, head, keepBuilt, keepForPeer } = await openBenchChain(scale, values.rebuild);
 
 const onTopOf = values['on-top-of'];
@@ -134,8 +142,6 @@ try {
       ? { historySegmentMinEvents: Number(process.env.BENCH_HISTORY_SEGMENT_MIN_EVENTS) }
       : {}),
   };
-  // Events per projection transaction, in the backfill and the replay (the indexer's default otherwise).
-  const eventsPerWrite = Number(values['events-per-write'] ?? process.env.BENCH_EVENTS_PER_WRITE ?? 0);
   const indexer = createIndexer({
     db: handle.db,
     rpc,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { freePort, startAppServer } from '../../test/app-server';
 import { chainEnv, type TestChain } from '../../test/chain';
 import { simulatedChainForTests } from '../../test/chain-hooks';
@@ -156,12 +156,11 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
             expect(server.output()).toContain('swapped in the rebuilt index');
           } else {
             // Beside the live index: it answers at once, the swap comes when the rebuild catches up.
-            for (
-              let i = 0;
-              i < 200 && (await readProjectionState(open.handle.db)).version !== PROJECTION_VERSION;
-              i++
-            )
-              await new Promise((resolve) => setTimeout(resolve, 100));
+            await vi.waitFor(
+              async () =>
+                expect((await readProjectionState(open.handle.db)).version).toBe(PROJECTION_VERSION),
+              { timeout: 20_000, interval: 100 },
+            );
           }
         } finally {
           await server.stop();
@@ -217,9 +216,11 @@ describe.each(backends)('an index built by an older projection version (%s)', (b
             } else {
               // Beside the live index the rebuild rides out the node's silence with the client's
               // retries (a blip must not defer an upgrade to the next start); the old index serves.
-              for (let i = 0; i < 300 && !server.output().includes('rebuilding it beside the live one'); i++)
-                await new Promise((resolve) => setTimeout(resolve, 100));
-              expect(server.output()).toContain('rebuilding it beside the live one from its event store');
+              await vi.waitFor(
+                () =>
+                  expect(server.output()).toContain('rebuilding it beside the live one from its event store'),
+                { timeout: 30_000, interval: 100 },
+              );
               expect(server.output()).not.toContain('RPC failed after 1 attempts');
             }
             const response = await fetch(`${server.baseUrl}/api/v1/tokens?limit=100`);
