@@ -125,6 +125,47 @@ test('finalize waits for a lagging index, showing the indexed block, and complet
   await expect(page).toHaveURL(/\/tokens\/0x[0-9a-f]{40}$/, { timeout: 45_000 });
 });
 
+test('a launch transaction the network drops: after 60 s the form offers to keep waiting or to send a new one, which launches the token once', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
+  const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
+  await connectTestWallet(page);
+  const name = await fillLaunchForm(page);
+  const uploads = watchUploads(page);
+  await rpc('evm_setAutomine', [false]);
+  try {
+    await page.getByRole('button', { name: 'Launch token' }).click();
+    const waiting = page
+      .getByRole('status')
+      .filter({ hasText: /Waiting for the receipt of transaction 0x[0-9a-f]{64}/ });
+    await expect(waiting).toBeVisible({ timeout: 30_000 });
+    const hash = /0x[0-9a-f]{64}/.exec((await waiting.textContent()) ?? '')?.[0];
+    await rpc('anvil_dropTransaction', [hash]);
+    await expect(page.getByRole('alert').filter({ hasText: /./ })).toContainText(
+      'The network has not known this transaction for 60 s',
+      {
+        timeout: 90_000,
+      },
+    );
+    await expect(page.getByRole('button', { name: 'Keep waiting' })).toBeVisible();
+    await rpc('evm_setAutomine', [true]);
+    await page.getByRole('button', { name: 'Send a new launch transaction' }).click();
+    await expect(page).toHaveURL(/\/tokens\/0x[0-9a-f]{40}$/, { timeout: 45_000 });
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+  // The draft was uploaded once, and one token bears the name: the dropped transaction launched nothing.
+  const drafts = uploads.filter(
+    (upload) => upload.method() === 'POST' && new URL(upload.url()).pathname === '/api/v1/token-metadata',
+  );
+  expect(drafts).toHaveLength(1);
+  const newest = await (await request.get('/api/v1/tokens?view=new&limit=20')).json();
+  expect(newest.items.filter((item: { name: string }) => item.name === name)).toHaveLength(1);
+});
+
 test('a form breaking the server’s rules shows the rule text and uploads nothing', async ({ page }) => {
   const uploads = watchUploads(page);
   await connectTestWallet(page);
@@ -148,7 +189,10 @@ test('an image the server refuses is reported in plain words and nothing is laun
   await expect(page.getByRole('alert').filter({ hasText: 'The server refused the draft:' })).toContainText(
     'image must be',
   );
-  expect(uploads).toHaveLength(1);
+  const drafts = uploads.filter(
+    (upload) => upload.method() === 'POST' && new URL(upload.url()).pathname === '/api/v1/token-metadata',
+  );
+  expect(drafts).toHaveLength(1);
   await expect(page.getByRole('listitem').filter({ hasText: 'Upload the draft' })).toHaveAttribute(
     'data-state',
     'failed',

@@ -1,10 +1,14 @@
 import type { Page as BrowserPage, Locator } from '@playwright/test';
+import type { Hex } from 'viem';
 import { formatNative, formatTokenAmount } from '../components/ui/format';
 import { quoteCurveTrade } from '../shared/chain/curve-quote';
 import { readCurveState } from '../shared/chain/read-curve-state';
 import { type ApiToken, apiGet, type Page } from './api';
 import { e2eChain, launchBareToken, waitForIndexedHead } from './chain';
 import { expect, test } from './fixtures';
+
+// anvil's test account #9, the key the devnet test wallet holds.
+const TEST_WALLET = '0xa0ee7a142d267c1f36714e4a8f75612f20a79720';
 
 async function connectTestWallet(page: BrowserPage) {
   const header = page.getByRole('banner');
@@ -161,4 +165,57 @@ test('after graduation the panel trades on the Uniswap V3 pool: wrap, approve an
     await apiGet<{ items: unknown[] }>(request, `/api/v1/tokens/${graduated.address}/trades?limit=100`)
   ).items.length;
   expect(after).toBe(Math.min(100, before + 2));
+});
+
+/** Mining on or off: with it off, a sent transaction waits in anvil's pool until mined or dropped. */
+async function setAutomine(on: boolean) {
+  await e2eChain().client.request({ method: 'evm_setAutomine', params: [on] } as never);
+}
+
+/** The test wallet's transaction waiting in anvil's pool (automine off). */
+async function pendingFromTestWallet(): Promise<Hex> {
+  const block = (await e2eChain().client.request({
+    method: 'eth_getBlockByNumber',
+    params: ['pending', true],
+  } as never)) as { transactions: { hash: Hex; from: string }[] };
+  const sent = block.transactions.find((tx) => tx.from.toLowerCase() === TEST_WALLET);
+  if (!sent) throw new Error('no transaction of the test wallet is pending');
+  return sent.hash;
+}
+
+test('a trade whose transaction the network drops: after 60 s the panel says so, and keeps waiting when asked until it is mined', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const { panel } = await tradeOnNewToken(page, baseURL, {
+    creatorIndex: 32,
+    name: 'Lost Ledger',
+    symbol: 'LOST',
+  });
+  const { client } = e2eChain();
+  await panel.getByLabel('Pay (native)').fill('0.1');
+  await expect(panel.getByTestId('trade-quote')).toContainText('You receive about');
+  await setAutomine(false);
+  try {
+    await panel.getByRole('button', { name: 'Buy LOST' }).click();
+    await expect(panel.getByRole('status')).toContainText('Waiting for the transaction to be mined', {
+      timeout: 20_000,
+    });
+    const hash = await pendingFromTestWallet();
+    const raw = await client.request({ method: 'eth_getRawTransactionByHash', params: [hash] } as never);
+    await client.request({ method: 'anvil_dropTransaction', params: [hash] } as never);
+    await expect(panel.getByRole('alert')).toContainText(
+      'The network has not known this transaction for 60 s',
+      { timeout: 90_000 },
+    );
+    await setAutomine(true);
+    // The wallet sends it again, as wallets rebroadcast what they still hold, and the person keeps waiting.
+    await client.request({ method: 'eth_sendRawTransaction', params: [raw] } as never);
+    await panel.getByRole('button', { name: 'Keep waiting' }).click();
+    await expectTraded(panel, 'Bought in block');
+    await expect(page.getByTestId('trades-table').locator('tbody tr')).toHaveCount(1, { timeout: 5_000 });
+  } finally {
+    await setAutomine(true);
+  }
 });

@@ -34,9 +34,12 @@ describe('describeLaunchFailure: every failure in plain words', () => {
     expect(describeIn(new IndexWaitExceededError('x'), 'finalize')).toMatch(/launched, but the index/);
   });
 
-  it('a launch transaction the network dropped: check the wallet before sending it again', () => {
-    expect(describeIn(new TransactionLostError(`0x${'ab'.repeat(32)}`, 60_000, 'dropped'), 'confirm')).toBe(
-      "The network has not known this transaction for 60 s: it was dropped, or replaced from your wallet (a speed-up or a cancel). Check your wallet's activity before sending it again.",
+  it('a launch transaction the network dropped or stopped answering for: keep waiting, or send a new one', () => {
+    expect(describeIn(new TransactionLostError(`0x${'ab'.repeat(32)}`, 60_000, 'dropped'), 'receipt')).toBe(
+      'The network has not known this transaction for 60 s: it was dropped, or replaced from your wallet (a speed-up or a cancel). Keep waiting if your wallet still shows it pending; send a new launch transaction if it shows it dropped or failed (were both mined, two tokens would be launched).',
+    );
+    expect(describeIn(new TransactionLostError(`0x${'ab'.repeat(32)}`, 60_000, 'no answer'), 'receipt')).toBe(
+      'The network has not answered for 60 s, so this page stopped waiting: the transaction may still be mined. Keep waiting if your wallet still shows it pending; send a new launch transaction if it shows it dropped or failed (were both mined, two tokens would be launched).',
     );
   });
 });

@@ -20,7 +20,8 @@ export function describeLaunchFailure(
 ): string {
   if (error instanceof IndexWaitExceededError)
     return 'Your token is launched, but the index has not caught up with it yet. Press “Try again” to finalize later: nothing is launched twice.';
-  if (error instanceof TransactionLostError) return error.message;
+  if (error instanceof TransactionLostError)
+    return `${error.message} Keep waiting if your wallet still shows it pending; send a new launch transaction if it shows it dropped or failed (were both mined, two tokens would be launched).`;
   if (error instanceof LaunchRevertedError)
     return 'The launch transaction was mined but reverted, so no token was created. Check the form and try again.';
   if (error instanceof ApiError) {

@@ -74,6 +74,11 @@ export function LaunchForm({ chain }: { chain: PublicChain }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    launchValidated();
+  }
+
+  /** Validates the form and starts (or resumes) the launch; `resend`: a new launch transaction. */
+  function launchValidated(options: { resend?: boolean } = {}) {
     const result = validateLaunchForm(values, connection.address?.toLowerCase());
     if (!result.ok) {
       setErrors(result.errors);
@@ -91,7 +96,7 @@ export function LaunchForm({ chain }: { chain: PublicChain }) {
       return;
     }
     setFormError(null);
-    void launch.start(result.launch);
+    void launch.start(result.launch, options);
   }
 
   const busy = launch.running;
@@ -107,9 +112,11 @@ export function LaunchForm({ chain }: { chain: PublicChain }) {
     ? 'Launching…'
     : launch.pendingToken
       ? 'Finalize the launch'
-      : launch.resumable
-        ? 'Try again'
-        : 'Launch token';
+      : launch.lost
+        ? 'Keep waiting'
+        : launch.resumable
+          ? 'Try again'
+          : 'Launch token';
 
   return (
     <form className="launch-form" onSubmit={submit} noValidate>
@@ -168,6 +175,11 @@ export function LaunchForm({ chain }: { chain: PublicChain }) {
         <button type="submit" className="button primary" disabled={busy}>
           {label}
         </button>
+        {launch.lost && !busy ? (
+          <button type="button" className="button" onClick={() => launchValidated({ resend: true })}>
+            Send a new launch transaction
+          </button>
+        ) : null}
       </section>
       <LaunchStatus step={launch.step} failed={launch.error !== null} />
     </form>

@@ -6,7 +6,7 @@ import { type Address, type Hex, parseEventLogs } from 'viem';
 import { useConfig, useConnection } from 'wagmi';
 import { getConnection, signTypedData, switchChain } from 'wagmi/actions';
 import { chainLabel } from '@/components/wallet/public-chain-context';
-import { waitForReceipt } from '@/components/wallet/wait-for-receipt';
+import { TransactionLostError, waitForReceipt } from '@/components/wallet/wait-for-receipt';
 import { writeContractWithHeadroom } from '@/components/wallet/write-contract';
 import { launchFactoryAbi } from '@/contracts/generated/abis.generated';
 import type { PublicChain } from '@/shared/chain/public-chain';
@@ -39,6 +39,11 @@ export interface TokenLaunchState {
   running: boolean;
   /** True when a failed launch can be resumed (a draft exists, or a transaction was sent). */
   resumable: boolean;
+  /**
+   * The launch transaction was lost (TransactionLostError): resuming waits for it again, and
+   * `start(launch, { resend: true })` sends a new one instead.
+   */
+  lost: boolean;
 }
 
 /**
@@ -54,17 +59,20 @@ export function useTokenLaunch(chain: PublicChain) {
     error: null,
     running: false,
     resumable: false,
+    lost: false,
   });
   const progress = useRef<{ key: string; value: LaunchProgress } | null>(null);
 
   const start = useCallback(
-    async (launch: ValidLaunch) => {
+    async (launch: ValidLaunch, options: { resend?: boolean } = {}) => {
       const key = launchKey(launch, connection.address);
       // A mined launch is never abandoned for an edit: its draft must still be finalized.
       if (progress.current?.key !== key && !progress.current?.value.token)
         progress.current = { key, value: {} };
       const current = progress.current ?? { key, value: {} };
       progress.current = current;
+      // The person saw the transaction lost and chose a new one; the uploaded draft is kept.
+      if (options.resend && !current.value.token) current.value.transactionHash = undefined;
       const services: LaunchServices = {
         uploadDraft: (l) => uploadDraft(l.fields, l.imageFile),
         async sendLaunch(l, metadataHash) {
@@ -102,7 +110,7 @@ export function useTokenLaunch(chain: PublicChain) {
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       };
       let lastStep: LaunchStep | null = null;
-      setState({ step: null, error: null, running: true, resumable: false });
+      setState({ step: null, error: null, running: true, resumable: false, lost: false });
       try {
         // Before anything is uploaded: a wallet on another network is asked to switch first.
         if (getConnection(config).chainId !== chain.chainId)
@@ -122,6 +130,7 @@ export function useTokenLaunch(chain: PublicChain) {
           ),
           running: false,
           resumable: Boolean(current.value.draft),
+          lost: error instanceof TransactionLostError,
         });
       }
     },

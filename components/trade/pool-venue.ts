@@ -103,6 +103,7 @@ export function usePoolVenue(
               value: short * STABLE_NORMALIZATION,
               chainId,
             }),
+            'wrap',
           );
         }
       }
@@ -119,6 +120,7 @@ export function usePoolVenue(
             args: [p.router, maxUint256],
             chainId,
           }),
+          'approval',
         );
       }
       onStep('Confirm the swap in your wallet…');

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { bondingCurveAbi, devSwapRouterAbi } from '@/contracts/generated/abis.generated';
 import { TransactionLostError } from '../wallet/wait-for-receipt';
 import { describeTradeError } from './trade-errors';
+import { TradeTransactionLostError } from './venue';
 
 /** A revert as viem reports a failed writeContract: the decoded error inside the execution error. */
 function reverted(
@@ -44,11 +45,13 @@ describe('describeTradeError', () => {
     expect(describeTradeError(new Error('something else'), 'the devnet')).toBe('something else');
   });
 
-  it('says a trade the network dropped may have been replaced from the wallet', () => {
-    expect(
-      describeTradeError(new TransactionLostError(`0x${'cd'.repeat(32)}`, 60_000, 'dropped'), 'the devnet'),
-    ).toMatch(
-      /^The network has not known this transaction for 60 s: it was dropped, or replaced from your wallet/,
-    );
+  it('says a trade the network dropped may have been replaced from the wallet, and what to do', () => {
+    const lost = new TransactionLostError(`0x${'cd'.repeat(32)}`, 60_000, 'dropped');
+    const expected =
+      'The network has not known this transaction for 60 s: it was dropped, or replaced from your wallet (a speed-up or a cancel). Keep waiting if your wallet still shows it pending; if it shows it dropped or failed, check your balance before trading again.';
+    expect(describeTradeError(lost, 'the devnet')).toBe(expected);
+    // As the venues throw it: the trade's own transaction, or the approval before it.
+    expect(describeTradeError(new TradeTransactionLostError(lost), 'the devnet')).toBe(expected);
+    expect(describeTradeError(new TradeTransactionLostError(lost, 'approval'), 'the devnet')).toBe(expected);
   });
 });

@@ -21,9 +21,13 @@ import {
 import { useCurveVenue } from './curve-venue';
 import { usePoolVenue } from './pool-venue';
 import { describeTradeError } from './trade-errors';
-import type { Side, Venue } from './venue';
+import { minedBlock, type Side, TradeTransactionLostError, type Venue } from './venue';
 
-type Status = { kind: 'idle' } | { kind: 'pending' | 'done' | 'error'; message: string };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'pending' | 'done' | 'error'; message: string }
+  /** A transaction the wait gave up on: the form offers to keep waiting for it. */
+  | { kind: 'lost'; message: string; lost: TradeTransactionLostError };
 
 /** Percent text ("1", "0.5") as basis points, or null outside what a trade may allow. */
 function slippageBps(text: string): number | null {
@@ -185,16 +189,46 @@ function Form({
       const block = await venue.send(side, amount, min, deadlineAfter(minutes ?? 10, now), (message) =>
         setStatus({ kind: 'pending', message }),
       );
+      traded(block);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  /** Waits again for a transaction the wait gave up on (the wallet may still have it pending). */
+  async function keepWaiting(lost: TradeTransactionLostError) {
+    try {
+      setStatus({ kind: 'pending', message: 'Waiting for the transaction to be mined…' });
+      const block = await minedBlock(config, chain.chainId, lost.lost.hash, lost.before);
+      if (!lost.before) return traded(block);
       setStatus({
         kind: 'done',
-        message: `${side === 'buy' ? 'Bought' : 'Sold'} in block #${block}. The trade appears below as soon as it is indexed.`,
+        message: `The ${lost.before} was mined in block #${block}. Send the trade again to make it.`,
       });
-      form.setAmountText('');
       balances.refetch();
       venue.refresh?.();
     } catch (error) {
-      setStatus({ kind: 'error', message: describeTradeError(error, chainLabel(chain.chainId)) });
+      failed(error);
     }
+  }
+
+  function traded(block: bigint) {
+    setStatus({
+      kind: 'done',
+      message: `${side === 'buy' ? 'Bought' : 'Sold'} in block #${block}. The trade appears below as soon as it is indexed.`,
+    });
+    form.setAmountText('');
+    balances.refetch();
+    venue.refresh?.();
+  }
+
+  function failed(error: unknown) {
+    const message = describeTradeError(error, chainLabel(chain.chainId));
+    setStatus(
+      error instanceof TradeTransactionLostError
+        ? { kind: 'lost', message, lost: error }
+        : { kind: 'error', message },
+    );
   }
 
   const entered = amount !== null && amount > 0n;
@@ -274,11 +308,16 @@ function Form({
           <ConnectorList />
         </div>
       )}
-      {status.kind === 'error' ? (
+      {status.kind === 'error' || status.kind === 'lost' ? (
         <p role="alert" className="field-error">
           {status.message}
         </p>
-      ) : status.kind !== 'idle' ? (
+      ) : null}
+      {status.kind === 'lost' ? (
+        <button type="button" className="button" onClick={() => void keepWaiting(status.lost)}>
+          Keep waiting
+        </button>
+      ) : status.kind === 'pending' || status.kind === 'done' ? (
         <p role="status" className="small">
           {status.message}
         </p>

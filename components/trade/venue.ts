@@ -1,5 +1,5 @@
 import type { Config } from 'wagmi';
-import { waitForReceipt } from '@/components/wallet/wait-for-receipt';
+import { TransactionLostError, waitForReceipt } from '@/components/wallet/wait-for-receipt';
 
 export type Side = 'buy' | 'sell';
 
@@ -34,9 +34,34 @@ export interface Venue {
   refresh?(): void;
 }
 
-/** Waits for a sent transaction; its block, or an error when it was mined but reverted. */
-export async function minedBlock(config: Config, chainId: number, hash: `0x${string}`): Promise<bigint> {
-  const receipt = await waitForReceipt(config, chainId, hash);
+/**
+ * A transaction of a trade that the wait gave up on (TransactionLostError): the form offers to
+ * keep waiting for it. `before`: what it was when not the trade itself (the wrap or approval the
+ * trade needed first), so a kept wait that ends in a block says the trade is still to send.
+ */
+export class TradeTransactionLostError extends Error {
+  override name = 'TradeTransactionLostError';
+  constructor(
+    readonly lost: TransactionLostError,
+    readonly before?: 'wrap' | 'approval',
+  ) {
+    super(lost.message, { cause: lost });
+  }
+}
+
+/** Waits for a sent transaction; its block, or an error when it was mined but reverted or was lost. */
+export async function minedBlock(
+  config: Config,
+  chainId: number,
+  hash: `0x${string}`,
+  before?: TradeTransactionLostError['before'],
+): Promise<bigint> {
+  let receipt: Awaited<ReturnType<typeof waitForReceipt>>;
+  try {
+    receipt = await waitForReceipt(config, chainId, hash);
+  } catch (error) {
+    throw error instanceof TransactionLostError ? new TradeTransactionLostError(error, before) : error;
+  }
   if (receipt.status !== 'success') throw new Error('The transaction was mined but reverted.');
   return receipt.blockNumber;
 }

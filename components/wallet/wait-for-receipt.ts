@@ -6,7 +6,8 @@ import { waitForTransactionReceipt } from 'wagmi/actions';
 /**
  * A sent transaction the wait gave up on: the node stopped knowing it (`dropped`: evicted from its
  * pool, or replaced from the wallet by a speed-up or cancel not mined yet), or stopped answering
- * (`no answer`: a frozen or unreachable node, the transaction's fate unknown).
+ * (`no answer`: a frozen or unreachable node, the transaction's fate unknown). Its message says
+ * what happened; the page that sent it offers what to do (keep waiting, or send anew).
  */
 export class TransactionLostError extends Error {
   override name = 'TransactionLostError';
@@ -18,8 +19,8 @@ export class TransactionLostError extends Error {
     const seconds = Math.round(forMs / 1000);
     super(
       reason === 'dropped'
-        ? `The network has not known this transaction for ${seconds} s: it was dropped, or replaced from your wallet (a speed-up or a cancel). Check your wallet's activity before sending it again.`
-        : `The network has not answered for ${seconds} s, so this page stopped waiting: the transaction may still be mined. Check your wallet's activity before sending it again.`,
+        ? `The network has not known this transaction for ${seconds} s: it was dropped, or replaced from your wallet (a speed-up or a cancel).`
+        : `The network has not answered for ${seconds} s, so this page stopped waiting: the transaction may still be mined.`,
     );
   }
 }
