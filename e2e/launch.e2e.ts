@@ -166,6 +166,44 @@ test('a launch transaction the network drops: after 60 s the form offers to keep
   expect(newest.items.filter((item: { name: string }) => item.name === name)).toHaveLength(1);
 });
 
+test('a launch transaction the network drops and the wallet sends again: Keep waiting resumes on it and launches the token', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
+  const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
+  await connectTestWallet(page);
+  await fillLaunchForm(page);
+  await rpc('evm_setAutomine', [false]);
+  let hash: string | undefined;
+  try {
+    await page.getByRole('button', { name: 'Launch token' }).click();
+    const waiting = page
+      .getByRole('status')
+      .filter({ hasText: /Waiting for the receipt of transaction 0x[0-9a-f]{64}/ });
+    await expect(waiting).toBeVisible({ timeout: 30_000 });
+    hash = /0x[0-9a-f]{64}/.exec((await waiting.textContent()) ?? '')?.[0];
+    const raw = await rpc('eth_getRawTransactionByHash', [hash]);
+    await rpc('anvil_dropTransaction', [hash]);
+    await expect(page.getByRole('alert').filter({ hasText: /./ })).toContainText(
+      'The network has not known this transaction for 60 s',
+      { timeout: 90_000 },
+    );
+    await rpc('evm_setAutomine', [true]);
+    // As a wallet rebroadcasts what it still holds.
+    await rpc('eth_sendRawTransaction', [raw]);
+    await page.getByRole('button', { name: 'Keep waiting' }).click();
+    await expect(page).toHaveURL(/\/tokens\/0x[0-9a-f]{40}$/, { timeout: 45_000 });
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+  // The token is the first transaction's (its logs are the token's): nothing was sent anew.
+  const token = new URL(page.url()).pathname.split('/').at(-1);
+  const receipt = await client.getTransactionReceipt({ hash: hash as `0x${string}` });
+  expect(receipt.status).toBe('success');
+  expect(receipt.logs.some((log) => log.address.toLowerCase() === token)).toBe(true);
+});
+
 test('a form breaking the server’s rules shows the rule text and uploads nothing', async ({ page }) => {
   const uploads = watchUploads(page);
   await connectTestWallet(page);
