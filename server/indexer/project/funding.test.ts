@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '../../chain/simulator/random';
 import { type FirstBuy, type FundingBlock, fundedBefore, type NativeTransfer } from './funding';
 
 const creator = '0x00000000000000000000000000000000000000c0';
@@ -17,7 +18,6 @@ function chainOf(transfers: Record<number, [string, string][]>) {
         hash: `0xh${n}`,
         parentHash: `0xh${n - 1}`,
         transfers: list,
-        senders: new Set(list.map((t) => t.from)),
       };
       blocks.set(n, block);
     }
@@ -105,4 +105,42 @@ describe('funded by the creator before the first buy', () => {
     expect(fundedBefore({ ...buyBy(creator, 100) }, params, blockAt)).toBe(false);
     expect(fundedBefore(buyBy(wallet(9), 100), params, blockAt)).toBe(false);
   });
+
+  it('equals the walk forwards from the creator on random chains (the rule as first written)', () => {
+    const random = createRandom(47);
+    for (let round = 0; round < 1_000; round++) {
+      // A few wallets passing coin among themselves and with the creator, over a window's blocks:
+      // sparse chains and dense ones (a wallet searched again, with an earlier bound, on another way).
+      const wallets = [creator, ...Array.from({ length: 2 + random.int(0, 6) }, (_, i) => wallet(i + 1))];
+      const density = random.int(1, 6);
+      const transfers: Record<number, [string, string][]> = {};
+      for (let n = 80; n <= 100; n++)
+        transfers[n] = Array.from({ length: random.int(0, density) }, () => [
+          wallets[random.int(0, wallets.length - 1)] as string,
+          wallets[random.int(0, wallets.length - 1)] as string,
+        ]);
+      const blockAt = chainOf(transfers);
+      const hops = { ...params, fundingHops: random.int(1, 3) };
+      for (const who of wallets)
+        for (const index of [0, 1, 3])
+          expect(
+            fundedBefore(buyBy(who, 100, index), hops, blockAt),
+            `round ${round}, ${who} at index ${index}`,
+          ).toBe(walkedForwards(buyBy(who, 100, index), hops, blockAt));
+    }
+  });
 });
+
+/** The rule walked forwards from the creator through every transfer of the window, in chain order. */
+function walkedForwards(buy: FirstBuy, p: typeof params, blockAt: (n: number) => FundingBlock): boolean {
+  const reached = new Map<string, number>([[buy.creator, 0]]);
+  for (let n = Math.max(0, buy.block - p.fundingWindowBlocks); n <= buy.block; n++)
+    for (const t of blockAt(n).transfers) {
+      if (n === buy.block && t.index >= buy.transactionIndex) break;
+      const hops = reached.get(t.from);
+      if (hops === undefined || hops >= p.fundingHops) continue;
+      const before = reached.get(t.to);
+      if (before === undefined || before > hops + 1) reached.set(t.to, hops + 1);
+    }
+  return buy.wallet !== buy.creator && reached.has(buy.wallet);
+}

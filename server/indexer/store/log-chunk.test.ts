@@ -67,7 +67,7 @@ describe('log chunks', () => {
   it('keeps the blocks of the funding check: their place in the chain and their payments', () => {
     const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
     const fundingBlocks = [
-      { number: 9, hash: word(90), parentHash: word(80), transfers: [], senders: new Set<string>() },
+      { number: 9, hash: word(90), parentHash: word(80), transfers: [] },
       {
         number: 10,
         hash: word(100),
@@ -77,7 +77,6 @@ describe('log chunks', () => {
           { from: address(1), to: address(3), index: 300 },
           { from: address(4), to: address(1), index: 301 },
         ],
-        senders: new Set([address(1), address(4)]),
       },
     ];
     const decoded = decodeChunk(

@@ -250,15 +250,13 @@ export function readChunk(bytes: Uint8Array): {
     const parentHash = hexOf(buffer, c.at + 32, c.at + 64);
     c.at += 64;
     const transfers: FundingBlock['transfers'] = [];
-    const senders = new Set<string>();
     for (let p = readVarint(c); p > 0; p--) {
       const from = hexOf(buffer, c.at, c.at + 20);
       const to = hexOf(buffer, c.at + 20, c.at + 40);
       c.at += 40;
       transfers.push({ from, to, index: readVarint(c) });
-      senders.add(from);
     }
-    fundingBlocks.push({ number, hash, parentHash, transfers, senders });
+    fundingBlocks.push({ number, hash, parentHash, transfers });
   }
   if (c.at !== buffer.length) throw new Error('log chunk has bytes after its last block');
   return { headers, logs, fundingBlocks };

@@ -32,20 +32,20 @@ interface RawBlock {
 
 function toFundingBlock(raw: RawBlock): FundingBlock {
   const transfers: FundingBlock['transfers'] = [];
-  const senders = new Set<string>();
   for (const tx of raw.transactions) {
     // A contract creation has no recipient; a transaction without value moved no coin.
     if (tx.to === null || BigInt(tx.value) === 0n) continue;
-    const from = tx.from.toLowerCase();
-    transfers.push({ from, to: tx.to.toLowerCase(), index: Number.parseInt(tx.transactionIndex, 16) });
-    senders.add(from);
+    transfers.push({
+      from: tx.from.toLowerCase(),
+      to: tx.to.toLowerCase(),
+      index: Number.parseInt(tx.transactionIndex, 16),
+    });
   }
   return {
     number: Number.parseInt(raw.number, 16),
     hash: raw.hash.toLowerCase(),
     parentHash: raw.parentHash.toLowerCase(),
     transfers,
-    senders,
   };
 }
 
