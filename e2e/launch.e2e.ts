@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import sharp from 'sharp';
-import { createPublicClient, http } from 'viem';
+import { createPublicClient, type Hex, http } from 'viem';
 import { e2eEnv, freezeIndexedHead, releaseIndexedHead } from './control';
 import { expect, test } from './fixtures';
 
@@ -125,16 +125,14 @@ test('finalize waits for a lagging index, showing the indexed block, and complet
   await expect(page).toHaveURL(/\/tokens\/0x[0-9a-f]{40}$/, { timeout: 45_000 });
 });
 
-test('a launch transaction the network drops: after 60 s the form offers to keep waiting or to send a new one, which launches the token once', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(180_000);
+/**
+ * Launches the filled form with mining off, drops the launch transaction from anvil's pool (its
+ * raw bytes kept, as a wallet keeps them) and waits for the form to say it is lost; mining is on
+ * again from then. `then` runs next; mining is on again whatever happens.
+ */
+async function launchDropped(page: Page, then: (dropped: { hash: Hex; raw: Hex }) => Promise<void>) {
   const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
   const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
-  await connectTestWallet(page);
-  const name = await fillLaunchForm(page);
-  const uploads = watchUploads(page);
   await rpc('evm_setAutomine', [false]);
   try {
     await page.getByRole('button', { name: 'Launch token' }).click();
@@ -142,21 +140,34 @@ test('a launch transaction the network drops: after 60 s the form offers to keep
       .getByRole('status')
       .filter({ hasText: /Waiting for the receipt of transaction 0x[0-9a-f]{64}/ });
     await expect(waiting).toBeVisible({ timeout: 30_000 });
-    const hash = /0x[0-9a-f]{64}/.exec((await waiting.textContent()) ?? '')?.[0];
+    const hash = /0x[0-9a-f]{64}/.exec((await waiting.textContent()) ?? '')?.[0] as Hex;
+    const raw = (await rpc('eth_getRawTransactionByHash', [hash])) as Hex;
     await rpc('anvil_dropTransaction', [hash]);
     await expect(page.getByRole('alert').filter({ hasText: /./ })).toContainText(
       'The network has not known this transaction for 60 s',
-      {
-        timeout: 90_000,
-      },
+      { timeout: 90_000 },
     );
     await expect(page.getByRole('button', { name: 'Keep waiting' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send a new launch transaction' })).toBeVisible();
     await rpc('evm_setAutomine', [true]);
-    await page.getByRole('button', { name: 'Send a new launch transaction' }).click();
-    await expect(page).toHaveURL(/\/tokens\/0x[0-9a-f]{40}$/, { timeout: 45_000 });
+    await then({ hash, raw });
   } finally {
     await rpc('evm_setAutomine', [true]);
   }
+}
+
+test('a launch transaction the network drops: after 60 s the form offers to keep waiting or to send a new one, which launches the token once', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  await connectTestWallet(page);
+  const name = await fillLaunchForm(page);
+  const uploads = watchUploads(page);
+  await launchDropped(page, async () => {
+    await page.getByRole('button', { name: 'Send a new launch transaction' }).click();
+    await expect(page).toHaveURL(/\/tokens\/0x[0-9a-f]{40}$/, { timeout: 45_000 });
+  });
   // The draft was uploaded once, and one token bears the name: the dropped transaction launched nothing.
   const drafts = uploads.filter(
     (upload) => upload.method() === 'POST' && new URL(upload.url()).pathname === '/api/v1/token-metadata',
@@ -170,36 +181,21 @@ test('a launch transaction the network drops and the wallet sends again: Keep wa
   page,
 }) => {
   test.setTimeout(180_000);
-  const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
-  const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
   await connectTestWallet(page);
   await fillLaunchForm(page);
-  await rpc('evm_setAutomine', [false]);
-  let hash: string | undefined;
-  try {
-    await page.getByRole('button', { name: 'Launch token' }).click();
-    const waiting = page
-      .getByRole('status')
-      .filter({ hasText: /Waiting for the receipt of transaction 0x[0-9a-f]{64}/ });
-    await expect(waiting).toBeVisible({ timeout: 30_000 });
-    hash = /0x[0-9a-f]{64}/.exec((await waiting.textContent()) ?? '')?.[0];
-    const raw = await rpc('eth_getRawTransactionByHash', [hash]);
-    await rpc('anvil_dropTransaction', [hash]);
-    await expect(page.getByRole('alert').filter({ hasText: /./ })).toContainText(
-      'The network has not known this transaction for 60 s',
-      { timeout: 90_000 },
-    );
-    await rpc('evm_setAutomine', [true]);
+  let launched: Hex | undefined;
+  await launchDropped(page, async ({ hash, raw }) => {
+    launched = hash;
     // As a wallet rebroadcasts what it still holds.
-    await rpc('eth_sendRawTransaction', [raw]);
+    const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
+    await client.request({ method: 'eth_sendRawTransaction', params: [raw] } as never);
     await page.getByRole('button', { name: 'Keep waiting' }).click();
     await expect(page).toHaveURL(/\/tokens\/0x[0-9a-f]{40}$/, { timeout: 45_000 });
-  } finally {
-    await rpc('evm_setAutomine', [true]);
-  }
+  });
   // The token is the first transaction's (its logs are the token's): nothing was sent anew.
   const token = new URL(page.url()).pathname.split('/').at(-1);
-  const receipt = await client.getTransactionReceipt({ hash: hash as `0x${string}` });
+  const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
+  const receipt = await client.getTransactionReceipt({ hash: launched as Hex });
   expect(receipt.status).toBe('success');
   expect(receipt.logs.some((log) => log.address.toLowerCase() === token)).toBe(true);
 });
