@@ -13,6 +13,14 @@ export function e2eChain() {
   return { client, deployment, actions: createLaunchpadActions(client, deployment) };
 }
 
+/** anvil's test account #9, the key the devnet test wallet holds. */
+export const TEST_WALLET = '0xa0ee7a142d267c1f36714e4a8f75612f20a79720';
+
+/** Mining on or off: with it off, a sent transaction waits in anvil's pool until mined or dropped. */
+export async function setAutomine(on: boolean): Promise<void> {
+  await e2eChain().client.request({ method: 'evm_setAutomine', params: [on] } as never);
+}
+
 /** A funded address that is none of anvil's keyed accounts (senders are impersonated). */
 export async function fundedWallet(index: number): Promise<Address> {
   const { client } = e2eChain();

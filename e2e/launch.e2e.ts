@@ -1,11 +1,9 @@
 import type { Page, Request } from '@playwright/test';
 import sharp from 'sharp';
 import { createPublicClient, type Hex, http } from 'viem';
+import { e2eChain, setAutomine, TEST_WALLET } from './chain';
 import { e2eEnv, freezeIndexedHead, releaseIndexedHead } from './control';
 import { expect, test } from './fixtures';
-
-// anvil's test account #9, the key the devnet test wallet holds.
-const TEST_WALLET = '0xa0ee7a142d267c1f36714e4a8f75612f20a79720';
 
 let logo: Buffer;
 let launches = 0;
@@ -131,9 +129,9 @@ test('finalize waits for a lagging index, showing the indexed block, and complet
  * again from then. `then` runs next; mining is on again whatever happens.
  */
 async function launchDropped(page: Page, then: (dropped: { hash: Hex; raw: Hex }) => Promise<void>) {
-  const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
+  const { client } = e2eChain();
   const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
-  await rpc('evm_setAutomine', [false]);
+  await setAutomine(false);
   try {
     await page.getByRole('button', { name: 'Launch token' }).click();
     const waiting = page
@@ -149,10 +147,10 @@ async function launchDropped(page: Page, then: (dropped: { hash: Hex; raw: Hex }
     );
     await expect(page.getByRole('button', { name: 'Keep waiting' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Send a new launch transaction' })).toBeVisible();
-    await rpc('evm_setAutomine', [true]);
+    await setAutomine(true);
     await then({ hash, raw });
   } finally {
-    await rpc('evm_setAutomine', [true]);
+    await setAutomine(true);
   }
 }
 
@@ -187,15 +185,13 @@ test('a launch transaction the network drops and the wallet sends again: Keep wa
   await launchDropped(page, async ({ hash, raw }) => {
     launched = hash;
     // As a wallet rebroadcasts what it still holds.
-    const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
-    await client.request({ method: 'eth_sendRawTransaction', params: [raw] } as never);
+    await e2eChain().client.request({ method: 'eth_sendRawTransaction', params: [raw] } as never);
     await page.getByRole('button', { name: 'Keep waiting' }).click();
     await expect(page).toHaveURL(/\/tokens\/0x[0-9a-f]{40}$/, { timeout: 45_000 });
   });
   // The token is the first transaction's (its logs are the token's): nothing was sent anew.
   const token = new URL(page.url()).pathname.split('/').at(-1);
-  const client = createPublicClient({ transport: http(e2eEnv('E2E_RPC_URL')) });
-  const receipt = await client.getTransactionReceipt({ hash: launched as Hex });
+  const receipt = await e2eChain().client.getTransactionReceipt({ hash: launched as Hex });
   expect(receipt.status).toBe('success');
   expect(receipt.logs.some((log) => log.address.toLowerCase() === token)).toBe(true);
 });

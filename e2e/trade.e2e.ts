@@ -4,11 +4,8 @@ import { formatNative, formatTokenAmount } from '../components/ui/format';
 import { quoteCurveTrade } from '../shared/chain/curve-quote';
 import { readCurveState } from '../shared/chain/read-curve-state';
 import { type ApiToken, apiGet, type Page } from './api';
-import { e2eChain, launchBareToken, waitForIndexedHead } from './chain';
+import { e2eChain, launchBareToken, setAutomine, TEST_WALLET, waitForIndexedHead } from './chain';
 import { expect, test } from './fixtures';
-
-// anvil's test account #9, the key the devnet test wallet holds.
-const TEST_WALLET = '0xa0ee7a142d267c1f36714e4a8f75612f20a79720';
 
 async function connectTestWallet(page: BrowserPage) {
   const header = page.getByRole('banner');
@@ -166,11 +163,6 @@ test('after graduation the panel trades on the Uniswap V3 pool: wrap, approve an
   ).items.length;
   expect(after).toBe(Math.min(100, before + 2));
 });
-
-/** Mining on or off: with it off, a sent transaction waits in anvil's pool until mined or dropped. */
-async function setAutomine(on: boolean) {
-  await e2eChain().client.request({ method: 'evm_setAutomine', params: [on] } as never);
-}
 
 /** The test wallet's transaction waiting in anvil's pool (automine off). */
 async function pendingFromTestWallet(): Promise<Hex> {

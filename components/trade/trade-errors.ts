@@ -1,7 +1,6 @@
 import { BaseError, ContractFunctionRevertedError } from 'viem';
 import { TransactionLostError } from '@/components/wallet/wait-for-receipt';
 import { describeWalletError } from '@/components/wallet/wallet-errors';
-import { TradeTransactionLostError } from './venue';
 
 /** The curve's and the router's revert reasons in plain words (contracts/src). */
 const reverts: Record<string, string> = {
@@ -16,7 +15,7 @@ const reverts: Record<string, string> = {
 
 /** A trade failure in plain words: a revert by name, else the wallet's or the network's. */
 export function describeTradeError(error: unknown, chainName: string): string {
-  if (error instanceof TradeTransactionLostError || error instanceof TransactionLostError)
+  if (error instanceof TransactionLostError)
     return `${error.message} Keep waiting if your wallet still shows it pending; if it shows it dropped or failed, check your balance before trading again.`;
   if (error instanceof BaseError) {
     const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);

@@ -199,25 +199,21 @@ function Form({
   async function keepWaiting(lost: TradeTransactionLostError) {
     try {
       setStatus({ kind: 'pending', message: 'Waiting for the transaction to be mined…' });
-      const block = await minedBlock(config, chain.chainId, lost.lost.hash, lost.before);
-      if (!lost.before) return traded(block);
-      setStatus({
-        kind: 'done',
-        message: `The ${lost.before} was mined in block #${block}. Send the trade again to make it.`,
-      });
-      balances.refetch();
-      venue.refresh?.();
+      traded(await minedBlock(config, chain.chainId, lost.hash, lost.before), lost.before);
     } catch (error) {
       failed(error);
     }
   }
 
-  function traded(block: bigint) {
+  /** The trade mined in `block`, or only the wrap or approval it needed first (`before`). */
+  function traded(block: bigint, before?: TradeTransactionLostError['before']) {
     setStatus({
       kind: 'done',
-      message: `${side === 'buy' ? 'Bought' : 'Sold'} in block #${block}. The trade appears below as soon as it is indexed.`,
+      message: before
+        ? `The ${before} was mined in block #${block}. Send the trade again to make it.`
+        : `${side === 'buy' ? 'Bought' : 'Sold'} in block #${block}. The trade appears below as soon as it is indexed.`,
     });
-    form.setAmountText('');
+    if (!before) form.setAmountText('');
     balances.refetch();
     venue.refresh?.();
   }

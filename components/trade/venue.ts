@@ -35,17 +35,17 @@ export interface Venue {
 }
 
 /**
- * A transaction of a trade that the wait gave up on (TransactionLostError): the form offers to
- * keep waiting for it. `before`: what it was when not the trade itself (the wrap or approval the
- * trade needed first), so a kept wait that ends in a block says the trade is still to send.
+ * A transaction of a trade that the wait gave up on: the form offers to keep waiting for it.
+ * `before`: what it was when not the trade itself (the wrap or approval the trade needed first),
+ * so a kept wait that ends in a block says the trade is still to send.
  */
-export class TradeTransactionLostError extends Error {
+export class TradeTransactionLostError extends TransactionLostError {
   override name = 'TradeTransactionLostError';
   constructor(
-    readonly lost: TransactionLostError,
+    lost: TransactionLostError,
     readonly before?: 'wrap' | 'approval',
   ) {
-    super(lost.message, { cause: lost });
+    super(lost.hash, lost.forMs, lost.reason);
   }
 }
 

@@ -13,7 +13,7 @@ export class TransactionLostError extends Error {
   override name = 'TransactionLostError';
   constructor(
     readonly hash: Hash,
-    forMs: number,
+    readonly forMs: number,
     readonly reason: 'dropped' | 'no answer',
   ) {
     const seconds = Math.round(forMs / 1000);

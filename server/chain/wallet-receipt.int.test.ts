@@ -1,4 +1,4 @@
-import { createWalletClient, custom, defineChain, http, parseEther } from 'viem';
+import { createWalletClient, custom, defineChain, type Hash, http, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConfig } from 'wagmi';
@@ -70,22 +70,26 @@ it('a reverted transaction resolves with its reverted receipt, for the caller to
   expect(receipt).toMatchObject({ transactionHash: hash, status: 'reverted' });
 }, 30_000);
 
-/** Runs `body` with anvil mining only when asked (`evm_mine`): sent transactions stay pending. */
-async function withoutAutomine(body: () => Promise<void>) {
+/**
+ * Runs `body` with anvil mining only when asked (`evm_mine`), on a transfer sent just before it
+ * (pending in anvil's pool) and a config that hides no receipt.
+ */
+async function withPendingTransfer(
+  body: (config: ReturnType<typeof configHidingReceipts>, hash: Hash) => Promise<void>,
+) {
   const admin = http(anvil.rpcUrl)({ retryCount: 0 });
   await admin.request({ method: 'evm_setAutomine', params: [false] } as never);
   try {
-    await body();
+    const config = configHidingReceipts(0);
+    const hash = await senderOn(config).sendTransaction({ to: sender.address, value: parseEther('1') });
+    await body(config, hash);
   } finally {
     await admin.request({ method: 'evm_setAutomine', params: [true] } as never);
   }
 }
 
 it('a transaction the node drops from its pool ends the wait with TransactionLostError, not "Waiting…" for good', async () => {
-  await withoutAutomine(async () => {
-    const config = configHidingReceipts(0);
-    const wallet = senderOn(config);
-    const hash = await wallet.sendTransaction({ to: sender.address, value: parseEther('1') });
+  await withPendingTransfer(async (config, hash) => {
     // Evicted as a node under pressure does, or as a wallet's cancel leaves the original.
     await config.getClient().request({ method: 'anvil_dropTransaction', params: [hash] } as never);
     const started = Date.now();
@@ -100,10 +104,7 @@ it('a transaction the node drops from its pool ends the wait with TransactionLos
 }, 30_000);
 
 it('a transaction pending for longer than that window is still waited for while the node knows it', async () => {
-  await withoutAutomine(async () => {
-    const config = configHidingReceipts(0);
-    const wallet = senderOn(config);
-    const hash = await wallet.sendTransaction({ to: sender.address, value: parseEther('1') });
+  await withPendingTransfer(async (config, hash) => {
     const waited = waitForReceipt(config, 31337, hash, { droppedAfterMs: 500 });
     // Four windows pending in the node's pool, then mined.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -113,10 +114,7 @@ it('a transaction pending for longer than that window is still waited for while 
 }, 30_000);
 
 it("a node that freezes (open sockets, no answers) ends the wait at the deadline, not at its requests' timeouts", async () => {
-  await withoutAutomine(async () => {
-    const config = configHidingReceipts(0);
-    const wallet = senderOn(config);
-    const hash = await wallet.sendTransaction({ to: sender.address, value: parseEther('1') });
+  await withPendingTransfer(async (config, hash) => {
     const pid = anvil.process.pid as number;
     process.kill(pid, 'SIGSTOP');
     try {
